@@ -1,0 +1,469 @@
+// Package litmus is the .lit language (LITMUS.md): a typed AST with positions,
+// a parser that reports FILE:LINE:COL errors, a validator, and a printer that
+// writes the canonical form.
+package litmus
+
+import "fmt"
+
+// Pos is a position in a source file: 1-based line and column (in bytes).
+// The zero Pos means "no position" (nodes built by programs, not parsed).
+type Pos struct {
+	Line, Col int
+}
+
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// Test is one parsed .lit file.
+type Test struct {
+	File    string // file name as given to the parser
+	Name    string // after "MPI"
+	NamePos Pos
+	Doc     string // the doc string without quotes; "" when absent
+	HasDoc  bool
+	Meta    []Meta // key=value lines, in file order
+
+	Windows []*Window
+	Aliases []*Alias
+	Inits   []*Init // initial values of memory and registers, in file order
+
+	Procs []*Proc // one per column; Procs[i] is rank i
+	Rows  int     // number of instruction rows (all columns have this many cells)
+
+	Locations []*Ref // the locations line; nil when absent
+	HasLocs   bool
+	Filter    Cond // nil when absent
+	Quant     Quant
+	QuantPos  Pos
+	Cond      Cond
+	Expects   []*Expect
+}
+
+// Meta is a key=value line of the header.
+type Meta struct {
+	Pos   Pos
+	Key   string
+	Value string
+}
+
+// Flavor is how a window's memory was made.
+type Flavor int
+
+const (
+	FlavorCreate Flavor = iota
+	FlavorAllocate
+	FlavorAllocateShared
+	FlavorDynamic
+)
+
+var flavorNames = [...]string{"create", "allocate", "allocate_shared", "dynamic"}
+
+func (f Flavor) String() string { return flavorNames[f] }
+
+// MemModel is MPI_WIN_MODEL: unified or separate.
+type MemModel int
+
+const (
+	Unified MemModel = iota
+	Separate
+)
+
+func (m MemModel) String() string {
+	if m == Separate {
+		return "separate"
+	}
+	return "unified"
+}
+
+// Type is the type of a cell or a typed location.
+type Type int
+
+const (
+	TypeDefault Type = iota // not given: int64 for cells
+	Int8
+	Int16
+	Int32
+	Int64
+	Double
+	LongDouble
+	V32
+	V64
+)
+
+var typeNames = [...]string{"", "int8", "int16", "int32", "int64", "double", "longdouble", "v32", "v64"}
+
+func (t Type) String() string { return typeNames[t] }
+
+// Size is the byte width of the type on x86-64 (long double occupies 16 bytes).
+func (t Type) Size() int {
+	switch t {
+	case Int8:
+		return 1
+	case Int16:
+		return 2
+	case Int32:
+		return 4
+	case LongDouble:
+		return 16
+	case V32:
+		return 32
+	case V64:
+		return 64
+	default:
+		return 8
+	}
+}
+
+// Align is the alignment a typed access needs (SEMANTICS.md §6).
+func (t Type) Align() int { return t.Size() }
+
+// TypeByName finds a type by its .lit spelling.
+func TypeByName(s string) (Type, bool) {
+	for i, n := range typeNames {
+		if i > 0 && n == s {
+			return Type(i), true
+		}
+	}
+	return TypeDefault, false
+}
+
+// Window is a `win NAME FLAVOR key=value...;` statement.
+type Window struct {
+	Pos    Pos
+	Name   string
+	Flavor Flavor
+
+	// Exactly one of Size and Bytes is set, unless Over is (then neither is).
+	Size     []int // size=N (SizeList false, one element) or size=[n0,n1,..]
+	SizeList bool
+	Bytes    []int // bytes=[b0,b1,..]
+
+	Type     Type     // type=T; TypeDefault when not given
+	DispUnit int      // disp_unit=N; 0 when not given
+	Model    MemModel // model=...
+	ModelSet bool     // model= was written
+	Ranks    []int    // ranks=0,1,..; nil means every process
+	Over     string   // over=OTHER (create only)
+	OverPos  Pos
+
+	Info []Info // MPI info keys, in file order
+}
+
+// Info is one info key of a window, spelled as in MPI.
+type Info struct {
+	Pos   Pos
+	Key   string
+	Value string
+}
+
+// InfoValue returns the value of an info key, or "" when absent.
+func (w *Window) InfoValue(key string) (string, bool) {
+	for _, in := range w.Info {
+		if in.Key == key {
+			return in.Value, true
+		}
+	}
+	return "", false
+}
+
+// CellType is the type of the window's cells (int64 unless type= says otherwise).
+func (w *Window) CellType() Type {
+	if w.Type == TypeDefault {
+		return Int64
+	}
+	return w.Type
+}
+
+// Alias is `x = W@1[0] [: type];`.
+type Alias struct {
+	Pos  Pos
+	Name string
+	Loc  Loc
+	Type Type // TypeDefault when not given
+}
+
+// Loc names a cell: an alias (Alias != "") or W@rank[disp].
+type Loc struct {
+	Pos   Pos
+	Alias string
+	Win   string
+	Rank  int
+	Disp  int
+}
+
+// Init is an initial value: of memory (`x = 5;`, `W@1[0] = 5;`) or of a register (`0:r3 = 7;`).
+type Init struct {
+	Pos   Pos
+	Reg   *RegRef // register init when set
+	Loc   *Loc    // memory init when set
+	Value int64
+}
+
+// RegRef is `P:reg`, a register of a rank.
+type RegRef struct {
+	Pos  Pos
+	Proc int
+	Reg  string
+}
+
+// Ref is what locations and conditions name: a register or a memory location.
+type Ref struct {
+	Reg *RegRef
+	Loc *Loc
+}
+
+// Proc is one column of the process table.
+type Proc struct {
+	Pos  Pos      // of the "Pn" header
+	Code []*Instr // one per row; nil for an empty cell
+}
+
+// Quant is the quantifier of the final condition.
+type Quant int
+
+const (
+	Exists Quant = iota
+	NotExists
+	Forall
+)
+
+var quantNames = [...]string{"exists", "~exists", "forall"}
+
+func (q Quant) String() string { return quantNames[q] }
+
+// Cond is a condition: *Atom, *Not, *And, *Or, *Implies, or *Bool.
+type Cond interface{ condNode() }
+
+// Atom is `P:reg=V` or `LOC=V`.
+type Atom struct {
+	Pos   Pos
+	Ref   Ref
+	Value int64
+}
+
+// Not is `~C`.
+type Not struct {
+	Pos Pos
+	C   Cond
+}
+
+// And is `L /\ R`.
+type And struct{ L, R Cond }
+
+// Or is `L \/ R`.
+type Or struct{ L, R Cond }
+
+// Implies is `L => R`.
+type Implies struct{ L, R Cond }
+
+// Bool is `true` or `false`.
+type Bool struct {
+	Pos Pos
+	V   bool
+}
+
+func (*Atom) condNode()    {}
+func (*Not) condNode()     {}
+func (*And) condNode()     {}
+func (*Or) condNode()      {}
+func (*Implies) condNode() {}
+func (*Bool) condNode()    {}
+
+// Obs is an observation: what a test's condition does over all executions.
+type Obs int
+
+const (
+	ObsNever Obs = iota
+	ObsSometimes
+	ObsAlways
+	ObsErroneous // Erroneous, or Erroneous(Rule)
+)
+
+// Expect is one `expect [hw=H:] PRESET=OBS ...` line.
+type Expect struct {
+	Pos   Pos
+	HW    string // "" for the default (relaxed)
+	HWPos Pos
+	Items []ExpectItem
+}
+
+// ExpectItem is PRESET=OBS.
+type ExpectItem struct {
+	Pos    Pos
+	Preset string
+	Obs    Obs
+	Rule   string // with ObsErroneous: the rule in parentheses, or ""
+}
+
+// String spells the observation as in .lit files: Never, Sometimes, Always, Erroneous(RULE).
+func (e ExpectItem) ObsString() string {
+	switch e.Obs {
+	case ObsNever:
+		return "Never"
+	case ObsSometimes:
+		return "Sometimes"
+	case ObsAlways:
+		return "Always"
+	}
+	if e.Rule != "" {
+		return "Erroneous(" + e.Rule + ")"
+	}
+	return "Erroneous"
+}
+
+// Op is an instruction's operation.
+type Op int
+
+const (
+	OpStore         Op = iota // store LOC V
+	OpLoad                    // r = load LOC
+	OpPut                     // put LOC V
+	OpGet                     // r = get LOC
+	OpAcc                     // acc LOC OP V
+	OpGacc                    // r = gacc LOC OP V
+	OpFop                     // r = fop LOC OP V
+	OpCas                     // r = cas LOC CMP NEW
+	OpRput                    // rput LOC V @q
+	OpRget                    // r = rget LOC @q
+	OpRacc                    // racc LOC OP V @q
+	OpRgacc                   // r = rgacc LOC OP V @q
+	OpWaitReq                 // waitreq q
+	OpFence                   // fence W [ASSERT|..]
+	OpPost                    // post W {g} [ASSERT..]
+	OpStart                   // start W {g} [nocheck]
+	OpComplete                // complete W
+	OpWait                    // wait W
+	OpLock                    // lock W t excl|shared [nocheck]
+	OpUnlock                  // unlock W t
+	OpLockAll                 // lock_all W [nocheck]
+	OpUnlockAll               // unlock_all W
+	OpFlush                   // flush W t
+	OpFlushAll                // flush_all W
+	OpFlushLocal              // flush_local W t
+	OpFlushLocalAll           // flush_local_all W
+	OpSync                    // sync W
+	OpSharedQuery             // r = shared_query W t
+	OpBarrier                 // barrier
+	OpSend                    // send t [V]
+	OpRecv                    // [r =] recv s
+	OpFree                    // free W
+	OpMov                     // r = V
+	OpAdd                     // r = V + V
+	OpSub                     // r = V - V
+	NumOps
+)
+
+var opNames = [NumOps]string{
+	"store", "load", "put", "get", "acc", "gacc", "fop", "cas", "rput", "rget", "racc", "rgacc",
+	"waitreq", "fence", "post", "start", "complete", "wait", "lock", "unlock", "lock_all",
+	"unlock_all", "flush", "flush_all", "flush_local", "flush_local_all", "sync", "shared_query",
+	"barrier", "send", "recv", "free", "mov", "add", "sub",
+}
+
+func (o Op) String() string { return opNames[o] }
+
+// IsRMA reports whether the op is an RMA communication call (put, get, accumulates, request forms).
+func (o Op) IsRMA() bool { return o >= OpPut && o <= OpRgacc }
+
+// IsRequest reports whether the op is a request-based RMA call.
+func (o Op) IsRequest() bool { return o >= OpRput && o <= OpRgacc }
+
+// IsMPI reports whether the op is an MPI call (everything but load, store and register arithmetic).
+func (o Op) IsMPI() bool { return o >= OpPut && o <= OpFree }
+
+// AccOp is the reduction of an accumulate.
+type AccOp int
+
+const (
+	AccNone AccOp = iota // not an accumulate
+	AccSum
+	AccProd
+	AccMax
+	AccMin
+	AccBand
+	AccBor
+	AccBxor
+	AccReplace
+	AccNoOp
+)
+
+var accOpNames = [...]string{"", "sum", "prod", "max", "min", "band", "bor", "bxor", "replace", "no_op"}
+
+func (a AccOp) String() string { return accOpNames[a] }
+
+// AccOpByName finds an accumulate op by its .lit spelling.
+func AccOpByName(s string) (AccOp, bool) {
+	for i, n := range accOpNames {
+		if i > 0 && n == s {
+			return AccOp(i), true
+		}
+	}
+	return AccNone, false
+}
+
+// LockType is the lock type of MPI_Win_lock.
+type LockType int
+
+const (
+	LockExclusive LockType = iota
+	LockShared
+)
+
+func (l LockType) String() string {
+	if l == LockShared {
+		return "shared"
+	}
+	return "excl"
+}
+
+// Value is an operand: an integer literal or a register of the executing process.
+type Value struct {
+	Pos Pos
+	Reg string // register name when not ""
+	Imm int64
+}
+
+func (v Value) IsReg() bool { return v.Reg != "" }
+
+// Guard is the predicate `[r != V]` or `[r == V]`.
+type Guard struct {
+	Pos Pos
+	Reg string
+	Eq  bool // == when true, != when false
+	Val Value
+}
+
+// Assert is one assertion of a sync call (nocheck, nostore, noput, noprecede, nosucceed).
+type Assert struct {
+	Pos  Pos
+	Name string
+}
+
+// Instr is one instruction of a process. Which fields mean something depends on Op;
+// the parser sets only those its form has.
+type Instr struct {
+	Pos   Pos // of the instruction (after the guard)
+	Guard *Guard
+	Op    Op
+
+	Dst    string // result register: load, get, gacc, fop, cas, rget, rgacc, shared_query, recv, mov/add/sub
+	DstPos Pos
+
+	Loc  *Loc    // load/store and RMA ops
+	Args []Value // store/put/acc/gacc/fop/rput/racc/rgacc: [V]; cas: [CMP, NEW]; send: [] or [V]; mov: [V]; add/sub: [V, V]
+
+	AccOp AccOp // acc, gacc, fop, racc, rgacc
+
+	Win    string // sync calls, shared_query, free
+	WinPos Pos
+
+	Target    int // lock, unlock, flush, flush_local, shared_query, send (dest), recv (source)
+	TargetPos Pos
+	Group     []int // post, start
+	LockType  LockType
+	Asserts   []Assert
+
+	Req    string // request handle: rput/rget/racc/rgacc and waitreq
+	ReqPos Pos
+}

@@ -1,0 +1,70 @@
+package spec
+
+import "strings"
+
+// Class says what raising a rule means for a test's verdict (SEMANTICS.md §5).
+type Class int
+
+const (
+	// ClassRule is a rule of the semantics that the model executes (R1-R6); it is never raised.
+	ClassRule Class = iota
+	// ClassErroneous: an execution that raises it is erroneous MPI.
+	ClassErroneous
+	// ClassRace: concurrent accesses the standard does not forbid, whose values are unpredictable.
+	ClassRace
+)
+
+func (c Class) String() string {
+	switch c {
+	case ClassErroneous:
+		return "erroneous"
+	case ClassRace:
+		return "race"
+	default:
+		return "rule"
+	}
+}
+
+// Rule is one entry of the catalogue: an id of SEMANTICS.md, a title, a paragraph that
+// explains it, and the nodes of the MPI-4.1 report it rests on.
+type Rule struct {
+	ID    string
+	Title string
+	Text  string
+	Nodes []string // e.g. "node337"
+	Class Class
+}
+
+// ReportBase is the address of the MPI-4.1 report's HTML pages.
+const ReportBase = "https://www.mpi-forum.org/docs/mpi-4.1/mpi41-report/"
+
+// NodeURL turns "node337" into the address of that page of the MPI-4.1 report.
+func NodeURL(node string) string { return ReportBase + node + ".htm" }
+
+// URLs returns the report addresses of the rule's nodes.
+func (r Rule) URLs() []string {
+	urls := make([]string, len(r.Nodes))
+	for i, n := range r.Nodes {
+		urls[i] = NodeURL(n)
+	}
+	return urls
+}
+
+// Cite is the short citation used in error messages: "node337" or "node327, node330".
+func (r Rule) Cite() string { return strings.Join(r.Nodes, ", ") }
+
+// LookupRule finds a rule by id, ignoring case.
+func LookupRule(id string) (Rule, bool) {
+	for _, r := range Rules {
+		if strings.EqualFold(r.ID, id) {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+// IsRuleID reports whether id names a rule that can be raised as a flag.
+func IsRuleID(id string) bool {
+	r, ok := LookupRule(id)
+	return ok && r.Class != ClassRule
+}

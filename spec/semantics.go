@@ -1,0 +1,207 @@
+// Package spec holds the semantics of MPI RMA as data: the switches that
+// distinguish one reading of the standard from another, the named presets
+// (SEMANTICS.md §4) and the catalogue of rules every error names.
+//
+// Nothing here executes the semantics; model/ consults these values by name.
+package spec
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Switch is one yes/no choice of SEMANTICS.md §4.
+type Switch int
+
+const (
+	LsIsRMA        Switch = iota // ls_is_rma: remote load/store on a shared window is an RMA operation (#435 option A)
+	FenceLS                      // fence_ls: fence is an MB of scope all
+	PostStartLS                  // post_start_ls: start waits for posts; post and start are MBs of scope all
+	CompleteWaitLS               // complete_wait_ls: complete and wait are MBs of scope all
+	LockLS                       // lock_ls: lock/unlock/lock_all/unlock_all are MBs of scope all
+	FlushLS                      // flush_ls: flush/flush_all are MBs of scope all
+	SqAnyFlavor                  // sq_any_flavor: MPI-4.1 shared_query on allocate and create windows
+	AlignGuarantee               // align_guarantee: MPI-4.0 alignment of allocated memory
+	NumSwitches
+)
+
+// SwitchInfo describes a switch for tables, help text and reports.
+type SwitchInfo struct {
+	Switch  Switch
+	Name    string // as spelled on the command line
+	Meaning string // one line: what "on" means
+	Basis   string // the sentence of the standard the switch rests on, with its node
+}
+
+// Switches lists every switch in column order of the SEMANTICS.md §4 table.
+var Switches = [NumSwitches]SwitchInfo{
+	{LsIsRMA, "ls_is_rma", "a remote load/store on a shared window is an RMA operation (ticket #435 option A)",
+		"ticket #435 option A: remote load/store in a shared window are RMA operations and need an access epoch"},
+	{FenceLS, "fence_ls", "fence is a memory barrier of scope all",
+		`node328: "Store accesses to shared-memory of win will become visible before the fence call returns at the target"`},
+	{PostStartLS, "post_start_ls", "start waits for the matching posts; post and start are memory barriers of scope all",
+		"ticket #435 option B: post/start synchronize load/store; node329 says start only delays RMA accesses"},
+	{CompleteWaitLS, "complete_wait_ls", "complete and wait are memory barriers of scope all",
+		`node329: "All updates to shared memory in win through load/store accesses executed during this epoch will be visible at the target when the call returns" (the next sentence says "not at the target")`},
+	{LockLS, "lock_ls", "lock, unlock, lock_all and unlock_all are memory barriers of scope all",
+		`node330: locks "protect load/store accesses to a locked local or shared memory window executed between the lock and unlock calls"`},
+	{FlushLS, "flush_ls", "flush and flush_all are memory barriers of scope all (flush_local never is)",
+		`node311: "explicitly completing outstanding store accesses (e.g., by calling MPI_WIN_FLUSH)"`},
+	{SqAnyFlavor, "sq_any_flavor", "shared_query is allowed on allocate and create windows, with an implementation-defined result",
+		"node311 (MPI-4.1): MPI_WIN_SHARED_QUERY may be called on windows of any flavor but dynamic; mpi-issues #23"},
+	{AlignGuarantee, "align_guarantee", "allocated window memory has the MPI-4.0 alignment guarantee and honours mpi_minimum_memory_alignment",
+		"node251 (MPI-4.0): allocated memory is aligned to the largest predefined type; mpi-issues #121"},
+}
+
+func (s Switch) String() string {
+	if s < 0 || s >= NumSwitches {
+		return fmt.Sprintf("Switch(%d)", int(s))
+	}
+	return Switches[s].Name
+}
+
+// SwitchByName finds a switch by its command-line spelling.
+func SwitchByName(name string) (Switch, bool) {
+	for _, si := range Switches {
+		if si.Name == name {
+			return si.Switch, true
+		}
+	}
+	return 0, false
+}
+
+// Set is a set of switches that are on.
+type Set uint16
+
+func (s Set) Has(sw Switch) bool { return s&(1<<sw) != 0 }
+
+// With returns s with sw turned on or off.
+func (s Set) With(sw Switch, on bool) Set {
+	if on {
+		return s | 1<<sw
+	}
+	return s &^ (1 << sw)
+}
+
+// String lists the switches that are on, comma-separated, in table order ("" for none).
+func (s Set) String() string {
+	var on []string
+	for sw := Switch(0); sw < NumSwitches; sw++ {
+		if s.Has(sw) {
+			on = append(on, sw.String())
+		}
+	}
+	return strings.Join(on, ",")
+}
+
+// Semantics is a named choice of switches: a preset, possibly with changes.
+type Semantics struct {
+	Name     string // "mpi-4.1", or "mpi-3.0,lock_ls=on" when switches were changed
+	Preset   string // the preset it started from
+	Switches Set
+}
+
+func (s Semantics) Has(sw Switch) bool { return s.Switches.Has(sw) }
+
+// PresetInfo describes one preset.
+type PresetInfo struct {
+	Name     string
+	About    string
+	Switches Set
+}
+
+func set(sws ...Switch) Set {
+	var s Set
+	for _, sw := range sws {
+		s = s.With(sw, true)
+	}
+	return s
+}
+
+// Presets lists the presets of SEMANTICS.md §4 in the order of its table (and of run's columns).
+var Presets = []PresetInfo{
+	{"mpi-3.0", "the reading ticket #435 started from (2014): sync calls order RMA operations only", set()},
+	{"A", "ticket #435 option A: remote load/store on shared windows are RMA operations", set(LsIsRMA)},
+	{"B", "ticket #435 option B: only fence and PSCW synchronize load/store", set(FenceLS, PostStartLS, CompleteWaitLS)},
+	{"mpi-4.1", "the current text of the MPI-4.1 report", set(FenceLS, CompleteWaitLS, LockLS, FlushLS, SqAnyFlavor, AlignGuarantee)},
+}
+
+// PresetNames returns the preset names in table order.
+func PresetNames() []string {
+	names := make([]string, len(Presets))
+	for i, p := range Presets {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// LookupPreset finds a preset by name.
+func LookupPreset(name string) (PresetInfo, bool) {
+	for _, p := range Presets {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return PresetInfo{}, false
+}
+
+// Preset returns the semantics of a named preset with no changes.
+func Preset(name string) (Semantics, bool) {
+	p, ok := LookupPreset(name)
+	if !ok {
+		return Semantics{}, false
+	}
+	return Semantics{Name: p.Name, Preset: p.Name, Switches: p.Switches}, true
+}
+
+// AllPresets returns the semantics of every preset, in table order.
+func AllPresets() []Semantics {
+	out := make([]Semantics, len(Presets))
+	for i, p := range Presets {
+		out[i], _ = Preset(p.Name)
+	}
+	return out
+}
+
+// ParseSemantics reads PRESET[,switch=on|off...], the argument of --sem.
+func ParseSemantics(arg string) (Semantics, error) {
+	parts := strings.Split(strings.TrimSpace(arg), ",")
+	sem, ok := Preset(strings.TrimSpace(parts[0]))
+	if !ok {
+		return Semantics{}, fmt.Errorf("unknown preset %q in --sem %q (presets: %s)", parts[0], arg, strings.Join(PresetNames(), ", "))
+	}
+	for _, p := range parts[1:] {
+		p = strings.TrimSpace(p)
+		name, val, hasEq := strings.Cut(p, "=")
+		sw, ok := SwitchByName(name)
+		if !ok {
+			return Semantics{}, fmt.Errorf("unknown switch %q in --sem %q (switches: %s)", name, arg, strings.Join(switchNames(), ", "))
+		}
+		var on bool
+		switch {
+		case !hasEq:
+			return Semantics{}, fmt.Errorf("switch %q in --sem %q needs a value: %s=on or %s=off", name, arg, name, name)
+		case val == "on" || val == "true":
+			on = true
+		case val == "off" || val == "false":
+			on = false
+		default:
+			return Semantics{}, fmt.Errorf("switch %s in --sem %q: expected on or off, found %q", name, arg, val)
+		}
+		sem.Switches = sem.Switches.With(sw, on)
+	}
+	if len(parts) > 1 {
+		sem.Name = strings.ReplaceAll(strings.TrimSpace(arg), " ", "")
+	}
+	return sem, nil
+}
+
+func switchNames() []string {
+	names := make([]string, 0, NumSwitches)
+	for _, si := range Switches {
+		names = append(names, si.Name)
+	}
+	sort.Strings(names)
+	return names
+}
