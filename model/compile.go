@@ -1,0 +1,781 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// Compile turns a validated litmus test into a program for one semantics and one
+// hardware model. The test must have passed litmus.Validate.
+func Compile(t *litmus.Test, sem spec.Semantics, hw HW) (*Program, error) {
+	c := &compiler{t: t, p: &Program{Test: t, Sem: sem, HW: hw, NProcs: t.NumProcs()}, cellIdx: map[cellKey]int{}}
+	if err := c.compile(); err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Name, err)
+	}
+	return c.p, nil
+}
+
+type cellKey struct{ win, rank, disp int }
+
+type compiler struct {
+	t       *litmus.Test
+	p       *Program
+	cellIdx map[cellKey]int
+	err     error
+}
+
+func (c *compiler) fail(format string, args ...any) {
+	if c.err == nil {
+		c.err = fmt.Errorf(format, args...)
+	}
+}
+
+func (c *compiler) compile() error {
+	p := c.p
+	if p.NProcs == 0 || p.NProcs > MaxProcs {
+		return fmt.Errorf("%d processes: rmacheck models 1 to %d", p.NProcs, MaxProcs)
+	}
+	c.windows()
+	p.Procs = make([]Proc, p.NProcs)
+	c.registers()
+	for i, lp := range c.t.Procs {
+		c.proc(i, lp)
+	}
+	c.outcomeItems()
+	if c.err != nil {
+		return c.err
+	}
+	for i := range p.Cells {
+		p.AllCells |= 1 << uint(i)
+	}
+	c.ownCells()
+	for i := range p.Procs {
+		c.dependencies(i)
+	}
+	c.staticAlignment()
+	p.buildLayout()
+	p.init = make(State, p.Layout.Size)
+	c.initialValues()
+	return c.err
+}
+
+func (c *compiler) windows() {
+	t, p := c.t, c.p
+	for _, w := range t.Windows {
+		cw := Window{Name: w.Name, Flavor: w.Flavor, Model: w.Model, Src: w, AccOrder: OrdRAR | OrdRAW | OrdWAR | OrdWAW}
+		for r := 0; r < p.NProcs; r++ {
+			if w.InGroup(r) {
+				cw.Group |= 1 << uint(r)
+			}
+			cw.SegSize = append(cw.SegSize, w.SegmentSize(t, r))
+		}
+		if v, ok := w.InfoValue("no_locks"); ok && v == "true" {
+			cw.NoLocks = true
+		}
+		if v, ok := w.InfoValue("accumulate_ordering"); ok {
+			cw.AccOrder = parseAccOrder(v)
+		}
+		p.Wins = append(p.Wins, cw)
+	}
+	for i := range p.Wins {
+		p.Wins[i].Base = i
+		if o := t.Windows[i].Over; o != "" {
+			p.Wins[i].Base = c.winIndex(o)
+		}
+	}
+}
+
+func parseAccOrder(v string) uint8 {
+	var bits uint8
+	for _, item := range strings.Split(strings.Trim(v, `"`), ",") {
+		switch strings.TrimSpace(item) {
+		case "rar":
+			bits |= OrdRAR
+		case "raw":
+			bits |= OrdRAW
+		case "war":
+			bits |= OrdWAR
+		case "waw":
+			bits |= OrdWAW
+		}
+	}
+	return bits
+}
+
+func (c *compiler) winIndex(name string) int {
+	for i, w := range c.t.Windows {
+		if w.Name == name {
+			return i
+		}
+	}
+	c.fail("unknown window %q", name)
+	return 0
+}
+
+// cell returns the physical cell of a location, creating it on first use.
+// Windows created over= another window share that window's cells (aliasing).
+func (c *compiler) cell(l litmus.Loc) (cell, win, rank int, typ litmus.Type) {
+	w, rank, disp, typ, ok := c.t.ResolveLoc(l)
+	if !ok {
+		c.fail("cannot resolve location %s", litmus.LocString(l))
+		return 0, 0, 0, typ
+	}
+	win = c.winIndex(w.Name)
+	base := c.p.Wins[win].Base
+	key := cellKey{base, rank, disp}
+	if i, ok := c.cellIdx[key]; ok {
+		return i, win, rank, typ
+	}
+	if len(c.p.Cells) == MaxCells {
+		c.fail("more than %d memory cells", MaxCells)
+		return 0, win, rank, typ
+	}
+	i := len(c.p.Cells)
+	c.cellIdx[key] = i
+	name := fmt.Sprintf("%s@%d[%d]", c.p.Wins[base].Name, rank, disp)
+	sep := c.p.Wins[base].Model == litmus.Separate || c.p.Wins[win].Model == litmus.Separate
+	c.p.Cells = append(c.p.Cells, Cell{Win: base, Rank: rank, Disp: disp, Separate: sep, Name: name})
+	return i, win, rank, typ
+}
+
+// registers numbers every register a process mentions, in order of first mention.
+func (c *compiler) registers() {
+	add := func(proc int, name string) {
+		pr := &c.p.Procs[proc]
+		for _, r := range pr.Regs {
+			if r == name {
+				return
+			}
+		}
+		pr.Regs = append(pr.Regs, name)
+	}
+	for i, lp := range c.t.Procs {
+		for _, in := range lp.Code {
+			if in == nil {
+				continue
+			}
+			for _, r := range in.WriteRegs() {
+				add(i, r)
+			}
+			for _, r := range in.ReadRegs() {
+				add(i, r)
+			}
+		}
+	}
+	for _, in := range c.t.Inits {
+		if in.Reg != nil {
+			add(in.Reg.Proc, in.Reg.Reg)
+		}
+	}
+	refs := append([]*litmus.Ref(nil), c.t.Locations...)
+	for _, a := range condAtoms(c.t.Cond) {
+		refs = append(refs, &a.Ref)
+	}
+	for _, a := range condAtoms(c.t.Filter) {
+		refs = append(refs, &a.Ref)
+	}
+	for _, r := range refs {
+		if r.Reg != nil && r.Reg.Proc < c.p.NProcs {
+			add(r.Reg.Proc, r.Reg.Reg)
+		}
+	}
+	for i := range c.p.Procs {
+		if len(c.p.Procs[i].Regs) > MaxRegs {
+			c.fail("P%d uses %d registers: rmacheck models at most %d", i, len(c.p.Procs[i].Regs), MaxRegs)
+		}
+	}
+}
+
+func (c *compiler) reg(proc int, name string) int8 {
+	for i, r := range c.p.Procs[proc].Regs {
+		if r == name {
+			return int8(i)
+		}
+	}
+	c.fail("P%d: unknown register %s", proc, name)
+	return 0
+}
+
+func (c *compiler) operand(proc int, v litmus.Value) Operand {
+	if v.IsReg() {
+		return Operand{Reg: c.reg(proc, v.Reg)}
+	}
+	return Operand{Reg: -1, Imm: v.Imm}
+}
+
+func condAtoms(cd litmus.Cond) []*litmus.Atom {
+	var out []*litmus.Atom
+	var walk func(litmus.Cond)
+	walk = func(cd litmus.Cond) {
+		switch x := cd.(type) {
+		case *litmus.Atom:
+			out = append(out, x)
+		case *litmus.Not:
+			walk(x.C)
+		case *litmus.And:
+			walk(x.L)
+			walk(x.R)
+		case *litmus.Or:
+			walk(x.L)
+			walk(x.R)
+		case *litmus.Implies:
+			walk(x.L)
+			walk(x.R)
+		}
+	}
+	if cd != nil {
+		walk(cd)
+	}
+	return out
+}
+
+func (c *compiler) proc(i int, lp *litmus.Proc) {
+	pr := &c.p.Procs[i]
+	for row, in := range lp.Code {
+		if in == nil {
+			continue
+		}
+		if len(pr.Code) == MaxInstrs {
+			c.fail("P%d has more than %d instructions", i, MaxInstrs)
+			return
+		}
+		pr.Code = append(pr.Code, c.instr(i, row+1, in))
+	}
+	pr.AllMask = 1<<uint(len(pr.Code)) - 1
+	if len(pr.Code) == 64 {
+		pr.AllMask = ^uint64(0)
+	}
+}
+
+func (c *compiler) instr(proc, row int, in *litmus.Instr) Instr {
+	p, sem := c.p, c.p.Sem
+	ci := Instr{Src: in, Row: row, Text: instrText(in), Op: in.Op, IsMPI: in.Op.IsMPI(),
+		GuardReg: -1, Dst: -1, Win: -1, Cell: -1, Target: -1, Slot: -1, ReqSlot: -1, FwdStore: -1, Completer: -1}
+	if g := in.Guard; g != nil {
+		ci.GuardReg = c.reg(proc, g.Reg)
+		ci.GuardEq = g.Eq
+		ci.GuardVal = c.operand(proc, g.Val)
+	}
+	if in.Dst != "" {
+		ci.Dst = c.reg(proc, in.Dst)
+	}
+	for k, a := range in.Args {
+		if k < 2 {
+			ci.Args[k] = c.operand(proc, a)
+		}
+	}
+	ci.NArgs = len(in.Args)
+	ci.AccOp = in.AccOp
+	ci.LockType = in.LockType
+	for _, a := range in.Asserts {
+		ci.Asserts |= assertBits[a.Name]
+	}
+	for _, g := range in.Group {
+		ci.Group |= 1 << uint(g)
+	}
+	if in.Win != "" {
+		ci.Win = int8(c.winIndex(in.Win))
+	}
+	if in.Loc != nil {
+		cell, win, rank, _ := c.cell(*in.Loc)
+		ci.Cell, ci.Win, ci.Target = int8(cell), int8(win), int8(rank)
+		ci.Remote = rank != proc
+	}
+	switch in.Op {
+	case litmus.OpLock, litmus.OpUnlock, litmus.OpFlush, litmus.OpFlushLocal, litmus.OpSharedQuery, litmus.OpSend, litmus.OpRecv:
+		ci.Target = int8(in.Target)
+	}
+	ci.Kind = c.kind(proc, &ci)
+	if ci.Kind == KRMA || ci.Kind == KRemoteStore {
+		ci.Slot = int8(len(p.Slots))
+		p.Slots = append(p.Slots, Slot{Proc: proc, Instr: len(p.Procs[proc].Code)})
+	}
+	if ci.Kind == KPlainStore {
+		p.Procs[proc].Stores++
+	}
+	if ci.Kind == KRemoteLoad || ci.Kind == KRemoteStore {
+		ci.IsMPI = true // "Like every RMA call they keep program order with the other MPI calls."
+	}
+	if in.Op == litmus.OpSend {
+		c.channel(proc, in.Target)
+	}
+	ci.MBScope = c.mbScope(proc, &ci, sem)
+	switch ci.Kind {
+	case KFence:
+		ci.TwoPhase = ci.Asserts&AssertNoprecede == 0
+	case KBarrier:
+		ci.TwoPhase = true
+	case KFree:
+		ci.TwoPhase = !p.Wins[ci.Win].NoLocks
+	}
+	return ci
+}
+
+func (c *compiler) channel(from, to int) {
+	for i := range c.p.Chans {
+		if c.p.Chans[i].From == from && c.p.Chans[i].To == to {
+			c.p.Chans[i].Cap++
+			return
+		}
+	}
+	c.p.Chans = append(c.p.Chans, Chan{From: from, To: to, Cap: 1})
+}
+
+// kind decides what an instruction does under the semantics: under ls_is_rma
+// (ticket #435 option A) a remote load/store on a shared window is an RMA call.
+func (c *compiler) kind(proc int, ci *Instr) Kind {
+	switch ci.Op {
+	case litmus.OpLoad, litmus.OpStore:
+		w := c.p.Wins[ci.Win]
+		lsRMA := ci.Remote && c.p.Sem.Has(spec.LsIsRMA) && w.Model == litmus.Unified && w.Flavor != litmus.FlavorDynamic
+		switch {
+		case ci.Op == litmus.OpLoad && lsRMA:
+			return KRemoteLoad
+		case ci.Op == litmus.OpLoad:
+			return KPlainLoad
+		case lsRMA:
+			return KRemoteStore
+		default:
+			return KPlainStore
+		}
+	case litmus.OpPut, litmus.OpGet, litmus.OpAcc, litmus.OpGacc, litmus.OpFop, litmus.OpCas,
+		litmus.OpRput, litmus.OpRget, litmus.OpRacc, litmus.OpRgacc:
+		return KRMA
+	case litmus.OpWaitReq:
+		return KWaitReq
+	case litmus.OpFence:
+		return KFence
+	case litmus.OpPost:
+		return KPost
+	case litmus.OpStart:
+		return KStart
+	case litmus.OpComplete:
+		return KComplete
+	case litmus.OpWait:
+		return KWait
+	case litmus.OpLock:
+		return KLock
+	case litmus.OpUnlock:
+		return KUnlock
+	case litmus.OpLockAll:
+		return KLockAll
+	case litmus.OpUnlockAll:
+		return KUnlockAll
+	case litmus.OpFlush, litmus.OpFlushAll:
+		return KFlush
+	case litmus.OpFlushLocal, litmus.OpFlushLocalAll:
+		return KFlushLocal
+	case litmus.OpSync:
+		return KSync
+	case litmus.OpSharedQuery:
+		return KSharedQuery
+	case litmus.OpBarrier:
+		return KBarrier
+	case litmus.OpSend:
+		return KSend
+	case litmus.OpRecv:
+		return KRecv
+	case litmus.OpFree:
+		return KFree
+	}
+	return KArith
+}
+
+const scopeOwn, scopeAll = 1, 2
+
+// mbScope gives the cells an MPI call is a memory barrier for (SEMANTICS.md §3 R5/R6
+// and §4): the owner calls of R5/R6 are MBs of scope own in every preset; the
+// switches widen some calls to scope all; sync is always of scope all.
+func (c *compiler) mbScope(proc int, ci *Instr, sem spec.Semantics) uint64 {
+	scope := 0
+	widen := func(sw spec.Switch) {
+		if sem.Has(sw) {
+			scope = scopeAll
+		}
+	}
+	switch ci.Kind {
+	case KFence:
+		scope = scopeOwn
+		widen(spec.FenceLS)
+	case KPost:
+		scope = scopeOwn
+		widen(spec.PostStartLS)
+	case KStart:
+		widen(spec.PostStartLS)
+	case KComplete:
+		widen(spec.CompleteWaitLS)
+	case KWait:
+		scope = scopeOwn
+		widen(spec.CompleteWaitLS)
+	case KLock, KUnlock:
+		if int(ci.Target) == proc {
+			scope = scopeOwn
+		}
+		widen(spec.LockLS)
+	case KLockAll, KUnlockAll:
+		scope = scopeOwn
+		widen(spec.LockLS)
+	case KFlush:
+		widen(spec.FlushLS)
+	case KSync:
+		scope = scopeAll
+	}
+	switch scope {
+	case scopeOwn:
+		return ownScopeMarker | uint64(ci.Win)
+	case scopeAll:
+		return allScopeMarker
+	}
+	return 0
+}
+
+// The scope of an MB is resolved to cells once every cell is known (ownCells):
+// until then it holds a marker.
+const (
+	ownScopeMarker = 1 << 62
+	allScopeMarker = 1 << 63
+)
+
+func (c *compiler) ownCells() {
+	p := c.p
+	for w := range p.Wins {
+		p.Wins[w].OwnCells = make([]uint64, p.NProcs)
+	}
+	for i, cell := range p.Cells {
+		for w := range p.Wins {
+			if p.Wins[w].Base == cell.Win {
+				p.Wins[w].OwnCells[cell.Rank] |= 1 << uint(i)
+			}
+		}
+	}
+	for proc := range p.Procs {
+		for k := range p.Procs[proc].Code {
+			in := &p.Procs[proc].Code[k]
+			switch {
+			case in.MBScope&allScopeMarker != 0:
+				in.MBScope = p.AllCells
+			case in.MBScope&ownScopeMarker != 0:
+				in.MBScope = p.Wins[int(in.MBScope&0xff)].OwnCells[proc]
+			}
+		}
+	}
+}
+
+// ----- outcome items and initial state -----
+
+func (c *compiler) outcomeItems() {
+	t, p := c.t, c.p
+	seen := map[string]bool{}
+	add := func(r *litmus.Ref) {
+		name := litmus.RefString(*r)
+		if r.Reg != nil {
+			name = fmt.Sprintf("%d:%s", r.Reg.Proc, r.Reg.Reg)
+		}
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		if r.Reg != nil {
+			p.Out = append(p.Out, OutItem{Name: name, Proc: r.Reg.Proc, Reg: int(c.reg(r.Reg.Proc, r.Reg.Reg)), Cell: -1})
+			return
+		}
+		cell, _, _, _ := c.cell(*r.Loc)
+		p.Out = append(p.Out, OutItem{Name: name, Proc: -1, Cell: cell})
+	}
+	for _, a := range condAtoms(t.Cond) {
+		add(&a.Ref)
+	}
+	for _, a := range condAtoms(t.Filter) {
+		add(&a.Ref)
+	}
+	for _, r := range t.Locations {
+		add(r)
+	}
+	// Cells only initialised still need a cell, so every location is known.
+	for _, in := range t.Inits {
+		if in.Loc != nil {
+			c.cell(*in.Loc)
+		}
+	}
+}
+
+func (c *compiler) initialValues() {
+	p, s := c.p, c.p.init
+	for _, in := range c.t.Inits {
+		switch {
+		case in.Reg != nil:
+			p.setReg(s, in.Reg.Proc, int(c.reg(in.Reg.Proc, in.Reg.Reg)), in.Value)
+		case in.Loc != nil:
+			cell, _, _, _ := c.cell(*in.Loc)
+			p.setPub(s, cell, in.Value)
+			s.setI64(p.Layout.Priv+8*cell, in.Value)
+		}
+	}
+	for i := range p.Static {
+		s.setU32(p.Layout.Flags, s.u32(p.Layout.Flags)|flagBit(p.Static[i].Rule))
+	}
+}
+
+// ----- dependencies (SEMANTICS.md §2) -----
+
+// dependencies computes, for each instruction, the earlier instructions that block it.
+func (c *compiler) dependencies(proc int) {
+	code := c.p.Procs[proc].Code
+	for j := range code {
+		in := &code[j]
+		for i := 0; i < j; i++ {
+			if c.blocks(proc, &code[i], in) {
+				in.Blockers |= 1 << uint(i)
+			}
+		}
+		c.forwarding(proc, j)
+		c.originBuffers(proc, j)
+	}
+	for j := range code {
+		in := &code[j]
+		for k := j + 1; k < len(code); k++ {
+			if code[k].Kind == KFence && code[k].Win == in.Win {
+				in.FenceAfter = true
+			}
+		}
+		if in.Kind == KWaitReq {
+			for k := 0; k < j; k++ {
+				if code[k].Slot >= 0 && code[k].Src.Req == in.Src.Req {
+					in.ReqSlot = code[k].Slot
+				}
+			}
+		}
+	}
+}
+
+// blocks reports whether earlier instruction a, while unexecuted, keeps b from executing.
+func (c *compiler) blocks(proc int, a, b *Instr) bool {
+	if c.p.HW != Relaxed {
+		return true // sc and tso execute in program order
+	}
+	if a.IsMPI && b.IsMPI {
+		return true // MPI calls never pass each other
+	}
+	if regsConflict(a, b) {
+		return true // data dependency, guard, or a register reused
+	}
+	ca, cb := c.accessCells(a), c.accessCells(b)
+	if ca&cb != 0 {
+		return true // coherence: accesses to the same cell (RMA calls count at issue)
+	}
+	if a.MBScope&cb != 0 && !b.IsMPI {
+		return true // an MB's acquire half: no later access of its scope before it
+	}
+	if b.MBScope&ca != 0 && !a.IsMPI {
+		return true // an MB's release half: earlier accesses of its scope first
+	}
+	if a.Kind == KSharedQuery && (b.Kind == KPlainLoad || b.Kind == KPlainStore) && b.Remote && a.Win == b.Win {
+		return true // access to a segment is granted by the query that precedes it
+	}
+	return false
+}
+
+// accessCells is the set of cells an instruction accesses (for coherence).
+func (c *compiler) accessCells(in *Instr) uint64 {
+	if in.Cell < 0 {
+		return 0
+	}
+	switch in.Kind {
+	case KPlainLoad, KPlainStore, KRemoteLoad, KRemoteStore, KRMA:
+		return 1 << uint(in.Cell)
+	}
+	return 0
+}
+
+func regsConflict(a, b *Instr) bool {
+	aw, ar := writeRegs(a), readRegs(a)
+	bw, br := writeRegs(b), readRegs(b)
+	return aw&(br|bw) != 0 || ar&bw != 0
+}
+
+func writeRegs(in *Instr) uint32 {
+	if in.Dst >= 0 {
+		return 1 << uint(in.Dst)
+	}
+	return 0
+}
+
+func readRegs(in *Instr) uint32 {
+	var m uint32
+	if in.GuardReg >= 0 {
+		m |= 1 << uint(in.GuardReg)
+		if in.GuardVal.Reg >= 0 {
+			m |= 1 << uint(in.GuardVal.Reg)
+		}
+	}
+	for k := 0; k < in.NArgs && k < 2; k++ {
+		if in.Args[k].Reg >= 0 {
+			m |= 1 << uint(in.Args[k].Reg)
+		}
+	}
+	return m
+}
+
+// forwarding finds the store a relaxed load may read before it executes: the latest
+// earlier unguarded store of the process to the same cell (SEMANTICS.md §2).
+func (c *compiler) forwarding(proc, j int) {
+	code := c.p.Procs[proc].Code
+	in := &code[j]
+	if c.p.HW != Relaxed || in.Kind != KPlainLoad {
+		return
+	}
+	for i := j - 1; i >= 0; i-- {
+		if code[i].Kind == KPlainStore && code[i].Cell == in.Cell {
+			if code[i].GuardReg < 0 {
+				in.FwdStore = int8(i)
+				in.FwdBlockers = in.Blockers &^ (1 << uint(i))
+			}
+			return
+		}
+	}
+}
+
+// originBuffers records E-ORIGIN-BUF pairs and makes a later use of an origin buffer
+// wait for the call that completes the RMA operation (SEMANTICS.md §3).
+func (c *compiler) originBuffers(proc, j int) {
+	code := c.p.Procs[proc].Code
+	in := &code[j]
+	for i := 0; i < j; i++ {
+		rma := &code[i]
+		if rma.Kind != KRMA {
+			continue
+		}
+		if rma.Completer < 0 {
+			rma.Completer = int8(c.completer(proc, i))
+		}
+		if !touchesBuffer(rma, in) {
+			continue
+		}
+		if rma.Completer < 0 || int(rma.Completer) > j {
+			in.OriginBuf = append(in.OriginBuf, int8(i))
+		} else {
+			in.Blockers |= 1 << uint(rma.Completer)
+		}
+	}
+}
+
+// touchesBuffer: b reads or writes a's result register, or writes a's source register.
+func touchesBuffer(a, b *Instr) bool {
+	if a.Dst >= 0 && (readRegs(b)|writeRegs(b))&(1<<uint(a.Dst)) != 0 {
+		return true
+	}
+	return readRegs(a)&writeRegs(b) != 0
+}
+
+// completer is the first call after RMA instruction i that completes it at the origin.
+func (c *compiler) completer(proc, i int) int {
+	code := c.p.Procs[proc].Code
+	rma := &code[i]
+	for k := i + 1; k < len(code); k++ {
+		in := &code[k]
+		if in.Win != rma.Win && in.Kind != KWaitReq {
+			continue
+		}
+		switch in.Kind {
+		case KFence, KComplete, KUnlockAll:
+			return k
+		case KUnlock, KFlush, KFlushLocal:
+			if in.Op == litmus.OpFlushAll || in.Op == litmus.OpFlushLocalAll || in.Target == rma.Target {
+				return k
+			}
+		case KWaitReq:
+			if rma.Src.Req != "" && in.Src.Req == rma.Src.Req {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// ----- alignment (SEMANTICS.md §6) -----
+
+// staticAlignment checks every typed access against the window's alignment guarantee.
+func (c *compiler) staticAlignment() {
+	for proc, lp := range c.t.Procs {
+		for row, in := range lp.Code {
+			if in == nil || in.Loc == nil {
+				continue
+			}
+			w, rank, disp, typ, ok := c.t.ResolveLoc(*in.Loc)
+			if !ok {
+				continue
+			}
+			addr, guarantee, userMem := segmentAddress(c.t, w, rank, c.p.Sem.Has(spec.AlignGuarantee))
+			addr += disp * dispUnitBytes(w)
+			if !userMem && gcd(addr, guarantee)%typ.Align() != 0 {
+				c.p.Static = append(c.p.Static, StaticFlag{Rule: "E-ALIGN", Proc: proc, Row: row + 1,
+					Message: fmt.Sprintf("P%d row %d: %s: a %s at offset %d of an allocation aligned to %d bytes is not %d-byte aligned",
+						proc, row+1, instrText(in), typ, addr, guarantee, typ.Align())})
+			}
+		}
+	}
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func dispUnitBytes(w *litmus.Window) int {
+	switch {
+	case w.DispUnit > 0:
+		return w.DispUnit
+	case w.Bytes != nil:
+		return 1
+	}
+	return w.CellType().Size()
+}
+
+// segBytes is the byte size of rank's segment.
+func segBytes(t *litmus.Test, w *litmus.Window, rank int) int {
+	if n, ok := w.SegmentBytes(t, rank); ok {
+		return n
+	}
+	return w.SegmentSize(t, rank) * w.Base(t).CellType().Size()
+}
+
+// segmentAddress gives the offset of rank's segment from an allocation base, and the
+// alignment that base is guaranteed (node251, mpi-issues #121). Create and dynamic
+// windows use user memory, aligned for its declared type (userMem).
+func segmentAddress(t *litmus.Test, w *litmus.Window, rank int, guarantee bool) (offset, align int, userMem bool) {
+	w = w.Base(t)
+	g := 8
+	if guarantee {
+		g = 16
+		if v, ok := w.InfoValue("mpi_minimum_memory_alignment"); ok {
+			if n, err := strconv.Atoi(v); err == nil && n > g {
+				g = n
+			}
+		}
+	}
+	switch w.Flavor {
+	case litmus.FlavorCreate, litmus.FlavorDynamic:
+		return 0, g, true
+	case litmus.FlavorAllocateShared:
+		if v, _ := w.InfoValue("alloc_shared_noncontig"); v == "true" {
+			return 0, g, false
+		}
+		off := 0
+		for r := 0; r < rank; r++ {
+			off += segBytes(t, w, r)
+		}
+		return off, g, false
+	}
+	return 0, g, false
+}
+
+// instrText prints an instruction as in the canonical form.
+func instrText(in *litmus.Instr) string {
+	return strings.TrimSpace(litmus.InstrString(in))
+}

@@ -1,0 +1,246 @@
+// Package model is the operational semantics of MPI RMA (SEMANTICS.md §1-§4, §6):
+// a litmus test compiled with a semantics and a hardware model into a Program, a
+// compact State (a fixed-width byte string), and the steps that lead from one
+// state to the next.
+//
+// The model is a pure function from (program, state) to successor states: the
+// explorer, the replayer and the reference runtime are drivers of the same
+// functions, so a trace from one replays in another.
+package model
+
+import (
+	"fmt"
+
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// HW is the hardware model of plain loads and stores (SEMANTICS.md §2).
+type HW int
+
+const (
+	SC HW = iota
+	TSO
+	Relaxed
+)
+
+var hwNames = [...]string{"sc", "tso", "relaxed"}
+
+func (h HW) String() string { return hwNames[h] }
+
+// HWModels lists the hardware models, weakest last.
+var HWModels = []HW{SC, TSO, Relaxed}
+
+// ParseHW reads a hardware model name.
+func ParseHW(s string) (HW, error) {
+	for i, n := range hwNames {
+		if n == s {
+			return HW(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown hardware model %q (expected sc, tso or relaxed)", s)
+}
+
+// Limits of a compiled program: they keep every per-process set a machine word.
+const (
+	MaxProcs  = 16
+	MaxInstrs = 64 // per process
+	MaxCells  = 64
+	MaxRegs   = 32 // per process
+)
+
+// Kind is what an instruction does once the semantics is fixed: the same .lit
+// instruction compiles to a plain store or to a put, depending on ls_is_rma.
+type Kind uint8
+
+const (
+	KPlainLoad   Kind = iota // plain load (local, or remote on a shared window)
+	KPlainStore              // plain store
+	KRemoteLoad              // ls_is_rma: a remote load that acts as a blocking get
+	KRemoteStore             // ls_is_rma: a remote store that acts as a put
+	KRMA                     // put/get/acc/gacc/fop/cas and request forms: issue now, perform later
+	KWaitReq
+	KFence
+	KPost
+	KStart
+	KComplete
+	KWait
+	KLock
+	KUnlock
+	KLockAll
+	KUnlockAll
+	KFlush      // flush, flush_all
+	KFlushLocal // flush_local, flush_local_all
+	KSync
+	KSharedQuery
+	KBarrier
+	KSend
+	KRecv
+	KFree
+	KArith // r = V, r = V + V, r = V - V
+)
+
+// Operand is an immediate or a register of the executing process.
+type Operand struct {
+	Reg int8 // -1: immediate
+	Imm int64
+}
+
+// Instr is one compiled instruction.
+type Instr struct {
+	Src   *litmus.Instr
+	Row   int    // 1-based row of the process table
+	Text  string // the instruction as written (canonical), for traces
+	Kind  Kind
+	Op    litmus.Op
+	IsMPI bool // MPI calls never pass each other (SEMANTICS.md §2)
+	// TwoPhase calls arrive (release half) in one step and return in another,
+	// because other processes wait for their arrival: fence, barrier, free.
+	TwoPhase bool
+
+	GuardReg int8 // -1: no guard
+	GuardEq  bool
+	GuardVal Operand
+
+	Dst   int8 // result register, -1 none
+	Args  [2]Operand
+	NArgs int
+	AccOp litmus.AccOp
+
+	Win      int8   // window index, -1 none
+	Cell     int8   // physical cell of Loc, -1 none
+	Target   int8   // target rank of RMA/lock/flush/shared_query; peer of send/recv
+	Remote   bool   // Loc is in another rank's segment
+	Group    uint32 // post/start group
+	LockType litmus.LockType
+	Asserts  uint8 // AssertNocheck | ...
+	Slot     int8  // RMA slot issued by this instruction, -1 none
+	ReqSlot  int8  // waitreq: the slot of its request
+	// FenceAfter: a fence on the same window follows in program order, so a fence
+	// epoch can be open here (after the caller's last fence there is none).
+	FenceAfter bool
+
+	// MBScope is the set of cells this call is a memory barrier for (0: not an MB).
+	MBScope uint64
+	// Blockers are the earlier instructions of the process that must have executed
+	// (returned) before this one may execute (SEMANTICS.md §2).
+	Blockers uint64
+	// FwdStore is, for a load, the latest earlier unguarded store to its cell, from
+	// which it may read before that store executes (store forwarding); -1 none.
+	FwdStore    int8
+	FwdBlockers uint64 // Blockers without FwdStore
+	// OriginBuf lists the earlier RMA instructions whose origin buffer this
+	// instruction touches before they complete locally (E-ORIGIN-BUF).
+	OriginBuf []int8
+	// Completer is, for an RMA instruction, the first later call that completes it
+	// at the origin (-1 none).
+	Completer int8
+}
+
+// Assertion bits.
+const (
+	AssertNocheck uint8 = 1 << iota
+	AssertNostore
+	AssertNoput
+	AssertNoprecede
+	AssertNosucceed
+)
+
+var assertBits = map[string]uint8{
+	"nocheck": AssertNocheck, "nostore": AssertNostore, "noput": AssertNoput,
+	"noprecede": AssertNoprecede, "nosucceed": AssertNosucceed,
+}
+
+// Proc is the compiled code of one rank.
+type Proc struct {
+	Code    []Instr
+	Regs    []string // register names; index = register number
+	Stores  int      // number of store instructions (bounds the TSO buffer)
+	AllMask uint64   // every instruction
+}
+
+// Cell is one physical memory cell.
+type Cell struct {
+	Win      int // the window whose memory it is (after following over=)
+	Rank     int // the owner
+	Disp     int
+	Separate bool // has a private copy besides the public one
+	Name     string
+}
+
+// Window is a compiled window.
+type Window struct {
+	Name     string
+	Flavor   litmus.Flavor
+	Model    litmus.MemModel
+	Group    uint32 // member ranks
+	Base     int    // the window whose memory this one uses (itself unless over=)
+	NoLocks  bool
+	AccOrder uint8 // accumulate_ordering bits: OrdRAR | OrdRAW | OrdWAR | OrdWAW
+	SegSize  []int // per rank, in displacement units
+	OwnCells []uint64
+	Src      *litmus.Window
+}
+
+// Accumulate ordering bits (accumulate_ordering info key).
+const (
+	OrdRAR uint8 = 1 << iota
+	OrdRAW
+	OrdWAR
+	OrdWAW
+)
+
+// Slot is an RMA operation the program may issue: one per RMA instruction (and
+// per remote store under ls_is_rma), since each instruction issues at most once.
+type Slot struct {
+	Proc, Instr int
+}
+
+// OutItem is one value shown in an outcome: a register or a cell.
+type OutItem struct {
+	Name string // "1:r0" or "x" or "W@1[0]"
+	Proc int    // register: rank; cell: -1
+	Reg  int    // register index
+	Cell int
+}
+
+// Program is a litmus test compiled for one semantics and one hardware model.
+type Program struct {
+	Test   *litmus.Test
+	Sem    spec.Semantics
+	HW     HW
+	NProcs int
+	Procs  []Proc
+	Cells  []Cell
+	Wins   []Window
+	Slots  []Slot
+	Chans  []Chan // message channels that the program uses
+	Out    []OutItem
+	Layout Layout
+	// AllCells is the scope of an MB of scope all.
+	AllCells uint64
+	// Static errors found while compiling that every execution raises at the start
+	// (E-ALIGN): the rule and its message.
+	Static []StaticFlag
+	init   State
+}
+
+// StaticFlag is an error that the layout alone decides (E-ALIGN).
+type StaticFlag struct {
+	Rule    string
+	Message string
+	Proc    int
+	Row     int
+}
+
+// Chan is a FIFO message channel from one rank to another.
+type Chan struct {
+	From, To int
+	Cap      int // number of sends in the program
+}
+
+// Initial returns a copy of the initial state.
+func (p *Program) Initial() State { return p.init.Clone() }
+
+// StateSize is the width of a state in bytes.
+func (p *Program) StateSize() int { return p.Layout.Size }
