@@ -148,6 +148,9 @@ type Window struct {
 	OverPos  Pos
 
 	Info []Info // MPI info keys, in file order
+
+	// Positions of the keys (added for precise validation messages; zero when not written).
+	SizePos, BytesPos, TypePos, DispUnitPos, ModelPos, RanksPos Pos
 }
 
 // Info is one info key of a window, spelled as in MPI.
@@ -461,6 +464,7 @@ type Instr struct {
 	Target    int // lock, unlock, flush, flush_local, shared_query, send (dest), recv (source)
 	TargetPos Pos
 	Group     []int // post, start
+	GroupPos  Pos   // of the group's "{" (added)
 	LockType  LockType
 	Asserts   []Assert
 

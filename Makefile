@@ -1,0 +1,51 @@
+# rmacheck: build, check the corpus, test.
+#   make          build bin/rmacheck and check every .lit file of the corpus
+#   make test     go vet, gofmt check, go test
+#   make bench    benchmarks
+#   make fmt      gofmt -w and rmacheck fmt -w over the corpus
+#   make clean    remove bin/
+
+GO      ?= go
+BIN     := bin/rmacheck
+CORPUS  := litmus
+VERSION ?=
+LDFLAGS := $(if $(VERSION),-ldflags "-X main.version=$(VERSION)")
+
+# Every Go file on disk (tracked or not), outside .git and bin.
+GOFILES = $(shell find . -name '*.go' -not -path './.git/*' -not -path './bin/*')
+
+.PHONY: all build corpus test vet fmtcheck gotest bench fmt clean
+
+all: build corpus
+
+build:
+	$(GO) build $(LDFLAGS) -o $(BIN) ./cmd/rmacheck
+
+corpus: build
+	$(BIN) check $(CORPUS)
+
+test: vet fmtcheck gotest
+
+vet:
+	$(GO) vet ./...
+
+fmtcheck:
+	@unformatted="$$(gofmt -l $(GOFILES))"; \
+	if [ -n "$$unformatted" ]; then \
+		echo "gofmt: these files are not formatted (run make fmt):"; \
+		echo "$$unformatted"; \
+		exit 1; \
+	fi
+
+gotest:
+	$(GO) test ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fmt: build
+	gofmt -w $(GOFILES)
+	$(BIN) fmt -w $(CORPUS)
+
+clean:
+	rm -rf bin

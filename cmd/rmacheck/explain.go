@@ -1,0 +1,186 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+func newExplainCmd() *cobra.Command {
+	var all bool
+	cmd := &cobra.Command{
+		Use:   "explain RULE|SWITCH|PRESET | explain --all",
+		Short: "Explain a rule of the semantics, a switch or a preset",
+		Long: `Explain prints a rule of the catalogue (SEMANTICS.md): its id, title and class,
+what it says, and the pages of the MPI-4.1 report it rests on. Rule ids are
+matched ignoring case. Given the name of a --sem switch it prints what the
+switch means and the sentence of the standard it rests on; given a preset, its
+switches. With --all it lists every rule.`,
+		Example: `  rmacheck explain E-EPOCH
+  rmacheck explain c-conflict
+  rmacheck explain fence_ls
+  rmacheck explain --all`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			if all {
+				if len(args) > 0 {
+					return usageErrorf("explain --all takes no argument, found %q", args[0])
+				}
+				return explainAll(out)
+			}
+			if len(args) == 0 {
+				return usageErrorf("explain needs a rule id, a switch or a preset name, or --all")
+			}
+			name := strings.TrimSpace(args[0])
+			if r, ok := spec.LookupRule(name); ok {
+				explainRule(out, r)
+				return nil
+			}
+			for _, si := range spec.Switches {
+				if strings.EqualFold(si.Name, name) {
+					explainSwitch(out, si)
+					return nil
+				}
+			}
+			for _, p := range spec.Presets {
+				if strings.EqualFold(p.Name, name) {
+					explainPreset(out, p)
+					return nil
+				}
+			}
+			return exitError{exitBadInput, unknownName(name)}
+		},
+	}
+	cmd.Flags().BoolVar(&all, "all", false, "list every rule: id, class, title and nodes")
+	return cmd
+}
+
+func unknownName(name string) error {
+	ids := make([]string, len(spec.Rules))
+	for i, r := range spec.Rules {
+		ids[i] = r.ID
+	}
+	sws := make([]string, len(spec.Switches))
+	for i, si := range spec.Switches {
+		sws[i] = si.Name
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "unknown rule, switch or preset %q\n", name)
+	b.WriteString(wrapIndent("rules: "+strings.Join(ids, " "), 80, "  "))
+	b.WriteString(wrapIndent("switches: "+strings.Join(sws, " "), 80, "  "))
+	b.WriteString(wrapIndent("presets: "+strings.Join(spec.PresetNames(), " "), 80, "  "))
+	return fmt.Errorf("%s", strings.TrimSuffix(b.String(), "\n"))
+}
+
+// classMeaning says in a few words what a rule of each class means for a test.
+func classMeaning(c spec.Class) string {
+	switch c {
+	case spec.ClassErroneous:
+		return "an execution that raises it is erroneous MPI"
+	case spec.ClassRace:
+		return "allowed by MPI, but the values read are unpredictable"
+	default:
+		return "a rule the model executes; it is never raised as a flag"
+	}
+}
+
+func explainRule(w io.Writer, r spec.Rule) {
+	fmt.Fprintf(w, "%s: %s\n", r.ID, r.Title)
+	fmt.Fprintf(w, "class: %s (%s)\n\n", r.Class, classMeaning(r.Class))
+	fmt.Fprint(w, wrapText(r.Text, 80))
+	fmt.Fprintln(w)
+	if len(r.Nodes) == 0 {
+		fmt.Fprintln(w, "MPI-4.1 report: no page; the rule is rmacheck's (SEMANTICS.md §5)")
+		return
+	}
+	fmt.Fprintln(w, "MPI-4.1 report:")
+	for _, u := range r.URLs() {
+		fmt.Fprintf(w, "  %s\n", u)
+	}
+}
+
+func explainSwitch(w io.Writer, si spec.SwitchInfo) {
+	var on, off []string
+	for _, p := range spec.Presets {
+		if p.Switches.Has(si.Switch) {
+			on = append(on, p.Name)
+		} else {
+			off = append(off, p.Name)
+		}
+	}
+	fmt.Fprintf(w, "%s: a switch of --sem\n", si.Name)
+	fmt.Fprint(w, wrapIndent("on: "+si.Meaning, 80, "  "))
+	fmt.Fprint(w, wrapIndent("basis: "+si.Basis, 80, "  "))
+	fmt.Fprintf(w, "on in presets: %s\n", listOrNone(on))
+	fmt.Fprintf(w, "off in presets: %s\n", listOrNone(off))
+}
+
+func explainPreset(w io.Writer, p spec.PresetInfo) {
+	var on, off []string
+	for _, si := range spec.Switches {
+		if p.Switches.Has(si.Switch) {
+			on = append(on, si.Name)
+		} else {
+			off = append(off, si.Name)
+		}
+	}
+	fmt.Fprintf(w, "%s: a preset of --sem\n", p.Name)
+	fmt.Fprint(w, wrapText(p.About, 80))
+	fmt.Fprintln(w)
+	fmt.Fprint(w, wrapIndent("switches on: "+listOrNone(on), 80, "  "))
+	fmt.Fprint(w, wrapIndent("switches off: "+listOrNone(off), 80, "  "))
+}
+
+func listOrNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+func explainAll(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tCLASS\tTITLE\tNODES")
+	for _, r := range spec.Rules {
+		nodes := "-"
+		if len(r.Nodes) > 0 {
+			nodes = strings.Join(r.Nodes, " ")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Class, r.Title, nodes)
+	}
+	return tw.Flush()
+}
+
+// wrapText fills text into lines of at most width columns (a longer word stands alone),
+// each ending with a newline.
+func wrapText(text string, width int) string { return wrapIndent(text, width, "") }
+
+// wrapIndent is wrapText with every line after the first indented by indent.
+func wrapIndent(text string, width int, indent string) string {
+	var b strings.Builder
+	col := 0
+	for _, word := range strings.Fields(text) {
+		switch {
+		case col == 0:
+		case col+1+len(word) > width:
+			b.WriteString("\n")
+			b.WriteString(indent)
+			col = len(indent)
+		default:
+			b.WriteString(" ")
+			col++
+		}
+		b.WriteString(word)
+		col += len(word)
+	}
+	if col > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rmacheck/rmacheck/litmus"
+)
+
+// collectFiles turns command-line arguments into the list of .lit files to process, in
+// argument order, each once. A directory is walked (in lexical order) for *.lit files,
+// skipping directories named testdata or starting with "." or "_" below it, as the go tool
+// does. Any other argument is kept as it is, even when it does not exist: reading it is
+// then an error for that file alone, so one bad argument never stops the others.
+//
+// The error, when not nil, lists the directories that could not be walked or held no
+// .lit file; the files found are returned with it and should still be processed.
+func collectFiles(args []string) ([]string, error) {
+	var files []string
+	var errs []error
+	seen := map[string]bool{}
+	add := func(p string) {
+		key := filepath.Clean(p)
+		if !seen[key] {
+			seen[key] = true
+			files = append(files, p)
+		}
+	}
+	for _, arg := range args {
+		fi, err := os.Stat(arg)
+		if err != nil || !fi.IsDir() {
+			add(arg)
+			continue
+		}
+		n := 0
+		werr := filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, &litmus.Error{File: p, Msg: "cannot read: " + reason(err)})
+				if d != nil && d.IsDir() && p != arg {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if p != arg && skipDir(d.Name()) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(d.Name(), ".lit") && !d.Type().IsDir() {
+				add(p)
+				n++
+			}
+			return nil
+		})
+		if werr != nil {
+			errs = append(errs, &litmus.Error{File: arg, Msg: "cannot read: " + reason(werr)})
+		} else if n == 0 {
+			errs = append(errs, &litmus.Error{File: arg, Msg: "no .lit files in this directory"})
+		}
+	}
+	return files, errors.Join(errs...)
+}
+
+func skipDir(name string) bool {
+	return name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
+}
+
+// reason is the part of a file-system error worth showing after the file name.
+func reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// readTest reads and parses one .lit file. It returns the source as read; the error, when
+// not nil, is a litmus.ErrorList (an unreadable file gives a one-entry list
+// "FILE: cannot read: REASON"). The Test may be non-nil together with an error when the
+// syntax parsed but the file does not validate.
+func readTest(path string) (*litmus.Test, []byte, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, litmus.ErrorList{{File: path, Msg: "cannot read: " + reason(err)}}
+	}
+	t, err := litmus.Parse(path, src)
+	return t, src, err
+}
+
+// loadTest reads, parses and validates one .lit file; see readTest. A caller that prints
+// the error with printErrors gets every problem as a FILE:LINE:COL: msg line.
+func loadTest(path string) (*litmus.Test, error) {
+	t, _, err := readTest(path)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// writeFileAtomic replaces path's contents with data, keeping its permissions, through a
+// temporary file in the same directory renamed over it.
+func writeFileAtomic(path string, data []byte) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(name, fi.Mode().Perm())
+	}
+	if werr == nil {
+		werr = os.Rename(name, path)
+	}
+	if werr != nil {
+		os.Remove(name)
+		return fmt.Errorf("%s: cannot write: %v", path, reason(werr))
+	}
+	return nil
+}

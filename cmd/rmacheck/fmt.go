@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rmacheck/rmacheck/litmus"
+)
+
+func newFmtCmd() *cobra.Command {
+	var write, list bool
+	cmd := &cobra.Command{
+		Use:   "fmt [-w] [-l] [FILE|DIR...]",
+		Short: "Print litmus tests in canonical form",
+		Long: `Fmt prints each .lit file in its canonical form (the form the printer writes:
+print(parse(x)) is a fixed point) on standard output. With -l it lists the files
+whose formatting differs instead; with -w it rewrites those files in place.
+Directories are searched for *.lit files as by check. Without arguments it
+formats standard input. A file that does not parse or validate is reported as by
+check and left alone; the exit status is then 2.`,
+		Example: `  rmacheck fmt litmus/rma/put-fence.lit
+  rmacheck fmt -l litmus
+  rmacheck fmt -w litmus`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if len(args) == 0 {
+				if write {
+					return usageErrorf("cannot use -w with standard input")
+				}
+				src, err := io.ReadAll(cmd.InOrStdin())
+				if err != nil {
+					return exitError{exitBadInput, fmt.Errorf("reading standard input: %v", err)}
+				}
+				t, err := litmus.Parse("<stdin>", src)
+				if err != nil {
+					printErrors(stderr, err)
+					return exitWith(exitBadInput)
+				}
+				out := litmus.Format(t)
+				if list {
+					if !bytes.Equal(src, out) {
+						fmt.Fprintln(stdout, "<stdin>")
+					}
+					return nil
+				}
+				_, err = stdout.Write(out)
+				return err
+			}
+			files, cerr := collectFiles(args)
+			printErrors(stderr, cerr)
+			bad := cerr != nil
+			for _, f := range files {
+				t, src, err := readTest(f)
+				if err != nil {
+					printErrors(stderr, err)
+					bad = true
+					continue
+				}
+				out := litmus.Format(t)
+				changed := !bytes.Equal(src, out)
+				if list && changed {
+					fmt.Fprintln(stdout, f)
+				}
+				if write && changed {
+					if n, m := countComments(src), countComments(out); m < n {
+						printErrors(stderr, &litmus.Error{File: f, Msg: fmt.Sprintf(
+							"not rewritten: the canonical form would drop %d of its %d comments", n-m, n)})
+						bad = true
+					} else if err := writeFileAtomic(f, out); err != nil {
+						printErrors(stderr, err)
+						bad = true
+					}
+				}
+				if !list && !write {
+					if _, err := stdout.Write(out); err != nil {
+						return err
+					}
+				}
+			}
+			if bad {
+				return exitWith(exitBadInput)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&write, "write", "w", false, "rewrite files whose formatting differs, in place")
+	cmd.Flags().BoolVarP(&list, "list", "l", false, "list files whose formatting differs")
+	return cmd
+}
+
+// countComments counts the comments of a .lit source: `#` to the end of the line and
+// `(* ... *)`, outside double-quoted strings. fmt -w compares the counts before and after
+// formatting and refuses to rewrite a file whose comments the printer would lose.
+func countComments(src []byte) int {
+	n := 0
+	for i := 0; i < len(src); i++ {
+		switch {
+		case src[i] == '"':
+			for i++; i < len(src) && src[i] != '"' && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case src[i] == '#':
+			n++
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case src[i] == '(' && i+1 < len(src) && src[i+1] == '*':
+			n++
+			end := bytes.Index(src[i+2:], []byte("*)"))
+			if end < 0 {
+				return n
+			}
+			i += 2 + end + 1
+		}
+	}
+	return n
+}

@@ -1,0 +1,108 @@
+// Command rmacheck is a memory-model checker and executable specification for MPI
+// one-sided communication (RMA): it reads litmus tests (.lit files), explains the rules of
+// the semantics, and lists the presets that different readings of the standard give.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// version is the version string; a release build sets it with
+// go build -ldflags "-X main.version=v0.1.0".
+var version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line args with the given output streams and returns the exit
+// status. Tests call it in-process.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	cmd, err := root.ExecuteC()
+	if err == nil {
+		return exitOK
+	}
+	if msg := errorMessage(err); msg != "" {
+		fmt.Fprintf(stderr, "rmacheck: %s\n", msg)
+	}
+	if isUsage(err) && cmd != nil {
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+	}
+	return exitCode(err)
+}
+
+func errorMessage(err error) string {
+	if ee, ok := err.(exitError); ok && ee.err == nil {
+		return ""
+	}
+	if ee, ok := err.(*exitError); ok && ee.err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// newRootCmd builds the whole command tree. Each call returns a fresh tree (flags included),
+// so tests can run many command lines in one process.
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "rmacheck",
+		Short: "A memory-model checker for MPI one-sided communication (RMA)",
+		Long: wrapText(`rmacheck is a formal memory-model checker and executable specification for MPI `+
+			`one-sided communication (RMA). It does for MPI what herd7 and litmus7 do for CPU memory `+
+			`models: a litmus test (a .lit file) is a small MPI program with windows, RMA calls, `+
+			`synchronization and plain loads and stores, followed by a question about its final state; `+
+			`rmacheck checks such files, explains every rule of the semantics with its citation of the `+
+			`MPI-4.1 report, and runs them under each reading of the standard.`, 80) + "\n" +
+			"A reading of the standard is a preset, changed with --sem PRESET[,switch=on|off...]:\n\n" +
+			presetSummary() + "\n" +
+			"Run 'rmacheck presets' for the switches of each preset and 'rmacheck explain RULE'\n" +
+			"for the rule an error names.",
+		Example: `  rmacheck check litmus                # parse and validate the whole corpus
+  rmacheck fmt -l litmus               # list files not in canonical form
+  rmacheck explain E-EPOCH             # the rule, its class and its citation
+  rmacheck presets                     # the preset x switch table`,
+		Version:       version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetVersionTemplate("rmacheck version {{.Version}}\n")
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newCheckCmd(), newFmtCmd(), newExplainCmd(), newPresetsCmd())
+	for _, newCmd := range extraCommands {
+		root.AddCommand(newCmd())
+	}
+	return root
+}
+
+// extraCommands are constructors of further subcommands (run, replay, ...), registered by
+// the files that define them from an init function:
+//
+//	func init() { extraCommands = append(extraCommands, newRunCmd) }
+//
+// newRootCmd calls each one, so every tree gets fresh commands and flags.
+var extraCommands []func() *cobra.Command
+
+// presetSummary is one indented line per preset: its name and what it is.
+func presetSummary() string {
+	var b strings.Builder
+	width := 0
+	for _, p := range spec.Presets {
+		width = max(width, len(p.Name))
+	}
+	for _, p := range spec.Presets {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, p.Name, p.About)
+	}
+	return b.String()
+}

@@ -1,0 +1,119 @@
+package explorer
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// Job is one search: a test under one semantics and one hardware model.
+type Job struct {
+	Test *litmus.Test
+	Sem  spec.Semantics
+	HW   model.HW
+}
+
+// JobResult is the result of a Job, or why there is none.
+type JobResult struct {
+	Job
+	Result *Result
+	Err    error
+	// Expect is the expectation of the test's expect lines for this preset and hw,
+	// when there is one.
+	Expect *litmus.ExpectItem
+}
+
+// ExpectStatus says whether the expectation was met: "met", "broken" or "none".
+func (jr *JobResult) ExpectStatus() string {
+	switch {
+	case jr.Expect == nil:
+		return "none"
+	case jr.Result != nil && jr.Result.Meets(*jr.Expect):
+		return "met"
+	}
+	return "broken"
+}
+
+// Run compiles and explores one job.
+func (j Job) Run(opt Options) JobResult {
+	jr := JobResult{Job: j, Expect: FindExpect(j.Test, j.Sem, j.HW)}
+	p, err := model.Compile(j.Test, j.Sem, j.HW)
+	if err != nil {
+		jr.Err = err
+		return jr
+	}
+	jr.Result, jr.Err = Explore(p, opt)
+	return jr
+}
+
+// FindExpect returns the expect item for a preset and hw model (nil when none). An
+// expectation belongs to a preset name, so a semantics with changed switches has none.
+func FindExpect(t *litmus.Test, sem spec.Semantics, hw model.HW) *litmus.ExpectItem {
+	if sem.Name != sem.Preset {
+		return nil
+	}
+	for _, e := range t.Expects {
+		eh := e.HW
+		if eh == "" {
+			eh = model.Relaxed.String()
+		}
+		if eh != hw.String() {
+			continue
+		}
+		for i := range e.Items {
+			if e.Items[i].Preset == sem.Preset {
+				return &e.Items[i]
+			}
+		}
+	}
+	return nil
+}
+
+// RunAll runs jobs on workers goroutines (0: one per CPU) and returns the results
+// in the order of jobs. progress, when not nil, is called after each job.
+func RunAll(jobs []Job, workers int, opt Options, progress func(done, total int, jr *JobResult)) []JobResult {
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	results := make([]JobResult, len(jobs))
+	next := make(chan int)
+	var mu sync.Mutex
+	finished := 0
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = runSafely(jobs[i], opt)
+				if progress != nil {
+					mu.Lock()
+					finished++
+					progress(finished, len(jobs), &results[i])
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+// runSafely turns a panic of the model into an error for that job alone: one
+// broken test must not take down a run over a whole corpus.
+func runSafely(j Job, opt Options) (jr JobResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			jr = JobResult{Job: j, Err: fmt.Errorf("%s: internal error in the model: %v", j.Test.Name, r)}
+		}
+	}()
+	return j.Run(opt)
+}

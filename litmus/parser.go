@@ -1,0 +1,1057 @@
+package litmus
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Parse parses and validates one .lit file. The error, when not nil, is an ErrorList
+// sorted by position. The *Test is non-nil whenever the syntax parsed, even if
+// validation failed; it is nil when the syntax broke.
+func Parse(filename string, src []byte) (*Test, error) {
+	p := &parser{file: filename}
+	p.lx = newLexer(filename, src, &p.errs)
+	t := p.parseTest()
+	if len(p.errs) > 0 && p.hard {
+		return nil, p.errs.dedupSortCap()
+	}
+	errs := append(p.errs, Validate(t)...)
+	if len(errs) == 0 {
+		return t, nil
+	}
+	return t, errs.dedupSortCap()
+}
+
+// ParseFile reads a file and parses it.
+func ParseFile(path string) (*Test, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, ErrorList{{File: path, Msg: err.Error()}}
+	}
+	return Parse(path, src)
+}
+
+// keywords cannot be register, alias, window or request names.
+var keywords = map[string]bool{
+	"locations": true, "filter": true, "exists": true, "forall": true, "expect": true,
+}
+
+func init() {
+	for _, n := range opNames {
+		keywords[n] = true
+	}
+	for _, n := range []string{"mov", "add", "sub"} {
+		delete(keywords, n)
+	}
+}
+
+// IsKeyword reports whether a name is reserved by the .lit language.
+func IsKeyword(s string) bool { return keywords[s] }
+
+// bailout unwinds the parser to the statement being parsed after an error.
+type bailout struct{}
+
+type parser struct {
+	file    string
+	lx      *lexer
+	errs    ErrorList
+	hard    bool // a syntax error: the AST is not returned
+	tok     token
+	prevEnd int // end offset of the previous token
+	t       *Test
+	nprocs  int
+	depth   int // nesting of the condition being parsed
+}
+
+func (p *parser) next() {
+	p.prevEnd = p.tok.end
+	p.tok = p.lx.next()
+}
+
+func (p *parser) peek() token {
+	save := p.lx.off
+	t := p.lx.next()
+	p.lx.off = save
+	return t
+}
+
+func (p *parser) pos(off int) Pos { return p.lx.pos(off) }
+func (p *parser) tpos() Pos       { return p.lx.pos(p.tok.off) }
+
+// newLine reports whether the current token starts on a later line than the previous one ended.
+func (p *parser) newLine() bool {
+	return p.tok.kind == tEOF || p.lx.line(p.tok.off) > p.lx.line(max(p.prevEnd-1, 0))
+}
+
+func (p *parser) errorf(pos Pos, format string, args ...any) {
+	p.hard = true
+	p.errs.Add(p.file, pos, format, args...)
+}
+
+// softf reports an error that leaves the AST usable.
+func (p *parser) softf(pos Pos, format string, args ...any) {
+	p.errs.Add(p.file, pos, format, args...)
+}
+
+// fail reports an error at the current token and unwinds to the statement.
+func (p *parser) fail(format string, args ...any) {
+	p.errorf(p.tpos(), format, args...)
+	panic(bailout{})
+}
+
+func (p *parser) expected(what string) {
+	p.fail("expected %s, found %s", what, p.tok.describe())
+}
+
+// protect runs f, catching a bailout; it reports whether f completed.
+func (p *parser) protect(f func()) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, is := r.(bailout); !is {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	f()
+	return true
+}
+
+func (p *parser) isIdent(s string) bool { return p.tok.kind == tIdent && p.tok.text == s }
+
+func (p *parser) expect(k tokKind, context string) token {
+	if p.tok.kind != k {
+		if context != "" {
+			p.expected(fmt.Sprintf("%q %s", tokText[k], context))
+		}
+		p.expected(fmt.Sprintf("%q", tokText[k]))
+	}
+	t := p.tok
+	p.next()
+	return t
+}
+
+// name parses an identifier that is not a keyword.
+func (p *parser) name(what string) (string, Pos) {
+	if p.tok.kind != tIdent {
+		p.expected(what)
+	}
+	if keywords[p.tok.text] {
+		p.fail("expected %s, found keyword %q", what, p.tok.text)
+	}
+	s, pos := p.tok.text, p.tpos()
+	p.next()
+	return s, pos
+}
+
+// int64Lit parses an optionally negative integer literal.
+func (p *parser) int64Lit(what string) (int64, Pos) {
+	pos := p.tpos()
+	neg := false
+	if p.tok.kind == tMinus {
+		neg = true
+		p.next()
+	}
+	if p.tok.kind != tInt {
+		p.expected(what)
+	}
+	text := p.tok.text
+	if neg {
+		text = "-" + text
+	}
+	v, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		p.fail("integer %s out of range", text)
+	}
+	p.next()
+	return v, pos
+}
+
+func (p *parser) intLit(what string) (int, Pos) {
+	v, pos := p.int64Lit(what)
+	if v > 1<<31-1 || v < -(1<<31) {
+		p.errorf(pos, "%s %d out of range", what, v)
+		panic(bailout{})
+	}
+	return int(v), pos
+}
+
+// isStop reports whether the token ends the process table.
+func (p *parser) isStop() bool {
+	switch {
+	case p.tok.kind == tEOF, p.tok.kind == tTilde:
+		return true
+	case p.tok.kind == tIdent:
+		switch p.tok.text {
+		case "locations", "filter", "exists", "forall", "expect":
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) parseTest() *Test {
+	t := &Test{File: p.file}
+	p.t = t
+	p.next()
+	p.protect(p.parseHeader)
+	// Skip to the init block if the header broke.
+	for p.tok.kind != tLBrace && p.tok.kind != tEOF && p.hard {
+		p.next()
+	}
+	p.parseInit()
+	p.parseTable()
+	p.parseTail()
+	return t
+}
+
+func (p *parser) parseHeader() {
+	t := p.t
+	if !p.isIdent("MPI") {
+		p.expected(`header "MPI NAME"`)
+	}
+	src := p.lx.src
+	off := p.tok.end
+	for off < len(src) && (src[off] == ' ' || src[off] == '\t') {
+		off++
+	}
+	n := 0
+	for off+n < len(src) && isWordChar(src[off+n]) {
+		n++
+	}
+	if n == 0 {
+		p.lx.off = off
+		p.next()
+		p.expected(`test name after "MPI"`)
+	}
+	t.Name = string(src[off : off+n])
+	t.NamePos = p.pos(off)
+	p.lx.off = off + n
+	p.next()
+	if p.tok.kind == tString {
+		t.Doc, t.HasDoc = p.tok.text, true
+		p.next()
+	}
+	for p.tok.kind == tIdent && p.tok.end < len(src) && src[p.tok.end] == '=' {
+		end := p.lx.lineEnd(p.tok.end)
+		val := strings.TrimSpace(string(src[p.tok.end+1 : end]))
+		t.Meta = append(t.Meta, Meta{Pos: p.tpos(), Key: p.tok.text, Value: val})
+		p.lx.off = end
+		p.next()
+	}
+}
+
+// ---- init block ----
+
+func (p *parser) parseInit() {
+	if p.tok.kind != tLBrace {
+		p.errorf(p.tpos(), `expected "{" to open the init block, found %s`, p.tok.describe())
+		// Go on with the table.
+		for !p.isStop() && !p.isIdent("P0") {
+			p.next()
+		}
+		return
+	}
+	p.next()
+	for p.tok.kind != tRBrace && p.tok.kind != tEOF {
+		if p.isStop() || p.tok.kind == tBar {
+			break
+		}
+		if !p.protect(p.parseInitStmt) {
+			p.skipStmt()
+		}
+	}
+	if p.tok.kind != tRBrace {
+		p.errorf(p.tpos(), `expected "}" to close the init block, found %s`, p.tok.describe())
+		return
+	}
+	p.next()
+}
+
+// skipStmt skips to the end of a broken init statement.
+func (p *parser) skipStmt() {
+	for p.tok.kind != tEOF && p.tok.kind != tRBrace {
+		if p.tok.kind == tSemi {
+			p.next()
+			return
+		}
+		p.next()
+	}
+}
+
+// endStmt expects the ";" of an init statement; on a new line it reports and goes on.
+func (p *parser) endStmt(what string) {
+	if p.tok.kind == tSemi {
+		p.next()
+		return
+	}
+	if p.newLine() || p.tok.kind == tRBrace {
+		p.softf(p.tpos(), `expected ";" after %s, found %s`, what, p.tok.describe())
+		return
+	}
+	p.expected(fmt.Sprintf(`";" after %s`, what))
+}
+
+func (p *parser) parseInitStmt() {
+	t := p.t
+	switch {
+	case p.isIdent("win"):
+		w := p.parseWin()
+		t.Windows = append(t.Windows, w)
+		p.endStmt("window declaration")
+	case p.tok.kind == tIdent:
+		if p.peek().kind == tAt {
+			l := p.parseLoc()
+			p.expect(tAssign, "after location in initial value")
+			v, _ := p.int64Lit("initial value (an integer)")
+			t.Inits = append(t.Inits, &Init{Pos: l.Pos, Loc: &l, Value: v})
+			p.endStmt("initial value")
+			return
+		}
+		name, pos := p.name("alias or location name")
+		p.expect(tAssign, "after "+strconv.Quote(name))
+		if p.tok.kind == tInt || p.tok.kind == tMinus {
+			v, _ := p.int64Lit("initial value")
+			t.Inits = append(t.Inits, &Init{Pos: pos, Loc: &Loc{Pos: pos, Alias: name}, Value: v})
+			p.endStmt("initial value")
+			return
+		}
+		if p.tok.kind != tIdent || p.peek().kind != tAt {
+			p.expected(`a location W@rank[disp] or an integer`)
+		}
+		l := p.parseLoc()
+		a := &Alias{Pos: pos, Name: name, Loc: l}
+		if p.tok.kind == tColon {
+			p.next()
+			a.Type = p.parseType()
+		}
+		t.Aliases = append(t.Aliases, a)
+		p.endStmt("alias")
+	case p.tok.kind == tInt:
+		r := p.parseRegRef()
+		p.expect(tAssign, "after register in initial value")
+		v, _ := p.int64Lit("initial value (an integer)")
+		t.Inits = append(t.Inits, &Init{Pos: r.Pos, Reg: r, Value: v})
+		p.endStmt("initial value")
+	default:
+		p.expected(`"win", an alias "x = W@r[d]" or an initial value`)
+	}
+}
+
+var typeList = strings.Join(typeNames[1:], ", ")
+
+func (p *parser) parseType() Type {
+	name, pos := p.name("type")
+	ty, ok := TypeByName(name)
+	if !ok {
+		p.softf(pos, "unknown type %q (types: %s)", name, typeList)
+	}
+	return ty
+}
+
+func (p *parser) parseRegRef() *RegRef {
+	pos := p.tpos()
+	n, _ := p.intLit("rank")
+	p.expect(tColon, "between rank and register (P:reg)")
+	reg, _ := p.name("register name")
+	return &RegRef{Pos: pos, Proc: n, Reg: reg}
+}
+
+// locAhead reports whether the "@" at the current token starts "@rank" (not a request "@q").
+func (p *parser) locAhead() bool {
+	k := p.peek().kind
+	return k == tInt || k == tMinus
+}
+
+// parseLoc parses an alias name or W@rank[disp]. "x @q" (a request handle) is the alias x.
+func (p *parser) parseLoc() Loc {
+	name, pos := p.name("location (alias or W@rank[disp])")
+	if p.tok.kind != tAt || !p.locAhead() {
+		return Loc{Pos: pos, Alias: name}
+	}
+	p.next()
+	rank, _ := p.intLit("rank after \"@\"")
+	p.expect(tLBrack, "after rank in W@rank[disp]")
+	disp, _ := p.intLit("displacement")
+	p.expect(tRBrack, "after displacement in W@rank[disp]")
+	return Loc{Pos: pos, Win: name, Rank: rank, Disp: disp}
+}
+
+func (p *parser) intList(what string) []int {
+	p.expect(tLBrack, "")
+	var l []int
+	for p.tok.kind != tRBrack {
+		n, _ := p.intLit(what)
+		l = append(l, n)
+		if p.tok.kind != tComma {
+			break
+		}
+		p.next()
+	}
+	p.expect(tRBrack, "to close the list")
+	if l == nil {
+		l = []int{}
+	}
+	return l
+}
+
+func flavorByName(s string) (Flavor, bool) {
+	for i, n := range flavorNames {
+		if n == s {
+			return Flavor(i), true
+		}
+	}
+	return 0, false
+}
+
+var windowKeys = map[string]bool{"size": true, "bytes": true, "type": true, "disp_unit": true,
+	"model": true, "ranks": true, "over": true}
+
+func init() {
+	for _, k := range InfoKeys {
+		windowKeys[k] = true
+	}
+}
+
+func (p *parser) parseWin() *Window {
+	w := &Window{Pos: p.tpos()}
+	p.next()
+	w.Name, _ = p.name("window name")
+	if p.tok.kind != tIdent {
+		p.expected("window flavor (create, allocate, allocate_shared or dynamic)")
+	}
+	f, ok := flavorByName(p.tok.text)
+	if !ok {
+		p.fail("unknown window flavor %q (flavors: create, allocate, allocate_shared, dynamic)", p.tok.text)
+	}
+	w.Flavor = f
+	p.next()
+	seen := map[string]bool{}
+	for p.tok.kind == tIdent {
+		if p.newLine() && !windowKeys[p.tok.text] {
+			break // a missing ";": the next statement starts here
+		}
+		key, kpos := p.tok.text, p.tpos()
+		p.next()
+		p.expect(tAssign, "after window key "+strconv.Quote(key))
+		if seen[key] {
+			p.softf(kpos, "duplicate key %q in window %s", key, w.Name)
+		}
+		seen[key] = true
+		switch key {
+		case "size":
+			w.SizePos = kpos
+			if p.tok.kind == tLBrack {
+				w.Size, w.SizeList = p.intList("size"), true
+			} else {
+				n, _ := p.intLit("size (an integer or [n0,n1,..])")
+				w.Size, w.SizeList = []int{n}, false
+			}
+		case "bytes":
+			w.BytesPos = kpos
+			w.Bytes = p.intList("byte size")
+		case "type":
+			w.TypePos = kpos
+			w.Type = p.parseType()
+		case "disp_unit":
+			w.DispUnitPos = kpos
+			w.DispUnit, _ = p.intLit("disp_unit (an integer)")
+		case "model":
+			w.ModelPos = kpos
+			if p.tok.kind != tIdent || (p.tok.text != "unified" && p.tok.text != "separate") {
+				p.expected("model unified or separate")
+			}
+			w.Model, w.ModelSet = Unified, true
+			if p.tok.text == "separate" {
+				w.Model = Separate
+			}
+			p.next()
+		case "ranks":
+			w.RanksPos = kpos
+			var rs []int
+			for {
+				n, _ := p.intLit("rank")
+				rs = append(rs, n)
+				if p.tok.kind != tComma {
+					break
+				}
+				p.next()
+			}
+			w.Ranks = rs
+		case "over":
+			w.OverPos = p.tpos()
+			w.Over, _ = p.name("window name after over=")
+		default:
+			vpos := p.tpos()
+			var val string
+			switch p.tok.kind {
+			case tString:
+				val = strings.Join(strings.Fields(p.tok.text), "")
+				p.next()
+			case tIdent, tInt:
+				val = p.tok.text
+				p.next()
+				for p.tok.kind == tComma { // unquoted list: accumulate_ordering=rar,raw
+					p.next()
+					if p.tok.kind != tIdent {
+						p.expected("list item")
+					}
+					val += "," + p.tok.text
+					p.next()
+				}
+			case tMinus:
+				v, _ := p.int64Lit("value")
+				val = strconv.FormatInt(v, 10)
+			default:
+				p.expected(fmt.Sprintf("value for info key %q", key))
+			}
+			w.Info = append(w.Info, Info{Pos: kpos, Key: key, Value: val})
+			_ = vpos
+		}
+	}
+	return w
+}
+
+// ---- process table ----
+
+func (p *parser) parseTable() {
+	t := p.t
+	if !(p.tok.kind == tIdent && strings.HasPrefix(p.tok.text, "P")) {
+		if p.hard && p.tok.kind == tEOF {
+			return
+		}
+		p.errorf(p.tpos(), `expected process table header "P0 | P1 ... ;", found %s`, p.tok.describe())
+		for !p.isStop() {
+			p.next()
+		}
+		return
+	}
+	for {
+		if p.tok.kind != tIdent || !strings.HasPrefix(p.tok.text, "P") {
+			p.errorf(p.tpos(), `expected process name "P%d", found %s`, len(t.Procs), p.tok.describe())
+			break
+		}
+		want := fmt.Sprintf("P%d", len(t.Procs))
+		if p.tok.text != want {
+			p.softf(p.tpos(), "expected process name %q (columns are P0, P1, ... in order), found %q", want, p.tok.text)
+		}
+		t.Procs = append(t.Procs, &Proc{Pos: p.tpos()})
+		p.next()
+		if p.tok.kind == tBar {
+			p.next()
+			continue
+		}
+		if p.tok.kind == tSemi {
+			p.next()
+		} else {
+			p.errorf(p.tpos(), `expected "|" or ";" in the process table header, found %s`, p.tok.describe())
+		}
+		break
+	}
+	p.nprocs = len(t.Procs)
+	for !p.isStop() {
+		p.parseRow()
+	}
+}
+
+func (p *parser) parseRow() {
+	t := p.t
+	n := len(t.Procs)
+	rowPos := p.tpos()
+	nerr := len(p.errs)
+	var cells []*Instr
+	for {
+		var ins *Instr
+		if p.tok.kind != tBar && p.tok.kind != tSemi {
+			startLine := p.lx.line(p.tok.off)
+			ok := p.protect(func() { ins = p.parseInstr(len(cells)) })
+			if !ok {
+				ins = nil
+				for p.tok.kind != tBar && p.tok.kind != tSemi && p.tok.kind != tEOF &&
+					p.lx.line(p.tok.off) == startLine {
+					p.next()
+				}
+				if p.tok.kind != tBar && p.tok.kind != tSemi {
+					cells = append(cells, nil)
+					break // the row ended with its line
+				}
+			}
+		}
+		cells = append(cells, ins)
+		if p.tok.kind == tBar {
+			p.next()
+			continue
+		}
+		if p.tok.kind == tSemi {
+			p.next()
+			break
+		}
+		report := p.errorf
+		if p.newLine() || p.isStop() {
+			report = p.softf // the row simply ended with its line: the AST is whole
+		}
+		if len(cells) >= n {
+			report(p.tpos(), `expected ";" after instruction, found %s`, p.tok.describe())
+		} else {
+			report(p.tpos(), `expected "|" or ";" after instruction, found %s`, p.tok.describe())
+		}
+		if p.newLine() || p.isStop() {
+			break
+		}
+		for p.tok.kind != tBar && p.tok.kind != tSemi && p.tok.kind != tEOF && !p.newLine() {
+			p.next()
+		}
+		if p.tok.kind == tBar {
+			p.next()
+			continue
+		}
+		if p.tok.kind == tSemi {
+			p.next()
+		}
+		break
+	}
+	if len(cells) != n && len(p.errs) == nerr {
+		p.softf(rowPos, "row %d has %d columns, expected %d (one per process P0..P%d)", t.Rows+1, len(cells), n, n-1)
+	}
+	for i, pr := range t.Procs {
+		var c *Instr
+		if i < len(cells) {
+			c = cells[i]
+		}
+		pr.Code = append(pr.Code, c)
+	}
+	t.Rows++
+}
+
+func (p *parser) parseValue() Value {
+	pos := p.tpos()
+	switch p.tok.kind {
+	case tInt, tMinus:
+		v, _ := p.int64Lit("value")
+		return Value{Pos: pos, Imm: v}
+	case tIdent:
+		if keywords[p.tok.text] {
+			p.fail("expected a value (integer or register), found keyword %q", p.tok.text)
+		}
+		r := p.tok.text
+		p.next()
+		return Value{Pos: pos, Reg: r}
+	}
+	p.expected("a value (integer or register)")
+	return Value{}
+}
+
+var accOpList = strings.Join(accOpNames[1:], ", ")
+
+func (p *parser) parseAccOp() AccOp {
+	if p.tok.kind != tIdent {
+		p.expected("accumulate op (" + accOpList + ")")
+	}
+	op, ok := AccOpByName(p.tok.text)
+	if !ok {
+		p.fail("unknown accumulate op %q (ops: %s)", p.tok.text, accOpList)
+	}
+	p.next()
+	return op
+}
+
+func (p *parser) parseWinName(ins *Instr) {
+	ins.WinPos = p.tpos()
+	ins.Win, _ = p.name("window name")
+}
+
+func (p *parser) parseTarget(ins *Instr, what string) {
+	ins.TargetPos = p.tpos()
+	ins.Target, _ = p.intLit(what)
+}
+
+func (p *parser) parseReq(ins *Instr) {
+	p.expect(tAt, "before the request handle (@q)")
+	ins.ReqPos = p.tpos()
+	ins.Req, _ = p.name("request handle")
+}
+
+func (p *parser) parseGroup(ins *Instr) {
+	ins.GroupPos = p.tpos()
+	p.expect(tLBrace, "to open the group {r,..}")
+	g := []int{}
+	for p.tok.kind != tRBrace {
+		n, _ := p.intLit("rank in group")
+		g = append(g, n)
+		if p.tok.kind != tComma {
+			break
+		}
+		p.next()
+	}
+	p.expect(tRBrace, "to close the group")
+	ins.Group = g
+}
+
+// resultOps are the instructions of the form "r = OP ...".
+var resultOps = map[string]Op{
+	"load": OpLoad, "get": OpGet, "gacc": OpGacc, "fop": OpFop, "cas": OpCas, "rget": OpRget,
+	"rgacc": OpRgacc, "shared_query": OpSharedQuery, "recv": OpRecv,
+}
+
+func (p *parser) parseInstr(col int) *Instr {
+	var g *Guard
+	if p.tok.kind == tLBrack {
+		g = &Guard{Pos: p.tpos()}
+		p.next()
+		g.Reg, _ = p.name("register in predicate")
+		switch p.tok.kind {
+		case tNe:
+		case tEq:
+			g.Eq = true
+		default:
+			p.expected(`"!=" or "==" in predicate`)
+		}
+		p.next()
+		g.Val = p.parseValue()
+		p.expect(tRBrack, "to close the predicate")
+	}
+	ins := &Instr{Pos: p.tpos(), Guard: g}
+	startLine := p.lx.line(p.tok.off)
+	if p.tok.kind != tIdent {
+		p.expected("an instruction")
+	}
+	if !keywords[p.tok.text] && p.peek().kind == tAssign {
+		ins.Dst, ins.DstPos = p.tok.text, p.tpos()
+		p.next()
+		p.next()
+		if p.tok.kind == tIdent && keywords[p.tok.text] {
+			op, ok := resultOps[p.tok.text]
+			if !ok {
+				p.fail("%s produces no value (after \"r =\" expected load, get, gacc, fop, cas, rget, rgacc, shared_query, recv or a value)", p.tok.text)
+			}
+			ins.Op = op
+			p.next()
+			p.parseOperands(ins)
+		} else {
+			v := p.parseValue()
+			ins.Op, ins.Args = OpMov, []Value{v}
+			if p.tok.kind == tPlus || p.tok.kind == tMinus {
+				ins.Op = OpAdd
+				if p.tok.kind == tMinus {
+					ins.Op = OpSub
+				}
+				p.next()
+				ins.Args = append(ins.Args, p.parseValue())
+			}
+		}
+	} else {
+		word := p.tok.text
+		op, ok := opByName[word]
+		if !ok || op == OpMov || op == OpAdd || op == OpSub {
+			p.fail("unknown instruction %q", word)
+		}
+		if _, res := resultOps[word]; res && op != OpRecv {
+			p.fail("%s needs a result register: write \"r = %s ...\"", word, word)
+		}
+		ins.Op = op
+		p.next()
+		p.parseOperands(ins)
+	}
+	for p.tok.kind == tIdent && !keywords[p.tok.text] && p.lx.line(p.tok.off) == startLine {
+		ins.Asserts = append(ins.Asserts, Assert{Pos: p.tpos(), Name: p.tok.text})
+		p.next()
+	}
+	return ins
+}
+
+var opByName = map[string]Op{}
+
+func init() {
+	for i, n := range opNames {
+		opByName[n] = Op(i)
+	}
+}
+
+// parseOperands parses what follows the op name.
+func (p *parser) parseOperands(ins *Instr) {
+	loc := func() {
+		l := p.parseLoc()
+		ins.Loc = &l
+	}
+	switch ins.Op {
+	case OpStore, OpPut:
+		loc()
+		ins.Args = []Value{p.parseValue()}
+	case OpLoad, OpGet:
+		loc()
+	case OpAcc, OpGacc, OpFop:
+		loc()
+		ins.AccOp = p.parseAccOp()
+		ins.Args = []Value{p.parseValue()}
+	case OpCas:
+		loc()
+		a := p.parseValue()
+		b := p.parseValue()
+		ins.Args = []Value{a, b}
+	case OpRput:
+		loc()
+		ins.Args = []Value{p.parseValue()}
+		p.parseReq(ins)
+	case OpRget:
+		loc()
+		p.parseReq(ins)
+	case OpRacc, OpRgacc:
+		loc()
+		ins.AccOp = p.parseAccOp()
+		ins.Args = []Value{p.parseValue()}
+		p.parseReq(ins)
+	case OpWaitReq:
+		ins.ReqPos = p.tpos()
+		ins.Req, _ = p.name("request handle")
+	case OpFence, OpComplete, OpWait, OpLockAll, OpUnlockAll, OpFlushAll, OpFlushLocalAll, OpSync, OpFree:
+		p.parseWinName(ins)
+	case OpPost, OpStart:
+		p.parseWinName(ins)
+		p.parseGroup(ins)
+	case OpLock:
+		p.parseWinName(ins)
+		p.parseTarget(ins, "target rank")
+		switch {
+		case p.isIdent("excl"):
+			ins.LockType = LockExclusive
+		case p.isIdent("shared"):
+			ins.LockType = LockShared
+		default:
+			p.expected("lock type excl or shared")
+		}
+		p.next()
+	case OpUnlock, OpFlush, OpFlushLocal, OpSharedQuery:
+		p.parseWinName(ins)
+		p.parseTarget(ins, "target rank")
+	case OpBarrier:
+	case OpSend:
+		p.parseTarget(ins, "destination rank")
+		if !p.newLine() && (p.tok.kind == tInt || p.tok.kind == tMinus ||
+			p.tok.kind == tIdent && !keywords[p.tok.text]) {
+			ins.Args = []Value{p.parseValue()}
+		}
+	case OpRecv:
+		p.parseTarget(ins, "source rank")
+	}
+}
+
+// ---- locations, filter, condition, expect ----
+
+func (p *parser) skipToSection() {
+	for {
+		p.next()
+		if p.tok.kind == tEOF || p.tok.kind == tTilde && p.newLine() {
+			return
+		}
+		if p.tok.kind == tIdent && p.newLine() {
+			switch p.tok.text {
+			case "locations", "filter", "exists", "forall", "expect":
+				return
+			}
+		}
+	}
+}
+
+func (p *parser) parseTail() {
+	t := p.t
+	if p.isIdent("locations") {
+		if !p.protect(p.parseLocations) {
+			p.skipToSection()
+		}
+	}
+	if p.isIdent("filter") {
+		if !p.protect(func() {
+			p.next()
+			t.Filter = p.parseCond()
+		}) {
+			p.skipToSection()
+		}
+	}
+	switch {
+	case p.isIdent("exists"):
+		t.Quant, t.QuantPos = Exists, p.tpos()
+	case p.isIdent("forall"):
+		t.Quant, t.QuantPos = Forall, p.tpos()
+	case p.tok.kind == tTilde && p.peek().kind == tIdent && p.peek().text == "exists":
+		t.Quant, t.QuantPos = NotExists, p.tpos()
+		p.next()
+	default:
+		if !p.hard || p.tok.kind != tEOF {
+			p.errorf(p.tpos(), `expected final condition "exists", "~exists" or "forall", found %s`, p.tok.describe())
+		}
+		if p.tok.kind != tEOF && !p.isIdent("expect") {
+			p.skipToSection()
+		}
+	}
+	if t.QuantPos.IsValid() {
+		if !p.protect(func() {
+			p.next()
+			t.Cond = p.parseCond()
+		}) {
+			p.skipToSection()
+		}
+	}
+	for p.isIdent("expect") {
+		if !p.protect(p.parseExpect) {
+			p.skipToSection()
+		}
+	}
+	if p.tok.kind != tEOF {
+		p.errorf(p.tpos(), `expected "expect" or end of file, found %s`, p.tok.describe())
+	}
+}
+
+func (p *parser) parseLocations() {
+	t := p.t
+	t.HasLocs = true
+	p.next()
+	p.expect(tLBrack, `after "locations"`)
+	for p.tok.kind != tRBrack {
+		r := p.parseRef()
+		t.Locations = append(t.Locations, &r)
+		if p.tok.kind != tSemi {
+			break
+		}
+		p.next()
+	}
+	p.expect(tRBrack, "to close the locations list")
+	if p.tok.kind == tSemi {
+		p.next()
+	}
+}
+
+func (p *parser) parseRef() Ref {
+	if p.tok.kind == tInt {
+		return Ref{Reg: p.parseRegRef()}
+	}
+	if p.tok.kind != tIdent {
+		p.expected("a register P:reg or a location")
+	}
+	l := p.parseLoc()
+	return Ref{Loc: &l}
+}
+
+// maxDepth bounds the nesting of conditions, so no input exhausts the stack.
+const maxDepth = 200
+
+func (p *parser) parseCond() Cond {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxDepth {
+		p.fail("condition nested deeper than %d levels", maxDepth)
+	}
+	l := p.parseOr()
+	if p.tok.kind == tImplies {
+		p.next()
+		return &Implies{L: l, R: p.parseCond()}
+	}
+	return l
+}
+
+func (p *parser) parseOr() Cond {
+	l := p.parseAnd()
+	for p.tok.kind == tOr {
+		p.next()
+		l = &Or{L: l, R: p.parseAnd()}
+	}
+	return l
+}
+
+func (p *parser) parseAnd() Cond {
+	l := p.parseNot()
+	for p.tok.kind == tAnd {
+		p.next()
+		l = &And{L: l, R: p.parseNot()}
+	}
+	return l
+}
+
+func (p *parser) parseNot() Cond {
+	if p.tok.kind == tTilde {
+		pos := p.tpos()
+		p.next()
+		p.depth++
+		defer func() { p.depth-- }()
+		if p.depth > maxDepth {
+			p.fail("condition nested deeper than %d levels", maxDepth)
+		}
+		return &Not{Pos: pos, C: p.parseNot()}
+	}
+	return p.parsePrimary()
+}
+
+func (p *parser) parsePrimary() Cond {
+	switch {
+	case p.tok.kind == tLParen:
+		p.next()
+		c := p.parseCond()
+		p.expect(tRParen, "to close the parenthesis")
+		return c
+	case p.isIdent("true") || p.isIdent("false"):
+		b := &Bool{Pos: p.tpos(), V: p.tok.text == "true"}
+		p.next()
+		return b
+	case p.tok.kind == tInt || p.tok.kind == tIdent:
+		pos := p.tpos()
+		r := p.parseRef()
+		p.expect(tAssign, "in condition atom")
+		v, _ := p.int64Lit("value (an integer) in condition")
+		return &Atom{Pos: pos, Ref: r, Value: v}
+	}
+	p.expected(`condition (P:reg=V, LOC=V, "~", "(", true or false)`)
+	return nil
+}
+
+func (p *parser) word(what string) (string, Pos) {
+	p.tok = p.lx.scanWord(p.tok.off)
+	if p.tok.kind != tWord {
+		p.expected(what)
+	}
+	s, pos := p.tok.text, p.tpos()
+	p.next()
+	return s, pos
+}
+
+func (p *parser) parseExpect() {
+	e := &Expect{Pos: p.tpos()}
+	p.next()
+	p.t.Expects = append(p.t.Expects, e)
+	if p.isIdent("hw") && p.peek().kind == tAssign {
+		p.next()
+		p.next()
+		e.HW, e.HWPos = p.word("hardware model (sc, tso or relaxed)")
+		p.expect(tColon, "after hw=MODEL")
+	}
+	for p.tok.kind != tEOF && !p.isIdent("expect") {
+		it := ExpectItem{Pos: p.tpos()}
+		it.Preset, _ = p.word("preset name")
+		p.expect(tAssign, "after preset name")
+		if p.tok.kind != tIdent {
+			p.expected("observation (Always, Sometimes, Never or Erroneous(RULE))")
+		}
+		switch p.tok.text {
+		case "Always":
+			it.Obs = ObsAlways
+		case "Sometimes":
+			it.Obs = ObsSometimes
+		case "Never":
+			it.Obs = ObsNever
+		case "Erroneous":
+			it.Obs = ObsErroneous
+		default:
+			p.expected("observation (Always, Sometimes, Never or Erroneous(RULE))")
+		}
+		p.next()
+		if it.Obs == ObsErroneous && p.tok.kind == tLParen && p.tok.off == p.prevEnd {
+			p.next()
+			it.Rule, _ = p.word("rule id")
+			p.expect(tRParen, "after rule id")
+		}
+		e.Items = append(e.Items, it)
+	}
+	if len(e.Items) == 0 {
+		p.softf(e.Pos, "expect line lists no PRESET=OBS item")
+	}
+}

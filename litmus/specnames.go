@@ -1,0 +1,35 @@
+package litmus
+
+import "github.com/rmacheck/rmacheck/spec"
+
+// Preset and rule names come from package spec (its presets and rule catalogue).
+
+func presetNames() []string { return spec.PresetNames() }
+
+func knownPreset(name string) bool {
+	_, ok := spec.LookupPreset(name)
+	return ok
+}
+
+// isRuleID reports whether id (spelled exactly, case included) is a raisable rule.
+func isRuleID(id string) bool {
+	r, ok := spec.LookupRule(id)
+	return ok && r.ID == id && spec.IsRuleID(id)
+}
+
+// semanticRule reports whether id is a rule the model executes (R1-R6), never raised.
+func semanticRule(id string) bool {
+	r, ok := spec.LookupRule(id)
+	return ok && r.ID == id && r.Class == spec.ClassRule
+}
+
+// raisable lists the ids of the rules an execution can raise.
+func raisable() []string {
+	var ids []string
+	for _, r := range spec.Rules {
+		if r.Class != spec.ClassRule {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids
+}

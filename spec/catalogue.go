@@ -1,0 +1,276 @@
+package spec
+
+// Rules is the catalogue of SEMANTICS.md: the rules the model executes (R1-R6, ClassRule),
+// the unified/separate window rules of node337 (U1-U5, S1-S3), and the flags an execution
+// can raise (C-CONFLICT, E-*, DEADLOCK, RACE). Every error the model reports names one of
+// these ids; `rmacheck explain ID` prints the entry. The paragraphs paraphrase SEMANTICS.md
+// (which in turn reads the MPI-4.1 report); where they disagree, SEMANTICS.md wins.
+var Rules = []Rule{
+	// §3: completion of RMA operations (node337; ordering of accumulates node338-339).
+	{
+		ID:    "R1",
+		Title: "Origin completion",
+		Text: "An RMA operation is complete at its origin once the origin has returned from the next " +
+			"complete, fence, flush, flush_all, unlock or unlock_all on that window: each of these calls " +
+			"waits until the caller's relevant operations have been performed. flush_local and " +
+			"flush_local_all complete only locally: they wait for the results of get, gacc, fop and cas, " +
+			"not for puts and accumulates to be performed at the target. Only after local completion may " +
+			"the origin reuse the operation's buffer (its source and result registers).",
+		Nodes: []string{"node337"},
+		Class: ClassRule,
+	},
+	{
+		ID:    "R2",
+		Title: "Target completion by fence",
+		Text: "When a fence completes RMA operations, the matching fence at the target does not return " +
+			"until all of them have been performed there, so the target sees the epoch's updates once its " +
+			"own fence has returned. This is why a fence without noprecede must wait for every member of " +
+			"the window's group: a target cannot otherwise know that no more operations are coming.",
+		Nodes: []string{"node337"},
+		Class: ClassRule,
+	},
+	{
+		ID:    "R3",
+		Title: "Target completion by complete and wait",
+		Text: "When complete closes a PSCW access epoch, the target's matching wait does not return " +
+			"until every RMA operation of that epoch has been performed at the target, so the exposure " +
+			"epoch ends only after all of its updates have landed.",
+		Nodes: []string{"node337"},
+		Class: ClassRule,
+	},
+	{
+		ID:    "R4",
+		Title: "Target completion by unlock and flush",
+		Text: "In a passive-target epoch, unlock, unlock_all, flush and flush_all complete the caller's " +
+			"operations at the target as well: each operation to the targets the call covers is performed " +
+			"there before the call returns.",
+		Nodes: []string{"node337"},
+		Class: ClassRule,
+	},
+	{
+		ID:    "R5",
+		Title: "Private copy becomes public",
+		Text: "A store by the owner to the private copy of its window reaches the public copy at the " +
+			"owner's next post, fence, unlock, unlock_all or sync on that window. In every preset these " +
+			"owner calls are memory barriers of scope own. In a separate window only the cells the owner " +
+			"stored since its previous R5 point are copied; in a call that also waits (R2, R3) the copy " +
+			"happens at its return, after the wait and before R6, and sync does R5 first.",
+		Nodes: []string{"node337"},
+		Class: ClassRule,
+	},
+	{
+		ID:    "R6",
+		Title: "Public copy becomes private",
+		Text: "An update to the public copy of a window (by a performed RMA operation) becomes visible " +
+			"in the owner's private copy at the owner's next wait, fence, lock, lock_all or sync on that " +
+			"window; in every preset these owner calls are memory barriers of scope own. In a separate " +
+			"window only the cells updated by performed operations since the previous R6 point are " +
+			"copied; lock and lock_all copy when the lock is acquired, and calls that also wait copy at " +
+			"their return, after R5.",
+		Nodes: []string{"node337"},
+		Class: ClassRule,
+	},
+
+	// §5: the window rules of node337.
+	{
+		ID:    "U1",
+		Title: "Store after a put/acc was performed, before it completed",
+		Text: "In a unified window (aliasing windows included), a store to a cell is erroneous when it " +
+			"executes after a concurrent put or accumulate to that cell was performed but before that " +
+			"update completed at the target; the standard forbids the store until the update has " +
+			"completed.",
+		Nodes: []string{"node337"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "U2",
+		Title: "Load concurrent with a put/acc (racy)",
+		Text: "In a unified window, a load of a cell that is concurrent with a put or accumulate to it " +
+			"is valid but racy, as in polling: it returns either the old or the new value. This includes " +
+			"a load after the update completed that is not ordered after it by a memory barrier at the " +
+			"reader, which MPI-3.1 Example 11.9 calls unsafe even in the unified model. It is reported " +
+			"as a race-class flag, not as Erroneous.",
+		Nodes: []string{"node337"},
+		Class: ClassRace,
+	},
+	{
+		ID:    "U3",
+		Title: "Store concurrent with a get (racy)",
+		Text: "In a unified window, a store to a cell that is concurrent with a get of that cell is " +
+			"valid but racy: the get returns either the old or the new value. It is reported as a " +
+			"race-class flag, not as Erroneous.",
+		Nodes: []string{"node337"},
+		Class: ClassRace,
+	},
+	{
+		ID:    "U4",
+		Title: "Concurrent conflicting window updates (unified)",
+		Text: "In a unified window, concurrent updates of the same cells by RMA operations must not " +
+			"conflict. This restates C-CONFLICT for window updates; rmacheck reports such an execution " +
+			"under the id C-CONFLICT, not U4.",
+		Nodes: []string{"node337"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "U5",
+		Title: "Store before a concurrent put/acc was performed",
+		Text: "In a unified window (aliasing windows included), a store to a cell is erroneous when it " +
+			"is concurrent with a put or accumulate to that cell and executes before that update is " +
+			"performed: the two writes are not ordered, so the final value is undefined.",
+		Nodes: []string{"node337"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "S1",
+		Title: "Local access while an update is in flight (separate)",
+		Text: "In a separate window, a load or store of a cell is erroneous when it happens after an " +
+			"RMA update of that cell started and before the update reached the private copy through an " +
+			"R6 call of the owner, because until then the private copy may hold either value.",
+		Nodes: []string{"node337"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "S2",
+		Title: "Concurrent conflicting window updates (separate)",
+		Text: "In a separate window, concurrent updates of the same cells of the public copy by RMA " +
+			"operations must not conflict. This restates C-CONFLICT for window updates; rmacheck reports " +
+			"such an execution under the id C-CONFLICT, not S2.",
+		Nodes: []string{"node337"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "S3",
+		Title: "Put/acc concurrent with a store to the window (separate)",
+		Text: "In a separate window, a put or accumulate is erroneous when it is concurrent with a " +
+			"local store to the same window, even when the two touch disjoint cells: an implementation " +
+			"may copy the whole private copy to the public one (R5) and so overwrite the update.",
+		Nodes: []string{"node337"},
+		Class: ClassErroneous,
+	},
+
+	// §5: the flags an execution can raise.
+	{
+		ID:    "C-CONFLICT",
+		Title: "Conflicting concurrent RMA operations",
+		Text: "Two concurrent RMA operations on overlapping cells conflict when one of them is a put or " +
+			"exactly one of them is an accumulate. Concurrent accumulates do not conflict when they use " +
+			"the same predefined type; the accumulate_ops info key (default same_op_no_op) lets the " +
+			"implementation assume a single op or no_op per cell, so mixing ops is E-INFO instead. The " +
+			"standard calls concurrent puts not erroneous but undefined; rmacheck reports them here too. " +
+			"U4 and S2 restate this rule for window updates and are reported under this id.",
+		Nodes: []string{"node316", "node338", "node315"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "E-EPOCH",
+		Title: "RMA call outside an access epoch",
+		Text: "An RMA call needs an access epoch to its target on that window: a fence epoch, a start " +
+			"whose group holds the target, a lock of the target, or lock_all. Issuing one outside such " +
+			"an epoch is erroneous, as is any access to a window after it was freed, and, under " +
+			"ls_is_rma, a remote load or store outside an access epoch.",
+		Nodes: []string{"node327"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "E-EPOCH-MIX",
+		Title: "Incompatible epochs",
+		Text: "Some epochs cannot be combined: a window locked and exposed at the same time, two lock " +
+			"epochs from one origin to one target, a start while another start epoch is open, or a lock " +
+			"inside a start epoch. Freeing a window with an epoch open or an operation pending is also " +
+			"this error. It is checked when the call is made, before the call would block.",
+		Nodes: []string{"node327", "node330"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "E-SYNC-EPOCH",
+		Title: "sync or flush outside a passive-target epoch",
+		Text: "MPI_Win_sync and the flush calls (flush, flush_all, flush_local, flush_local_all) are " +
+			"only valid inside a passive-target epoch, that is after lock or lock_all and before the " +
+			"matching unlock; calling one anywhere else is erroneous.",
+		Nodes: []string{"node331"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "E-ORIGIN-BUF",
+		Title: "Origin buffer used before local completion",
+		Text: "The registers of an RMA call are its origin buffer. An instruction that reads or writes " +
+			"the result register of a get, gacc, fop or cas, or writes the source register of a put, acc " +
+			"or gacc, is erroneous when it stands after that call and before the call that completes it " +
+			"at the origin (R1) in program order. One that stands after the completing call waits for " +
+			"that call to return.",
+		Nodes: []string{"node337"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "E-ASSERT",
+		Title: "False assertion",
+		Text: "An assertion given to a synchronization call must hold in the execution: nocheck on " +
+			"start, post, lock or lock_all; nostore, noput, noprecede and nosucceed; and the requirement " +
+			"that noprecede and nosucceed be given by all members of the group or by none. An execution " +
+			"in which one is false is erroneous.",
+		Nodes: []string{"node332"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "E-INFO",
+		Title: "Restricting info key broken",
+		Text: "An info key that lets the implementation assume a restriction must be respected: a lock " +
+			"on a window created with no_locks=true, or accumulates with different ops on one cell of a " +
+			"window with accumulate_ops=same_op (a no_op beside other ops included), is erroneous.",
+		Nodes: []string{"node315"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "E-SQ-FLAVOR",
+		Title: "shared_query on a window of the wrong flavor",
+		Text: "MPI_Win_shared_query is erroneous on a dynamic window, and on a window that is not " +
+			"allocate_shared unless the sq_any_flavor switch is on; with it on (MPI-4.1), allocate and " +
+			"create windows are allowed and the result is implementation-defined.",
+		Nodes: []string{"node311"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "E-LS-ACCESS",
+		Title: "Remote load/store without load/store access",
+		Text: "A process may load or store another rank's segment only when it has load/store access " +
+			"to it: the window is allocate_shared, or a shared_query for that segment returned a size " +
+			"greater than 0. A remote load or store to any other segment is erroneous.",
+		Nodes: []string{"node311"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "E-SEPARATE-SHM",
+		Title: "Load/store to another rank's segment of a separate window",
+		Text: "MPI does not define the semantics of a load or store instruction to another rank's " +
+			"segment of a window in the separate model, so such an access is erroneous whatever the " +
+			"switches say.",
+		Nodes: []string{"node311"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "E-ALIGN",
+		Title: "Misaligned typed access",
+		Text: "A typed access is erroneous when its address is not a multiple of its type's alignment " +
+			"under the window's guarantee: with align_guarantee, allocated memory is aligned to the " +
+			"largest predefined type (or mpi_minimum_memory_alignment if larger); without it rmacheck " +
+			"assumes 8 bytes, what common libraries return.",
+		Nodes: []string{"node251"},
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "DEADLOCK",
+		Title: "Deadlock",
+		Text: "An execution is erroneous when no process can take a step and some process has not " +
+			"finished its program, for example a fence, wait or recv that can never be matched.",
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "RACE",
+		Title: "Data race between plain accesses",
+		Text: "Two plain loads or stores to the same cell, at least one a store, race when no chain of " +
+			"memory barrier, process synchronization and memory barrier orders them (SEMANTICS.md §7). " +
+			"Neither MPI nor the language defines the result, so it is reported as a race-class flag, " +
+			"never as erroneous MPI.",
+		Class: ClassRace,
+	},
+}

@@ -1,0 +1,205 @@
+package spec
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// catalogueTable is every id of SEMANTICS.md with its class and nodes, written out
+// independently of Rules.
+var catalogueTable = []struct {
+	id    string
+	class Class
+	nodes []string
+}{
+	{"R1", ClassRule, []string{"node337"}},
+	{"R2", ClassRule, []string{"node337"}},
+	{"R3", ClassRule, []string{"node337"}},
+	{"R4", ClassRule, []string{"node337"}},
+	{"R5", ClassRule, []string{"node337"}},
+	{"R6", ClassRule, []string{"node337"}},
+	{"U1", ClassErroneous, []string{"node337"}},
+	{"U2", ClassRace, []string{"node337"}},
+	{"U3", ClassRace, []string{"node337"}},
+	{"U4", ClassErroneous, []string{"node337"}},
+	{"U5", ClassErroneous, []string{"node337"}},
+	{"S1", ClassErroneous, []string{"node337"}},
+	{"S2", ClassErroneous, []string{"node337"}},
+	{"S3", ClassErroneous, []string{"node337"}},
+	{"C-CONFLICT", ClassErroneous, []string{"node316", "node338", "node315"}},
+	{"E-EPOCH", ClassErroneous, []string{"node327"}},
+	{"E-EPOCH-MIX", ClassErroneous, []string{"node327", "node330"}},
+	{"E-SYNC-EPOCH", ClassErroneous, []string{"node331"}},
+	{"E-ORIGIN-BUF", ClassErroneous, []string{"node337"}},
+	{"E-ASSERT", ClassErroneous, []string{"node332"}},
+	{"E-INFO", ClassErroneous, []string{"node315"}},
+	{"E-SQ-FLAVOR", ClassErroneous, []string{"node311"}},
+	{"E-LS-ACCESS", ClassErroneous, []string{"node311"}},
+	{"E-SEPARATE-SHM", ClassErroneous, []string{"node311"}},
+	{"E-ALIGN", ClassErroneous, []string{"node251"}},
+	{"DEADLOCK", ClassErroneous, nil},
+	{"RACE", ClassRace, nil},
+}
+
+func TestCatalogueComplete(t *testing.T) {
+	if len(Rules) != len(catalogueTable) {
+		t.Errorf("catalogue has %d rules, SEMANTICS.md has %d ids", len(Rules), len(catalogueTable))
+	}
+	for _, want := range catalogueTable {
+		t.Run(want.id, func(t *testing.T) {
+			r, ok := LookupRule(want.id)
+			if !ok {
+				t.Fatalf("rule %s missing", want.id)
+			}
+			if r.ID != want.id {
+				t.Errorf("LookupRule(%q).ID = %q", want.id, r.ID)
+			}
+			if r.Class != want.class {
+				t.Errorf("%s: class %v, want %v", want.id, r.Class, want.class)
+			}
+			if got, w := strings.Join(r.Nodes, ","), strings.Join(want.nodes, ","); got != w {
+				t.Errorf("%s: nodes %q, want %q", want.id, got, w)
+			}
+			if got, w := IsRuleID(want.id), want.class != ClassRule; got != w {
+				t.Errorf("IsRuleID(%q) = %v, want %v", want.id, got, w)
+			}
+		})
+	}
+}
+
+func TestCatalogueWellFormed(t *testing.T) {
+	idRE := regexp.MustCompile(`^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$`)
+	nodeRE := regexp.MustCompile(`^node[0-9]{3}$`)
+	seen := map[string]bool{}
+	for _, r := range Rules {
+		if !idRE.MatchString(r.ID) {
+			t.Errorf("id %q is not an upper-case rule id", r.ID)
+		}
+		if seen[strings.ToUpper(r.ID)] {
+			t.Errorf("duplicate id %s", r.ID)
+		}
+		seen[strings.ToUpper(r.ID)] = true
+
+		if strings.TrimSpace(r.Title) == "" {
+			t.Errorf("%s: empty title", r.ID)
+		}
+		if strings.HasSuffix(r.Title, ".") {
+			t.Errorf("%s: title %q ends with a period", r.ID, r.Title)
+		}
+		if strings.TrimSpace(r.Text) == "" {
+			t.Errorf("%s: empty text", r.ID)
+		} else if !strings.HasSuffix(r.Text, ".") {
+			t.Errorf("%s: text does not end with a period: ...%q", r.ID, tail(r.Text))
+		}
+		if strings.Contains(r.Text, "  ") || strings.TrimSpace(r.Text) != r.Text {
+			t.Errorf("%s: text has doubled or surrounding spaces", r.ID)
+		}
+		if strings.ContainsAny(r.Text, "\n\t") {
+			t.Errorf("%s: text is not one paragraph", r.ID)
+		}
+
+		switch {
+		case r.ID == "DEADLOCK" || r.ID == "RACE":
+			if len(r.Nodes) != 0 {
+				t.Errorf("%s cites %v; SEMANTICS.md gives it no node", r.ID, r.Nodes)
+			}
+		case len(r.Nodes) == 0:
+			t.Errorf("%s cites no node of the report", r.ID)
+		}
+		nodes := map[string]bool{}
+		for _, n := range r.Nodes {
+			if !nodeRE.MatchString(n) {
+				t.Errorf("%s: node %q is not nodeNNN", r.ID, n)
+			}
+			if nodes[n] {
+				t.Errorf("%s: node %s cited twice", r.ID, n)
+			}
+			nodes[n] = true
+		}
+		urls := r.URLs()
+		if len(urls) != len(r.Nodes) {
+			t.Errorf("%s: %d urls for %d nodes", r.ID, len(urls), len(r.Nodes))
+		}
+		for i, u := range urls {
+			pu, err := url.Parse(u)
+			if err != nil {
+				t.Errorf("%s: url %q: %v", r.ID, u, err)
+				continue
+			}
+			if pu.Scheme != "https" || pu.Host != "www.mpi-forum.org" ||
+				pu.Path != "/docs/mpi-4.1/mpi41-report/"+r.Nodes[i]+".htm" {
+				t.Errorf("%s: url %q is not the MPI-4.1 report page of %s", r.ID, u, r.Nodes[i])
+			}
+		}
+		if got, want := r.Cite(), strings.Join(r.Nodes, ", "); got != want {
+			t.Errorf("%s: Cite() = %q, want %q", r.ID, got, want)
+		}
+	}
+}
+
+// U4 and S2 are never raised under their own names: their text must say they restate
+// C-CONFLICT, and C-CONFLICT must say it covers them.
+func TestRestatedRules(t *testing.T) {
+	for _, id := range []string{"U4", "S2"} {
+		r, _ := LookupRule(id)
+		if !strings.Contains(r.Text, "restates C-CONFLICT") {
+			t.Errorf("%s text does not say it restates C-CONFLICT: %q", id, r.Text)
+		}
+	}
+	c, _ := LookupRule("C-CONFLICT")
+	if !strings.Contains(c.Text, "U4 and S2") {
+		t.Errorf("C-CONFLICT text does not mention U4 and S2: %q", c.Text)
+	}
+}
+
+func TestLookupRule(t *testing.T) {
+	tests := []struct {
+		in   string
+		id   string
+		ok   bool
+		flag bool
+	}{
+		{"R1", "R1", true, false},
+		{"r1", "R1", true, false},
+		{"c-conflict", "C-CONFLICT", true, true},
+		{"E-Epoch-Mix", "E-EPOCH-MIX", true, true},
+		{"race", "RACE", true, true},
+		{"Deadlock", "DEADLOCK", true, true},
+		{"R7", "", false, false},
+		{"", "", false, false},
+		{"E-EPOCH ", "", false, false},
+		{"fence_ls", "", false, false},
+	}
+	for _, tt := range tests {
+		r, ok := LookupRule(tt.in)
+		if ok != tt.ok || r.ID != tt.id {
+			t.Errorf("LookupRule(%q) = %q, %v; want %q, %v", tt.in, r.ID, ok, tt.id, tt.ok)
+		}
+		if got := IsRuleID(tt.in); got != tt.flag {
+			t.Errorf("IsRuleID(%q) = %v, want %v", tt.in, got, tt.flag)
+		}
+	}
+}
+
+func TestClassString(t *testing.T) {
+	for c, want := range map[Class]string{ClassRule: "rule", ClassErroneous: "erroneous", ClassRace: "race"} {
+		if got := c.String(); got != want {
+			t.Errorf("Class(%d).String() = %q, want %q", int(c), got, want)
+		}
+	}
+}
+
+func TestNodeURL(t *testing.T) {
+	if got, want := NodeURL("node337"), "https://www.mpi-forum.org/docs/mpi-4.1/mpi41-report/node337.htm"; got != want {
+		t.Errorf("NodeURL = %q, want %q", got, want)
+	}
+}
+
+func tail(s string) string {
+	if len(s) > 20 {
+		return s[len(s)-20:]
+	}
+	return s
+}
