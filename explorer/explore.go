@@ -292,8 +292,8 @@ func (e *search) noteFlags(parent model.State, st model.Step, child int, f uint3
 func (e *search) trace(idx int) []model.Step {
 	var steps []model.Step
 	for idx > 0 {
-		steps = append(steps, model.DecodeStep(e.seen.step[idx]))
-		idx = int(e.seen.parent[idx])
+		steps = append(steps, model.DecodeStep(e.seen.step(idx)))
+		idx = e.seen.parent(idx)
 	}
 	for i, j := 0, len(steps)-1; i < j; i, j = i+1, j-1 {
 		steps[i], steps[j] = steps[j], steps[i]

@@ -2,25 +2,44 @@ package explorer
 
 import "hash/maphash"
 
-// visited is the set of states seen, stored exactly: each state's bytes live in
-// one arena, and an open-addressing table of arena indices finds them. No state is
-// ever confused with another (no fingerprints), and the cost per state is its
-// width plus 4 bytes of table (at most half full) plus 8 bytes of parent link.
+// visited is the set of states seen, stored exactly: each state's bytes, followed
+// by the index of the state it was first reached from and the step that reached
+// it, live in fixed-size chunks that are never moved; an open-addressing table of
+// indices finds them. No state is ever confused with another (no fingerprints), and
+// the cost per state is its width + 8 bytes of links + 16-32 bytes of table (a
+// 32-bit hash tag in each entry spares most comparisons).
 type visited struct {
-	width  int
-	arena  []byte
-	table  []uint32 // 0 empty, else index+1
+	width  int // state width
+	rec    int // record width: state + parent + step
+	chunks [][]byte
+	table  []uint64 // 0 empty, else hash tag << 32 | index+1
 	count  int
 	seed   maphash.Seed
-	parent []uint32 // index of the state it was first reached from
-	step   []uint32 // the step that reached it (model.Step.Encode)
 }
+
+const chunkRecords = 1 << 14
 
 func newVisited(width int) *visited {
-	return &visited{width: width, table: make([]uint32, 1<<10), seed: maphash.MakeSeed()}
+	return &visited{width: width, rec: width + 8, table: make([]uint64, 1<<10), seed: maphash.MakeSeed()}
 }
 
-func (v *visited) state(i int) []byte { return v.arena[i*v.width : (i+1)*v.width] }
+func (v *visited) record(i int) []byte {
+	c := v.chunks[i/chunkRecords]
+	off := (i % chunkRecords) * v.rec
+	return c[off : off+v.rec]
+}
+
+func (v *visited) state(i int) []byte { return v.record(i)[:v.width] }
+
+func (v *visited) parent(i int) int {
+	r := v.record(i)[v.width:]
+	return int(int32(uint32(r[0]) | uint32(r[1])<<8 | uint32(r[2])<<16 | uint32(r[3])<<24))
+}
+
+func (v *visited) step(i int) uint32 {
+	r := v.record(i)[v.width+4:]
+	return uint32(r[0]) | uint32(r[1])<<8 | uint32(r[2])<<16 | uint32(r[3])<<24
+}
 
 // insert adds s (copying it) and returns its index and whether it was new.
 func (v *visited) insert(s []byte, parent int, step uint32) (int, bool) {
@@ -28,35 +47,42 @@ func (v *visited) insert(s []byte, parent int, step uint32) (int, bool) {
 		v.grow()
 	}
 	mask := len(v.table) - 1
-	h := int(maphash.Bytes(v.seed, s)) & mask
+	hash := maphash.Bytes(v.seed, s)
+	tag := hash >> 32 << 32
+	h := int(hash>>32) & mask // the position comes from the tag, so grow need not rehash
 	for {
 		e := v.table[h]
 		if e == 0 {
 			break
 		}
-		if string(v.state(int(e-1))) == string(s) {
-			return int(e - 1), false
+		if e&^0xffffffff == tag && string(v.state(int(uint32(e)-1))) == string(s) {
+			return int(uint32(e) - 1), false
 		}
 		h = (h + 1) & mask
 	}
 	idx := v.count
+	if idx%chunkRecords == 0 {
+		v.chunks = append(v.chunks, make([]byte, chunkRecords*v.rec))
+	}
 	v.count++
-	v.arena = append(v.arena, s...)
-	v.parent = append(v.parent, uint32(parent))
-	v.step = append(v.step, step)
-	v.table[h] = uint32(idx + 1)
+	r := v.record(idx)
+	copy(r, s)
+	p, st := uint32(int32(parent)), step
+	r[v.width], r[v.width+1], r[v.width+2], r[v.width+3] = byte(p), byte(p>>8), byte(p>>16), byte(p>>24)
+	r[v.width+4], r[v.width+5], r[v.width+6], r[v.width+7] = byte(st), byte(st>>8), byte(st>>16), byte(st>>24)
+	v.table[h] = tag | uint64(idx+1)
 	return idx, true
 }
 
 func (v *visited) grow() {
 	old := v.table
-	v.table = make([]uint32, 2*len(old))
+	v.table = make([]uint64, 2*len(old))
 	mask := len(v.table) - 1
 	for _, e := range old {
 		if e == 0 {
 			continue
 		}
-		h := int(maphash.Bytes(v.seed, v.state(int(e-1)))) & mask
+		h := int(e>>32) & mask
 		for v.table[h] != 0 {
 			h = (h + 1) & mask
 		}
@@ -65,6 +91,4 @@ func (v *visited) grow() {
 }
 
 // bytes is the memory the set holds.
-func (v *visited) bytes() int {
-	return cap(v.arena) + 4*len(v.table) + 4*cap(v.parent) + 4*cap(v.step)
-}
+func (v *visited) bytes() int { return len(v.chunks)*chunkRecords*v.rec + 8*len(v.table) }

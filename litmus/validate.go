@@ -36,7 +36,6 @@ package litmus
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -501,6 +500,10 @@ func (v *validator) proc(pi int, p *Proc) {
 }
 
 func (v *validator) readReg(pi int, reg string, pos Pos, writes map[string]bool, guard bool) {
+	if keywords[reg] {
+		v.errorf(pos, "register name %q is a keyword", reg)
+		return
+	}
 	if v.isAlias(reg) {
 		v.errorf(pos, "location %q used as a value (only registers and integers are values)", reg)
 		return
@@ -555,6 +558,9 @@ func (v *validator) instr(pi int, ins *Instr, writes map[string]bool) {
 	}
 	if hasDst(op) && ins.Dst == "" {
 		v.errorf(ins.Pos, "%s needs a result register", op)
+	}
+	if ins.Dst != "" && keywords[ins.Dst] {
+		v.errorf(or(ins.DstPos, ins.Pos), "register name %q is a keyword", ins.Dst)
 	}
 	if ins.Dst != "" && v.isAlias(ins.Dst) {
 		v.errorf(or(ins.DstPos, ins.Pos), "register %q has the name of a location alias", ins.Dst)
@@ -747,14 +753,4 @@ func (v *validator) expects() {
 			}
 		}
 	}
-}
-
-// sortedKeys is used by tests and messages.
-func sortedKeys(m map[string]bool) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }

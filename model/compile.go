@@ -512,7 +512,9 @@ func (c *compiler) initialValues() {
 		case in.Loc != nil:
 			cell, _, _, _ := c.cell(*in.Loc)
 			p.setPub(s, cell, in.Value)
-			s.setI64(p.Layout.Priv+8*cell, in.Value)
+			if p.Cells[cell].Separate {
+				s.setI64(p.Layout.Priv+8*cell, in.Value)
+			}
 		}
 	}
 	for i := range p.Static {

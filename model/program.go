@@ -223,6 +223,8 @@ type Program struct {
 	// (E-ALIGN): the rule and its message.
 	Static []StaticFlag
 	init   State
+	// hasSeparate: some cell has a private copy (R5/R6 copies have work to do).
+	hasSeparate bool
 }
 
 // StaticFlag is an error that the layout alone decides (E-ALIGN).

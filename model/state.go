@@ -69,54 +69,118 @@ const (
 	EpochPassive = 3
 )
 
+// buildLayout gives every field of the state its offset. A field the program can
+// never change (a lock table of a window nobody locks, a private copy of a unified
+// cell) takes no room: it points into one shared block of zero bytes, which reads
+// as the field's initial value and is never written, since the steps that would
+// write it do not occur in the program.
 func (p *Program) buildLayout() {
 	n := p.NProcs
 	l := &p.Layout
 	off := 0
-	take := func(size int) int { o := off; off += size; return o }
-	l.Flags = take(4)
+	zeroPad := max(4*n, n*n, 8)
+	zero := -1
+	take := func(size int, needed bool) int {
+		if !needed {
+			if zero < 0 {
+				zero = off
+				off += zeroPad
+			}
+			return zero
+		}
+		o := off
+		off += size
+		return o
+	}
+	uses := p.uses()
+	l.Flags = take(4, true)
 	for i := 0; i < n; i++ {
 		pr := &p.Procs[i]
-		l.Done = append(l.Done, take(8))
-		l.InCall = append(l.InCall, take(1))
-		l.Regs = append(l.Regs, take(8*len(pr.Regs)))
-		l.TSOLen = append(l.TSOLen, take(1))
+		l.Done = append(l.Done, take(8, true))
+		l.InCall = append(l.InCall, take(1, uses.twoPhase[i]))
+		l.Regs = append(l.Regs, take(8*len(pr.Regs), len(pr.Regs) > 0))
+		l.TSOLen = append(l.TSOLen, take(1, p.HW == TSO))
 		bufCap := 0
 		if p.HW == TSO {
 			bufCap = pr.Stores
 		}
-		l.TSOBuf = append(l.TSOBuf, take(9*bufCap))
-		l.Barrs = append(l.Barrs, take(1))
+		l.TSOBuf = append(l.TSOBuf, take(9*bufCap, bufCap > 0))
+		l.Barrs = append(l.Barrs, take(1, uses.barrier))
 	}
 	nc := len(p.Cells)
-	l.Pub = take(8 * nc)
-	l.Priv = take(8 * nc)
-	l.DirtyPriv = take(8)
-	l.DirtyPub = take(8)
-	for range p.Wins {
+	l.Pub = take(8*nc, nc > 0)
+	l.Priv = take(8*nc, uses.separate)
+	l.DirtyPriv = take(8, uses.separate)
+	l.DirtyPub = take(8, uses.separate)
+	for wi := range p.Wins {
+		u := uses.win[wi]
 		var w WinLayout
-		w.FenceDone = take(n)
-		w.FenceOpen = take(n)
-		w.Freed = take(n)
-		w.LockHeld = take(4 * n)
-		w.LockAll = take(n)
-		w.StartOpen = take(4 * n)
-		w.PostOpen = take(4 * n)
-		w.Holders = take(4 * n)
-		w.Excl = take(n)
-		w.PostCnt = take(n * n)
-		w.StartCnt = take(n * n)
-		w.DoneCnt = take(n * n)
-		w.SQ = take(n * n)
+		w.FenceDone = take(n, u.fence)
+		w.FenceOpen = take(n, u.fence)
+		w.Freed = take(n, u.free)
+		w.LockHeld = take(4*n, u.lock)
+		w.LockAll = take(n, u.lock)
+		w.StartOpen = take(4*n, u.start)
+		w.PostOpen = take(4*n, u.post)
+		w.Holders = take(4*n, u.lock)
+		w.Excl = take(n, u.lock)
+		w.PostCnt = take(n*n, u.post)
+		w.StartCnt = take(n*n, u.start)
+		w.DoneCnt = take(n*n, u.start)
+		w.SQ = take(n*n, u.query)
 		l.Win = append(l.Win, w)
 	}
 	for range p.Slots {
-		l.Slot = append(l.Slot, take(3+16))
+		l.Slot = append(l.Slot, take(3+16, true))
 	}
 	for _, c := range p.Chans {
-		l.Chan = append(l.Chan, take(2+8*c.Cap))
+		l.Chan = append(l.Chan, take(2+8*c.Cap, true))
 	}
 	l.Size = off
+	p.hasSeparate = uses.separate
+}
+
+// programUses says which kinds of state a program can change.
+type programUses struct {
+	twoPhase []bool
+	barrier  bool
+	separate bool
+	win      []winUses
+}
+
+type winUses struct{ fence, free, lock, start, post, query bool }
+
+func (p *Program) uses() programUses {
+	u := programUses{twoPhase: make([]bool, p.NProcs), win: make([]winUses, len(p.Wins))}
+	for _, c := range p.Cells {
+		u.separate = u.separate || c.Separate
+	}
+	for i := range p.Procs {
+		for k := range p.Procs[i].Code {
+			in := &p.Procs[i].Code[k]
+			u.twoPhase[i] = u.twoPhase[i] || in.TwoPhase
+			u.barrier = u.barrier || in.Kind == KBarrier
+			if in.Win < 0 {
+				continue
+			}
+			w := &u.win[in.Win]
+			switch in.Kind {
+			case KFence:
+				w.fence = true
+			case KFree:
+				w.free = true
+			case KLock, KLockAll:
+				w.lock = true
+			case KStart:
+				w.start = true
+			case KPost:
+				w.post = true
+			case KSharedQuery:
+				w.query = true
+			}
+		}
+	}
+	return u
 }
 
 func (s State) u8(off int) int           { return int(s[off]) }

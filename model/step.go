@@ -96,7 +96,7 @@ func (p *Program) Successors(s, scratch State, emit func(Step, State)) {
 
 func (p *Program) procSuccessors(s, scratch State, proc int, emit func(Step, State)) {
 	l := &p.Layout
-	if s[l.TSOLen[proc]] > 0 {
+	if p.HW == TSO && s[l.TSOLen[proc]] > 0 {
 		st := Step{Kind: StepDrain, Proc: int8(proc)}
 		copy(scratch, s)
 		p.Apply(scratch, st, nil)
@@ -652,6 +652,9 @@ func (p *Program) winUsable(s State, proc int, in *Instr, rec *Record) bool {
 
 // copyR5 makes the owner's stores public (separate windows): cells stored since its last R5 point.
 func (p *Program) copyR5(s State, proc, win int) {
+	if !p.hasSeparate {
+		return
+	}
 	l := &p.Layout
 	m := s.u64(l.DirtyPriv) & p.Wins[win].OwnCells[proc]
 	for c := m; c != 0; c &= c - 1 {
@@ -663,6 +666,9 @@ func (p *Program) copyR5(s State, proc, win int) {
 
 // copyR6 makes public updates private: cells updated by RMA since its last R6 point.
 func (p *Program) copyR6(s State, proc, win int) {
+	if !p.hasSeparate {
+		return
+	}
 	l := &p.Layout
 	m := s.u64(l.DirtyPub) & p.Wins[win].OwnCells[proc]
 	for c := m; c != 0; c &= c - 1 {
