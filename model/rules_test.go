@@ -1,0 +1,521 @@
+package model_test
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// explore runs a .lit program (given without its header) and returns its outcomes as
+// "name=v;" strings, sorted, and the rules raised.
+func explore(t *testing.T, src, sem string, hw model.HW) (outcomes, flags []string) {
+	t.Helper()
+	lt, err := litmus.Parse("t.lit", []byte("MPI t\n"+src))
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, src)
+	}
+	s, err := spec.ParseSemantics(sem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := model.Compile(lt, s, hw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := explorer.Explore(p, explorer.Options{MaxStates: 2_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range r.Outcomes {
+		var b strings.Builder
+		for i, item := range p.Out {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "%s=%d;", item.Name, o.Values[i])
+		}
+		outcomes = append(outcomes, b.String())
+	}
+	for _, f := range r.Flags {
+		flags = append(flags, f.Rule)
+	}
+	sort.Strings(outcomes)
+	return outcomes, flags
+}
+
+type ruleCase struct {
+	name     string
+	rule     string // the SEMANTICS.md rule or switch the case shows
+	sem      string
+	hw       model.HW
+	src      string
+	outcomes []string // every allowed outcome, sorted
+	flags    []string // rules raised, in model.FlagRules order
+}
+
+func runCases(t *testing.T, cases []ruleCase) {
+	for _, c := range cases {
+		t.Run(c.name+"/"+c.sem+"/"+c.hw.String(), func(t *testing.T) {
+			got, flags := explore(t, c.src, c.sem, c.hw)
+			if d := cmp.Diff(c.outcomes, got); d != "" {
+				t.Errorf("%s: outcomes (-want +got):\n%s", c.rule, d)
+			}
+			if d := cmp.Diff(c.flags, flags); d != "" {
+				t.Errorf("%s: flags (-want +got):\n%s", c.rule, d)
+			}
+		})
+	}
+}
+
+const sbSrc = `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
+ P0          | P1          ;
+ store x 1   | store y 1   ;
+ r0 = load y | r0 = load x ;
+exists (0:r0=0 /\ 1:r0=0)
+`
+
+const mpSrc = `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
+ P0          | P1          ;
+ store x 1   | r0 = load y ;
+ store y 1   | r1 = load x ;
+exists (1:r0=1 /\ 1:r1=0)
+`
+
+const lbSrc = `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
+ P0          | P1          ;
+ r0 = load x | r1 = load y ;
+ store y 1   | store x 1   ;
+exists (0:r0=1 /\ 1:r1=1)
+`
+
+const lbDepSrc = `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
+ P0          | P1          ;
+ r0 = load x | r1 = load y ;
+ store y r0  | store x r1  ;
+exists (0:r0=1 /\ 1:r1=1)
+`
+
+// TestHardwareModels: SEMANTICS.md §2, one row per hw rule.
+func TestHardwareModels(t *testing.T) {
+	sb3 := []string{"0:r0=0; 1:r0=1;", "0:r0=1; 1:r0=0;", "0:r0=1; 1:r0=1;"}
+	sb4 := append([]string{"0:r0=0; 1:r0=0;"}, sb3...)
+	mp3 := []string{"1:r0=0; 1:r1=0;", "1:r0=0; 1:r1=1;", "1:r0=1; 1:r1=1;"}
+	mp4 := []string{"1:r0=0; 1:r1=0;", "1:r0=0; 1:r1=1;", "1:r0=1; 1:r1=0;", "1:r0=1; 1:r1=1;"}
+	lb3 := []string{"0:r0=0; 1:r1=0;", "0:r0=0; 1:r1=1;", "0:r0=1; 1:r1=0;"}
+	lb4 := append(append([]string(nil), lb3...), "0:r0=1; 1:r1=1;")
+	runCases(t, []ruleCase{
+		{"SB", "sc: accesses act on memory at once, in program order", "mpi-3.0", model.SC, sbSrc, sb3, nil},
+		{"SB", "tso: stores wait in a FIFO store buffer", "mpi-3.0", model.TSO, sbSrc, sb4, nil},
+		{"SB", "relaxed: a load may pass a store to another cell", "mpi-3.0", model.Relaxed, sbSrc, sb4, nil},
+		{"MP", "tso keeps store-store and load-load order", "mpi-3.0", model.TSO, mpSrc, mp3, nil},
+		{"MP", "relaxed reorders accesses to different cells", "mpi-3.0", model.Relaxed, mpSrc, mp4, nil},
+		{"LB", "tso: loads are not delayed past later stores", "mpi-3.0", model.TSO, lbSrc, lb3, nil},
+		{"LB", "relaxed: a store may pass a load to another cell", "mpi-3.0", model.Relaxed, lbSrc, lb4, nil},
+		{"LB+data", "relaxed: a data dependency orders the store after the load (no thin air)", "mpi-3.0", model.Relaxed, lbDepSrc,
+			[]string{"0:r0=0; 1:r1=0;"}, nil},
+		{"CoWR", "relaxed: coherence and store forwarding, a load reads its own earlier store",
+			"mpi-3.0", model.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; }
+ P0          | P1        ;
+ store x 1   | store x 2 ;
+ r0 = load x |           ;
+exists (0:r0=2)
+`, []string{"0:r0=1;", "0:r0=2;"}, nil},
+		{"CoRR", "relaxed: two loads of one cell keep their order",
+			"mpi-3.0", model.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; }
+ P0        | P1          ;
+ store x 1 | r0 = load x ;
+           | r1 = load x ;
+exists (1:r0=1 /\ 1:r1=0)
+`, []string{"1:r0=0; 1:r1=0;", "1:r0=0; 1:r1=1;", "1:r0=1; 1:r1=1;"}, nil},
+		{"MP+barrier", "barrier synchronizes processes but is no memory barrier",
+			"mpi-3.0", model.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; }
+ P0        | P1          ;
+ store x 1 | barrier     ;
+ barrier   | r0 = load x ;
+exists (1:r0=0)
+`, []string{"1:r0=0;", "1:r0=1;"}, nil},
+		{"MP+barrier", "under sc a barrier orders everything", "mpi-3.0", model.SC, `{ win W allocate_shared size=1; x = W@0[0]; }
+ P0        | P1          ;
+ store x 1 | barrier     ;
+ barrier   | r0 = load x ;
+exists (1:r0=0)
+`, []string{"1:r0=1;"}, nil},
+		{"SB+sync", "sync is an MB of scope all in every preset", "mpi-3.0", model.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
+ P0          | P1          ;
+ lock_all W  | lock_all W  ;
+ store x 1   | store y 1   ;
+ sync W      | sync W      ;
+ r0 = load y | r0 = load x ;
+ unlock_all W| unlock_all W;
+exists (0:r0=0 /\ 1:r0=0)
+`, sb3, nil},
+	})
+}
+
+// TestRMA: SEMANTICS.md §3, RMA issue, perform and completion.
+func TestRMA(t *testing.T) {
+	runCases(t, []ruleCase{
+		{"put+fence", "R2: the target's closing fence waits for the put", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
+ P0      | P1          ;
+ fence W | fence W     ;
+ put x 1 |             ;
+ fence W | fence W     ;
+         | r0 = load x ;
+exists (1:r0=1)
+`, []string{"1:r0=1;"}, nil},
+		{"get+fence", "a get reads its value when performed, after the epoch's opening fence", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
+ P0         | P1        ;
+ fence W    | store x 5 ;
+ r0 = get x | fence W   ;
+ fence W    | fence W   ;
+exists (0:r0=5)
+`, []string{"0:r0=5;"}, nil},
+		{"lock+flush", "R4: flush performs the put at the target before returning", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
+ P0            | P1            ;
+ lock W 1 excl | r1 = recv 0   ;
+ put x 1       | lock W 1 excl ;
+ flush W 1     | r0 = load x   ;
+ send 1 9      | unlock W 1    ;
+ unlock W 1    |               ;
+locations [1:r1];
+exists (1:r0=1)
+`, []string{"1:r0=1; 1:r1=9;"}, nil},
+		{"acc-order", "accumulates from one origin to one cell perform in issue order", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; c = W@1[0]; }
+ P0              | P1 ;
+ lock_all W      |    ;
+ acc c replace 1 |    ;
+ acc c replace 2 |    ;
+ unlock_all W    |    ;
+exists (c=2)
+`, []string{"c=2;"}, nil},
+		{"acc-order-none", "accumulate_ordering=none lets them perform in any order", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 accumulate_ordering=none; c = W@1[0]; }
+ P0              | P1 ;
+ lock_all W      |    ;
+ acc c replace 1 |    ;
+ acc c replace 2 |    ;
+ unlock_all W    |    ;
+exists (c=2)
+`, []string{"c=1;", "c=2;"}, nil},
+		{"acc-order-war", "a partial accumulate_ordering keeps only the listed pairs (waw kept)", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 accumulate_ordering="rar,war"; c = W@1[0]; }
+ P0                   | P1 ;
+ lock_all W           |    ;
+ r0 = fop c replace 1 |    ;
+ r1 = fop c replace 2 |    ;
+ unlock_all W         |    ;
+locations [0:r0; 0:r1];
+exists (c=2)
+`, []string{"c=2; 0:r0=0; 0:r1=1;"}, nil},
+		{"acc-order-raw-missing", "without raw and waw, a later fetch may read before an earlier update", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 accumulate_ordering="rar,war"; c = W@1[0]; }
+ P0                   | P1 ;
+ lock_all W           |    ;
+ acc c replace 1      |    ;
+ r1 = fop c no_op 0   |    ;
+ unlock_all W         |    ;
+locations [c];
+exists (0:r1=0)
+`, []string{"0:r1=0; c=1;", "0:r1=1; c=1;"}, nil},
+		{"cas", "compare-and-swap swaps only on a match", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; c = W@1[0]; c = 3; }
+ P0           | P1 ;
+ lock W 1 excl|    ;
+ r0 = cas c 3 7 |  ;
+ r1 = cas c 3 9 |  ;
+ unlock W 1   |    ;
+locations [0:r0; 0:r1];
+exists (c=7)
+`, []string{"c=7; 0:r0=3; 0:r1=7;"}, nil},
+		{"rget+waitreq", "a request-based get completes locally at waitreq", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; x = 4; }
+ P0               | P1 ;
+ lock W 1 shared  |    ;
+ r0 = rget x @q   |    ;
+ waitreq q        |    ;
+ r1 = r0 + 1      |    ;
+ unlock W 1       |    ;
+locations [0:r0];
+exists (0:r1=5)
+`, []string{"0:r1=5; 0:r0=4;"}, nil},
+		{"flush_local", "flush_local waits for the result of a get", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; x = 4; }
+ P0               | P1 ;
+ lock W 1 shared  |    ;
+ r0 = get x       |    ;
+ flush_local W 1  |    ;
+ r1 = r0 + 1      |    ;
+ unlock W 1       |    ;
+locations [0:r0];
+exists (0:r1=5)
+`, []string{"0:r1=5; 0:r0=4;"}, nil},
+		{"pscw", "R3: wait returns after the origin's complete, and the put is performed", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
+ P0          | P1          ;
+ start W {1} | post W {0}  ;
+ put x 1     | wait W      ;
+ complete W  | r0 = load x ;
+exists (1:r0=1)
+`, []string{"1:r0=1;"}, nil},
+		{"fence-epochs", "operations of consecutive fence epochs land in epoch order", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
+ P0      | P1      ;
+ fence W | fence W ;
+ put x 1 |         ;
+ fence W | fence W ;
+ put x 2 |         ;
+ fence W | fence W ;
+exists (x=2)
+`, []string{"x=2;"}, nil},
+		{"sendrecv-fifo", "messages between two processes arrive in order", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; }
+ P0       | P1          ;
+ send 1 1 | r0 = recv 0 ;
+ send 1 2 | r1 = recv 0 ;
+exists (1:r0=1 /\ 1:r1=2)
+`, []string{"1:r0=1; 1:r1=2;"}, nil},
+		{"guard", "a predicated instruction runs only when its guard holds", "mpi-3.0", model.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
+ P0                  | P1          ;
+ store x 1           | r0 = load x ;
+                     | [r0 == 1] store y 1 ;
+locations [1:r0];
+exists (y=1)
+`, []string{"y=0; 1:r0=0;", "y=1; 1:r0=1;"}, nil},
+		{"shared-query-shared", "shared_query on allocate_shared gives the segment size", "mpi-3.0", model.Relaxed, `{ win W allocate_shared size=[1,3]; }
+ P0                    | P1 ;
+ r0 = shared_query W 1 |    ;
+exists (0:r0=3)
+`, []string{"0:r0=3;"}, nil},
+		{"shared-query-any", "sq_any_flavor: on allocate, both answers, one per (window, caller, target)", "mpi-4.1", model.Relaxed, `{ win W allocate size=2; }
+ P0                    | P1 ;
+ r0 = shared_query W 1 |    ;
+ r1 = shared_query W 1 |    ;
+locations [0:r1];
+exists (0:r0=2)
+`, []string{"0:r0=0; 0:r1=0;", "0:r0=2; 0:r1=2;"}, nil},
+	})
+}
+
+// TestSeparate: R5 and R6 copies of a separate window (SEMANTICS.md §3).
+func TestSeparate(t *testing.T) {
+	runCases(t, []ruleCase{
+		{"no-R6", "R6: a put reaches the private copy only at an owner's R6 call", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 model=separate; x = W@1[0]; }
+ P0            | P1          ;
+ lock W 1 excl | recv 0      ;
+ put x 1       | r0 = load x ;
+ unlock W 1    |             ;
+ send 1        |             ;
+locations [x];
+exists (1:r0=0)
+`, []string{"1:r0=0; x=0;"}, nil},
+		{"R6-lock", "R6: the owner's lock copies the public update into the private copy", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 model=separate; x = W@1[0]; }
+ P0            | P1            ;
+ lock W 1 excl | recv 0        ;
+ put x 1       | lock W 1 excl ;
+ unlock W 1    | r0 = load x   ;
+ send 1        | unlock W 1    ;
+locations [x];
+exists (1:r0=1)
+`, []string{"1:r0=1; x=1;"}, nil},
+		{"no-R5", "R5: the owner's store stays private without an R5 call", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 model=separate; x = W@1[0]; }
+ P0              | P1        ;
+ recv 1          | store x 1 ;
+ lock W 1 shared | send 0    ;
+ r0 = get x      |           ;
+ unlock W 1      |           ;
+locations [x];
+exists (0:r0=0)
+`, []string{"0:r0=0; x=1;"}, nil},
+		{"R5-unlock", "R5: the owner's unlock makes its store public", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 model=separate; x = W@1[0]; }
+ P0              | P1            ;
+ recv 1          | lock W 1 excl ;
+ lock W 1 shared | store x 1     ;
+ r0 = get x      | unlock W 1    ;
+ unlock W 1      | send 0        ;
+locations [x];
+exists (0:r0=1)
+`, []string{"0:r0=1; x=1;"}, nil},
+	})
+}
+
+// TestErrors: one row per error rule the model detects (SEMANTICS.md §5).
+func TestErrors(t *testing.T) {
+	two := `{ win W allocate size=1; x = W@1[0]; }
+ P0 | P1 ;
+`
+	runCases(t, []ruleCase{
+		{"put-no-epoch", "E-EPOCH", "mpi-3.0", model.Relaxed, two + " put x 1 | ;\nexists (x=1)\n", []string{"x=0;"}, []string{"E-EPOCH"}},
+		{"put-after-last-fence", "E-EPOCH: after the caller's last fence there is no epoch", "mpi-3.0", model.Relaxed,
+			two + " fence W | fence W ;\n put x 1 | ;\nexists (x=1)\n", []string{"x=0;"}, []string{"E-EPOCH"}},
+		{"put-after-nosucceed", "E-EPOCH: a fence with nosucceed opens no epoch", "mpi-3.0", model.Relaxed,
+			two + " fence W nosucceed | fence W nosucceed ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n", []string{"x=0;"}, []string{"E-EPOCH"}},
+		{"put-after-free", "E-EPOCH: any access to a freed window", "mpi-3.0", model.Relaxed,
+			two + " free W | free W ;\n lock W 1 excl | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH"}},
+		{"free-in-epoch", "E-EPOCH-MIX: free with an epoch open", "mpi-3.0", model.Relaxed,
+			two + " lock W 1 excl | ;\n free W | free W ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH-MIX"}},
+		{"double-lock", "E-EPOCH-MIX: two lock epochs from one origin to one target", "mpi-3.0", model.Relaxed,
+			two + " lock W 1 excl | ;\n lock W 1 shared | ;\n unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH-MIX"}},
+		{"lock-in-start", "E-EPOCH-MIX: a lock inside a start epoch", "mpi-3.0", model.Relaxed,
+			two + " start W {1} | post W {0} ;\n lock W 1 excl | ;\n complete W | wait W ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH-MIX"}},
+		{"nested-start", "E-EPOCH-MIX: a nested start", "mpi-3.0", model.Relaxed,
+			two + " start W {1} | post W {0} ;\n start W {1} | ;\n complete W | wait W ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH-MIX"}},
+		{"flush-no-epoch", "E-SYNC-EPOCH: flush outside a passive-target epoch", "mpi-3.0", model.Relaxed,
+			two + " flush W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-SYNC-EPOCH"}},
+		{"unlock-no-lock", "E-SYNC-EPOCH: unlock without lock", "mpi-3.0", model.Relaxed,
+			two + " unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-SYNC-EPOCH"}},
+		{"origin-buf-source", "E-ORIGIN-BUF: the source register of a put rewritten before completion", "mpi-3.0", model.Relaxed,
+			`{ win W allocate size=1; x = W@1[0]; 0:r0 = 1; }
+ P0            | P1 ;
+ lock W 1 excl |    ;
+ put x r0      |    ;
+ r0 = 2        |    ;
+ unlock W 1    |    ;
+exists (x=1)
+`, []string{"x=1;"}, []string{"E-ORIGIN-BUF"}},
+		{"origin-buf-after-completion", "no E-ORIGIN-BUF once the completing call stands before the use", "mpi-3.0", model.Relaxed,
+			`{ win W allocate size=1; x = W@1[0]; 0:r0 = 1; }
+ P0            | P1 ;
+ lock W 1 excl |    ;
+ put x r0      |    ;
+ unlock W 1    |    ;
+ r0 = 2        |    ;
+exists (x=1)
+`, []string{"x=1;"}, nil},
+		{"sq-create", "E-SQ-FLAVOR: shared_query on create before MPI-4.1", "mpi-3.0", model.Relaxed,
+			`{ win W create size=1; }
+ P0                    | P1 ;
+ r0 = shared_query W 1 |    ;
+exists (0:r0=0)
+`, []string{"0:r0=0;"}, []string{"E-SQ-FLAVOR"}},
+		{"ls-access", "E-LS-ACCESS: a remote store to a create window", "mpi-4.1", model.Relaxed,
+			`{ win W create size=1; x = W@1[0]; }
+ P0        | P1 ;
+ store x 1 |    ;
+exists (x=0)
+`, []string{"x=0;"}, []string{"E-LS-ACCESS"}},
+		{"ls-access-wrong-rank", "E-LS-ACCESS: shared_query grants access to the queried segment only", "mpi-4.1", model.Relaxed,
+			`{ win W allocate size=1; x = W@1[0]; y = W@2[0]; }
+ P0                    | P1 | P2 ;
+ r0 = shared_query W 1 |    |    ;
+ [r0 != 0] store y 1   |    |    ;
+exists (y=0)
+`, []string{"y=0;"}, []string{"E-LS-ACCESS"}},
+		{"separate-shm", "E-SEPARATE-SHM: remote load/store on a separate window", "mpi-3.0", model.Relaxed,
+			`{ win W allocate_shared size=1 model=separate; x = W@1[0]; }
+ P0          | P1 ;
+ r0 = load x |    ;
+exists (0:r0=0)
+`, []string{"0:r0=0;"}, []string{"E-SEPARATE-SHM"}},
+		{"no-locks-lock_all", "E-INFO: lock_all on a no_locks window", "mpi-3.0", model.Relaxed,
+			`{ win W allocate size=1 no_locks=true; x = W@1[0]; }
+ P0           | P1 ;
+ lock_all W   |    ;
+ unlock_all W |    ;
+exists (x=0)
+`, []string{"x=0;"}, []string{"E-INFO"}},
+		{"deadlock-fence", "DEADLOCK: a fence that one member never calls", "mpi-3.0", model.Relaxed,
+			two + " fence W | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"DEADLOCK"}},
+		{"deadlock-locks", "DEADLOCK: an exclusive lock never released", "mpi-3.0", model.Relaxed,
+			two + " lock W 1 excl | lock W 1 excl ;\nexists (x=0)\n", []string{"x=0;"}, []string{"DEADLOCK"}},
+		{"align-allocate-int32", "E-ALIGN: an int64 at byte 4 of an allocate window", "mpi-4.1", model.Relaxed,
+			`{ win W allocate bytes=[16,16]; z = W@1[4] : int64; }
+ P0 | P1          ;
+    | r0 = load z ;
+exists (1:r0=0)
+`, []string{"1:r0=0;"}, []string{"E-ALIGN"}},
+		{"align-create", "no E-ALIGN on create windows: user memory is aligned for its type", "mpi-3.0", model.Relaxed,
+			`{ win W create bytes=[32,32]; z = W@1[16] : longdouble; }
+ P0 | P1          ;
+    | r0 = load z ;
+exists (1:r0=0)
+`, []string{"1:r0=0;"}, nil},
+	})
+}
+
+// TestSwitches shows that every switch of SEMANTICS.md §4 changes behaviour as its
+// row says: the same program, under mpi-3.0 with the switch off and on.
+func TestSwitches(t *testing.T) {
+	cases := []struct {
+		sw       string
+		src      string
+		off, on  []string // outcomes
+		offFlags []string
+		onFlags  []string
+	}{
+		{"ls_is_rma", `{ win W allocate_shared size=1; x = W@1[0]; }
+ P0           | P1           ;
+ start W {1}  | store x 1    ;
+ r0 = load x  | post W {0}   ;
+ complete W   | wait W       ;
+exists (0:r0=0)
+`, []string{"0:r0=0;", "0:r0=1;"}, []string{"0:r0=1;"}, nil, nil},
+		{"fence_ls", `{ win W allocate_shared size=1; x = W@0[0]; }
+ P0        | P1          ;
+ fence W   | fence W     ;
+ store x 1 |             ;
+ fence W   | fence W     ;
+           | r0 = load x ;
+ fence W   | fence W     ;
+exists (1:r0=0)
+`, []string{"1:r0=0;", "1:r0=1;"}, []string{"1:r0=1;"}, nil, nil},
+		{"post_start_ls", `{ win W allocate_shared size=1; x = W@1[0]; }
+ P0           | P1           ;
+ start W {1}  | store x 1    ;
+ r0 = load x  | post W {0}   ;
+ complete W   | wait W       ;
+exists (0:r0=0)
+`, []string{"0:r0=0;", "0:r0=1;"}, []string{"0:r0=1;"}, nil, nil},
+		{"complete_wait_ls", `{ win W allocate_shared size=1; x = W@1[0]; }
+ P0           | P1           ;
+ start W {1}  | post W {0}   ;
+ store x 1    | wait W       ;
+ complete W   | r0 = load x  ;
+exists (1:r0=0)
+`, []string{"1:r0=0;", "1:r0=1;"}, []string{"1:r0=1;"}, nil, nil},
+		{"lock_ls", `{ win W allocate_shared size=1; x = W@1[0]; }
+ P0               | P1               ;
+ lock W 1 excl    | recv 0           ;
+ store x 1        | lock W 1 excl    ;
+ unlock W 1       | r0 = load x      ;
+ send 1           | unlock W 1       ;
+exists (1:r0=0)
+`, []string{"1:r0=0;", "1:r0=1;"}, []string{"1:r0=1;"}, nil, nil},
+		{"flush_ls", `{ win W allocate_shared size=1; x = W@1[0]; }
+ P0           | P1           ;
+ lock_all W   | lock_all W   ;
+ store x 1    | recv 0       ;
+ flush W 1    | sync W       ;
+ send 1       | r0 = load x  ;
+ unlock_all W | unlock_all W ;
+exists (1:r0=0)
+`, []string{"1:r0=0;", "1:r0=1;"}, []string{"1:r0=1;"}, nil, nil},
+		{"sq_any_flavor", `{ win W allocate size=1; x = W@1[0]; x = 5; }
+ P0                    | P1 ;
+ r0 = shared_query W 1 |    ;
+ [r0 != 0] r1 = load x |    ;
+exists (0:r1=5)
+`, []string{"0:r1=0;"}, []string{"0:r1=0;", "0:r1=5;"}, []string{"E-SQ-FLAVOR"}, nil},
+		{"align_guarantee", `{ win W allocate_shared bytes=[3,16] alloc_shared_noncontig=true; z = W@1[0] : longdouble; }
+ P0 | P1          ;
+    | r0 = load z ;
+exists (1:r0=0)
+`, []string{"1:r0=0;"}, []string{"1:r0=0;"}, []string{"E-ALIGN"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.sw, func(t *testing.T) {
+			off, offFlags := explore(t, c.src, "mpi-3.0,"+c.sw+"=off", model.Relaxed)
+			on, onFlags := explore(t, c.src, "mpi-3.0,"+c.sw+"=on", model.Relaxed)
+			if d := cmp.Diff(c.off, off); d != "" {
+				t.Errorf("%s=off: outcomes (-want +got):\n%s", c.sw, d)
+			}
+			if d := cmp.Diff(c.on, on); d != "" {
+				t.Errorf("%s=on: outcomes (-want +got):\n%s", c.sw, d)
+			}
+			if d := cmp.Diff(c.offFlags, offFlags); d != "" {
+				t.Errorf("%s=off: flags (-want +got):\n%s", c.sw, d)
+			}
+			if d := cmp.Diff(c.onFlags, onFlags); d != "" {
+				t.Errorf("%s=on: flags (-want +got):\n%s", c.sw, d)
+			}
+		})
+	}
+}
