@@ -1,0 +1,124 @@
+package explorer_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+var propCfg = gen.Config{MinProcs: 2, MaxProcs: 3, MaxInstrs: 4}
+
+func mustExplore(t *rapid.T, lt *litmus.Test, sem spec.Semantics, hw model.HW) *explorer.Result {
+	p, err := model.Compile(lt, sem, hw)
+	if err != nil {
+		t.Fatalf("compile: %v\n%s", err, litmus.Format(lt))
+	}
+	r, err := explorer.Explore(p, explorer.Options{MaxStates: 3_000_000})
+	if err != nil {
+		t.Fatalf("explore: %v\n%s", err, litmus.Format(lt))
+	}
+	return r
+}
+
+func outcomeSet(r *explorer.Result) map[string]bool {
+	set := map[string]bool{}
+	for _, o := range r.Outcomes {
+		set[fmt.Sprint(o.Values)] = true
+	}
+	return set
+}
+
+// TestHardwareInclusion: outcomes(sc) ⊆ outcomes(tso) ⊆ outcomes(relaxed) for
+// programs that break no rule, under every preset.
+func TestHardwareInclusion(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		lt := gen.Program(propCfg).Draw(t, "program")
+		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+		var prev map[string]bool
+		var prevHW model.HW
+		for _, hw := range model.HWModels {
+			r := mustExplore(t, lt, sem, hw)
+			if len(r.Flags) > 0 {
+				return
+			}
+			set := outcomeSet(r)
+			for o := range prev {
+				if !set[o] {
+					t.Fatalf("%s: outcome %s allowed under %s but not under %s\n%s", sem.Name, o, prevHW, hw, litmus.Format(lt))
+				}
+			}
+			prev, prevHW = set, hw
+		}
+	})
+}
+
+// TestDeterministic: two searches of one program give identical results.
+func TestDeterministic(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		lt := gen.Program(propCfg).Draw(t, "program")
+		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		a, b := mustExplore(t, lt, sem, hw), mustExplore(t, lt, sem, hw)
+		summary := func(r *explorer.Result) any {
+			return []any{r.States, r.Transitions, r.Outcomes, r.Flags, r.Positive, r.Negative}
+		}
+		if d := cmp.Diff(summary(a), summary(b)); d != "" {
+			t.Fatalf("two runs differ (-first +second):\n%s", d)
+		}
+	})
+}
+
+// TestWitnessesReplay: every outcome's witness replays to that outcome, and every
+// flag's trace replays to a state that has raised the flag.
+func TestWitnessesReplay(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		lt := gen.Program(propCfg).Draw(t, "program")
+		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		r := mustExplore(t, lt, sem, hw)
+		p := r.Program
+		for _, o := range r.Outcomes {
+			_, final, err := p.Replay(o.Witness)
+			if err != nil {
+				t.Fatalf("witness of %v does not replay: %v", o.Values, err)
+			}
+			for i, item := range p.Out {
+				var got int64
+				if item.Proc >= 0 {
+					got = p.Reg(final, item.Proc, item.Reg)
+				} else {
+					got = p.CellValue(final, item.Cell)
+				}
+				if got != o.Values[i] {
+					t.Fatalf("witness of %v ends with %s=%d", o.Values, item.Name, got)
+				}
+			}
+		}
+		for _, f := range r.Flags {
+			_, final, err := p.Replay(f.Trace)
+			if err != nil {
+				t.Fatalf("trace of %s does not replay: %v", f.Rule, err)
+			}
+			if f.Rule != "DEADLOCK" && !contains(model.FlagList(p.Flags(final)), f.Rule) {
+				t.Fatalf("trace of %s ends in a state without it", f.Rule)
+			}
+		}
+	})
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,285 @@
+// Package gen generates litmus programs: rapid generators of small well-formed
+// MPI RMA programs, for property-based tests that use the explorer as the oracle.
+//
+// A generated program is written as .lit text and parsed, so every program a test
+// draws is one a user could have written, and the parser is exercised as well.
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"pgregory.net/rapid"
+
+	"github.com/rmacheck/rmacheck/litmus"
+)
+
+// Config bounds the programs drawn.
+type Config struct {
+	MinProcs, MaxProcs int // processes (default 2..3)
+	MaxInstrs          int // instructions per process, not counting epoch brackets (default 4)
+	// Syncs are the synchronization styles to draw from (default: all of them):
+	// "none", "fence", "lock_all", "pscw", "barrier".
+	Syncs []string
+	// RMA allows put/get/acc in epochs (default true unless NoRMA).
+	NoRMA bool
+}
+
+func (c Config) withDefaults() Config {
+	if c.MinProcs == 0 {
+		c.MinProcs = 2
+	}
+	if c.MaxProcs == 0 {
+		c.MaxProcs = 3
+	}
+	if c.MaxInstrs == 0 {
+		c.MaxInstrs = 4
+	}
+	if len(c.Syncs) == 0 {
+		c.Syncs = []string{"none", "fence", "lock_all", "pscw", "barrier"}
+	}
+	return c
+}
+
+// Program is a generator of well-formed programs within cfg's bounds.
+func Program(cfg Config) *rapid.Generator[*litmus.Test] {
+	cfg = cfg.withDefaults()
+	return rapid.Custom(func(t *rapid.T) *litmus.Test {
+		src := Source(t, cfg)
+		lt, err := litmus.Parse("gen.lit", []byte(src))
+		if err != nil {
+			// A generator bug, not a property failure of the code under test.
+			panic(fmt.Sprintf("gen: generated program does not parse: %v\n%s", err, src))
+		}
+		return lt
+	})
+}
+
+// Source draws the text of a program.
+func Source(t *rapid.T, cfg Config) string {
+	cfg = cfg.withDefaults()
+	g := &builder{t: t, cfg: cfg}
+	g.n = rapid.IntRange(cfg.MinProcs, cfg.MaxProcs).Draw(t, "procs")
+	g.sync = rapid.SampledFrom(cfg.Syncs).Draw(t, "sync")
+	g.flavor = "allocate_shared"
+	if !cfg.NoRMA && g.sync != "none" && g.sync != "barrier" && rapid.Bool().Draw(t, "allocate") {
+		g.flavor = "allocate"
+	}
+	g.rows = make([][]string, g.n)
+	g.regs = make([]int, g.n)
+	g.body()
+	return g.text()
+}
+
+type builder struct {
+	t      *rapid.T
+	cfg    Config
+	n      int
+	sync   string
+	flavor string
+	rows   [][]string // per process, its instructions in order
+	regs   []int      // registers used per process
+	locs   []string
+}
+
+func (g *builder) cell(label string) string {
+	r := rapid.IntRange(0, g.n-1).Draw(g.t, label+"-rank")
+	d := rapid.IntRange(0, 1).Draw(g.t, label+"-disp")
+	return fmt.Sprintf("W@%d[%d]", r, d)
+}
+
+func (g *builder) value(p int, label string) string {
+	if g.regs[p] > 0 && rapid.IntRange(0, 3).Draw(g.t, label+"-isreg") == 0 {
+		return fmt.Sprintf("r%d", rapid.IntRange(0, g.regs[p]-1).Draw(g.t, label+"-reg"))
+	}
+	return fmt.Sprint(rapid.IntRange(1, 2).Draw(g.t, label))
+}
+
+func (g *builder) newReg(p int) string {
+	g.regs[p]++
+	return fmt.Sprintf("r%d", g.regs[p]-1)
+}
+
+// body lays out each process: an epoch bracket chosen by the sync style, with
+// random accesses inside it; collective calls stand at the same place in every process.
+func (g *builder) body() {
+	open, close := g.brackets()
+	for p := 0; p < g.n; p++ {
+		g.rows[p] = append(g.rows[p], open(p)...)
+	}
+	k := rapid.IntRange(1, g.cfg.MaxInstrs).Draw(g.t, "instrs")
+	collectiveAt := -1
+	if g.sync == "barrier" || g.sync == "fence" {
+		collectiveAt = rapid.IntRange(0, k).Draw(g.t, "collective-at")
+	}
+	for i := 0; i < k; i++ {
+		if i == collectiveAt {
+			g.collective()
+		}
+		for p := 0; p < g.n; p++ {
+			if rapid.IntRange(0, 4).Draw(g.t, "skip") == 0 {
+				continue
+			}
+			g.rows[p] = append(g.rows[p], g.instr(p))
+		}
+	}
+	if collectiveAt == k {
+		g.collective()
+	}
+	for p := 0; p < g.n; p++ {
+		g.rows[p] = append(g.rows[p], close(p)...)
+	}
+}
+
+func (g *builder) collective() {
+	for p := 0; p < g.n; p++ {
+		if g.sync == "barrier" {
+			g.rows[p] = append(g.rows[p], "barrier")
+		} else {
+			g.rows[p] = append(g.rows[p], "fence W")
+		}
+	}
+}
+
+func (g *builder) brackets() (open, close func(int) []string) {
+	none := func(int) []string { return nil }
+	switch g.sync {
+	case "fence":
+		f := func(int) []string { return []string{"fence W"} }
+		return f, f
+	case "lock_all":
+		return func(int) []string { return []string{"lock_all W"} }, func(int) []string { return []string{"unlock_all W"} }
+	case "pscw":
+		// P0 is the origin of an access epoch to every other process.
+		others := make([]string, 0, g.n-1)
+		for q := 1; q < g.n; q++ {
+			others = append(others, fmt.Sprint(q))
+		}
+		group := "{" + strings.Join(others, ",") + "}"
+		return func(p int) []string {
+				if p == 0 {
+					return []string{"start W " + group}
+				}
+				return []string{"post W {0}"}
+			}, func(p int) []string {
+				if p == 0 {
+					return []string{"complete W"}
+				}
+				return []string{"wait W"}
+			}
+	}
+	return none, none
+}
+
+// instr draws one instruction of process p: a plain access, an RMA call where an
+// epoch allows one, register arithmetic, or a sync call that fits the epoch.
+func (g *builder) instr(p int) string {
+	kinds := []string{"store", "load", "arith"}
+	if g.rmaAllowed(p) {
+		kinds = append(kinds, "put", "get", "acc")
+	}
+	if g.sync == "lock_all" {
+		kinds = append(kinds, "sync", "flush")
+	}
+	if g.flavor == "allocate" {
+		kinds = []string{"arith"}
+		if g.rmaAllowed(p) {
+			kinds = append(kinds, "put", "get", "acc", "put", "get")
+		}
+		if g.sync == "lock_all" {
+			kinds = append(kinds, "flush")
+		}
+		kinds = append(kinds, "localstore", "localload")
+	}
+	switch rapid.SampledFrom(kinds).Draw(g.t, "kind") {
+	case "store":
+		return g.guarded(p, fmt.Sprintf("store %s %s", g.cell("st"), g.value(p, "sv")))
+	case "load":
+		return g.guarded(p, fmt.Sprintf("%s = load %s", g.newReg(p), g.cell("ld")))
+	case "localstore":
+		return fmt.Sprintf("store W@%d[%d] %s", p, rapid.IntRange(0, 1).Draw(g.t, "lsd"), g.value(p, "lsv"))
+	case "localload":
+		return fmt.Sprintf("%s = load W@%d[%d]", g.newReg(p), p, rapid.IntRange(0, 1).Draw(g.t, "lld"))
+	case "put":
+		return fmt.Sprintf("put %s %d", g.rmaCell(p, "pt"), rapid.IntRange(1, 2).Draw(g.t, "pv"))
+	case "get":
+		return fmt.Sprintf("%s = get %s", g.newReg(p), g.rmaCell(p, "gt"))
+	case "acc":
+		return fmt.Sprintf("acc %s sum %d", g.rmaCell(p, "ac"), rapid.IntRange(1, 2).Draw(g.t, "av"))
+	case "sync":
+		return "sync W"
+	case "flush":
+		return "flush_all W"
+	}
+	if g.regs[p] == 0 {
+		return fmt.Sprintf("%s = %d", g.newReg(p), rapid.IntRange(0, 2).Draw(g.t, "mv"))
+	}
+	src := fmt.Sprintf("r%d", rapid.IntRange(0, g.regs[p]-1).Draw(g.t, "asrc"))
+	return fmt.Sprintf("%s = %s + 1", g.newReg(p), src)
+}
+
+// guarded sometimes predicates an access on an earlier register.
+func (g *builder) guarded(p int, instr string) string {
+	if g.regs[p] == 0 || rapid.IntRange(0, 5).Draw(g.t, "guard") != 0 {
+		return instr
+	}
+	return fmt.Sprintf("[r%d == 1] %s", rapid.IntRange(0, g.regs[p]-1).Draw(g.t, "greg"), instr)
+}
+
+// rmaAllowed: an RMA call needs an access epoch: inside a fence or lock_all
+// bracket, or, for PSCW, at the origin P0.
+func (g *builder) rmaAllowed(p int) bool {
+	if g.cfg.NoRMA {
+		return false
+	}
+	switch g.sync {
+	case "fence", "lock_all":
+		return true
+	case "pscw":
+		return p == 0
+	}
+	return false
+}
+
+// rmaCell is a target cell of an RMA call: under PSCW a process of the start group.
+func (g *builder) rmaCell(p int, label string) string {
+	if g.sync == "pscw" {
+		r := rapid.IntRange(1, g.n-1).Draw(g.t, label+"-rank")
+		return fmt.Sprintf("W@%d[%d]", r, rapid.IntRange(0, 1).Draw(g.t, label+"-disp"))
+	}
+	return g.cell(label)
+}
+
+func (g *builder) text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "MPI gen\n\"A generated program (sync %s, %s window).\"\n", g.sync, g.flavor)
+	fmt.Fprintf(&b, "{\n  win W %s size=2;\n}\n", g.flavor)
+	height := 0
+	for _, r := range g.rows {
+		height = max(height, len(r))
+	}
+	cols := make([]string, g.n)
+	for p := range cols {
+		cols[p] = fmt.Sprintf("P%d", p)
+	}
+	b.WriteString(strings.Join(cols, " | ") + " ;\n")
+	for i := 0; i < height; i++ {
+		for p := range cols {
+			cols[p] = ""
+			if i < len(g.rows[p]) {
+				cols[p] = g.rows[p][i]
+			}
+		}
+		b.WriteString(strings.Join(cols, " | ") + " ;\n")
+	}
+	var locs []string
+	for p := 0; p < g.n; p++ {
+		for r := 0; r < g.regs[p]; r++ {
+			locs = append(locs, fmt.Sprintf("%d:r%d", p, r))
+		}
+		locs = append(locs, fmt.Sprintf("W@%d[0]", p), fmt.Sprintf("W@%d[1]", p))
+	}
+	fmt.Fprintf(&b, "locations [%s];\n", strings.Join(locs, "; "))
+	fmt.Fprintf(&b, "exists (W@0[0]=1)\n")
+	return b.String()
+}
