@@ -258,6 +258,16 @@ exists (0:r1=5)
  complete W  | r0 = load x ;
 exists (1:r0=1)
 `, []string{"1:r0=1;"}, nil},
+		{"pscw-two-epochs", "the first wait matches the first complete only (R3), not a put of the next epoch", "mpi-3.0", model.Relaxed,
+			`{ win W allocate size=1; x = W@1[0]; }
+ P0          | P1         ;
+ start W {1} | post W {0} ;
+ complete W  | wait W     ;
+ start W {1} | post W {0} ;
+ put x 1     | wait W     ;
+ complete W  |            ;
+exists (x=1)
+`, []string{"x=1;"}, nil},
 		{"fence-epochs", "operations of consecutive fence epochs land in epoch order", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
  P0      | P1      ;
  fence W | fence W ;
@@ -358,6 +368,11 @@ func TestErrors(t *testing.T) {
 			two + " start W {1} | post W {0} ;\n lock W 1 excl | ;\n complete W | wait W ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH-MIX"}},
 		{"nested-start", "E-EPOCH-MIX: a nested start", "mpi-3.0", model.Relaxed,
 			two + " start W {1} | post W {0} ;\n start W {1} | ;\n complete W | wait W ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH-MIX"}},
+		{"lock-while-exposed", "E-EPOCH-MIX: a lock of a target between its post and wait (node330)", "mpi-3.0", model.Relaxed,
+			two + " | post W {0} ;\n | lock W 1 excl ;\n | unlock W 1 ;\n | wait W ;\n start W {1} | ;\n complete W | ;\nexists (x=0)\n",
+			[]string{"x=0;"}, []string{"E-EPOCH-MIX"}},
+		{"lock-after-free", "E-EPOCH only: the unlock that follows names the same freed window", "mpi-3.0", model.Relaxed,
+			two + " free W | free W ;\n lock W 1 excl | ;\n unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH"}},
 		{"flush-no-epoch", "E-SYNC-EPOCH: flush outside a passive-target epoch", "mpi-3.0", model.Relaxed,
 			two + " flush W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-SYNC-EPOCH"}},
 		{"unlock-no-lock", "E-SYNC-EPOCH: unlock without lock", "mpi-3.0", model.Relaxed,

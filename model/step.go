@@ -692,8 +692,8 @@ func (p *Program) fence(s State, proc, j int, in *Instr, rec *Record) bool {
 	}
 	wl := &p.Layout.Win[in.Win]
 	if s.u32(wl.StartOpen+4*proc) != 0 || s.u32(wl.LockHeld+4*proc) != 0 || s[wl.LockAll+proc] != 0 {
+		// Flagged, and the fence still runs: the other members wait for it.
 		p.epochMix(s, proc, in, rec, "fence while a start or lock epoch is open on "+p.Wins[in.Win].Name)
-		return true
 	}
 	if in.TwoPhase {
 		s[p.Layout.InCall[proc]] = byte(j + 1)
@@ -837,8 +837,7 @@ func (p *Program) start(s State, proc int, in *Instr, rec *Record) bool {
 		p.epochMix(s, proc, in, rec, "start while a start epoch is open (nested start)")
 		return true
 	case s.u32(wl.LockHeld+4*proc) != 0 || s[wl.LockAll+proc] != 0:
-		p.epochMix(s, proc, in, rec, "start while a lock epoch is open")
-		return true
+		p.epochMix(s, proc, in, rec, "start while a lock epoch is open") // and the start proceeds
 	}
 	if p.Sem.Has(spec.PostStartLS) {
 		for t := 0; t < n; t++ {
@@ -857,6 +856,9 @@ func (p *Program) start(s State, proc int, in *Instr, rec *Record) bool {
 }
 
 func (p *Program) complete(s State, proc int, in *Instr, rec *Record) bool {
+	if !p.winUsable(s, proc, in, rec) {
+		return true
+	}
 	wl := &p.Layout.Win[in.Win]
 	group := s.u32(wl.StartOpen + 4*proc)
 	if group == 0 {
@@ -876,6 +878,9 @@ func (p *Program) complete(s State, proc int, in *Instr, rec *Record) bool {
 }
 
 func (p *Program) wait(s State, proc int, in *Instr, rec *Record) bool {
+	if !p.winUsable(s, proc, in, rec) {
+		return true
+	}
 	wl := &p.Layout.Win[in.Win]
 	n := p.NProcs
 	group := s.u32(wl.PostOpen + 4*proc)
@@ -888,9 +893,9 @@ func (p *Program) wait(s State, proc int, in *Instr, rec *Record) bool {
 			return false // wait waits for the matching completes
 		}
 	}
-	if p.pendingTo(s, int(in.Win), proc, EpochPSCW, 256) {
-		return false // R3
-	}
+	// R3 needs no check of its own: each matching complete waited until its
+	// operations were performed (R1), and operations of later epochs are not this
+	// wait's business.
 	s.setU32(wl.PostOpen+4*proc, 0)
 	p.copyR6(s, proc, int(in.Win))
 	return true
@@ -912,15 +917,13 @@ func (p *Program) lock(s State, proc int, in *Instr, rec *Record) bool {
 	case s.u32(wl.LockHeld+4*proc)&(1<<uint(t)) != 0 || s[wl.LockAll+proc] != 0:
 		p.epochMix(s, proc, in, rec, fmt.Sprintf("a second lock epoch from P%d to rank %d", proc, t))
 		return true
-	case s.u32(wl.StartOpen+4*proc) != 0:
-		p.epochMix(s, proc, in, rec, "lock inside a start epoch")
-		return true
 	}
 	holders := s.u32(wl.Holders + 4*t)
 	if holders != 0 && (in.LockType == litmus.LockExclusive || s[wl.Excl+t] != 0) {
 		return false // blocks until acquired
 	}
 	p.noLocks(s, proc, in, rec)
+	p.lockMix(s, proc, in, rec, 1<<uint(t))
 	s.setU32(wl.Holders+4*t, holders|1<<uint(proc))
 	if in.LockType == litmus.LockExclusive {
 		s[wl.Excl+t] = 1
@@ -932,6 +935,22 @@ func (p *Program) lock(s State, proc int, in *Instr, rec *Record) bool {
 	return true
 }
 
+// lockMix flags a lock epoch mixed with an active-target one (node330): a lock
+// inside the caller's start epoch, or of a target that has posted and not yet
+// waited. The lock still proceeds, so the rest of the execution can be listed.
+func (p *Program) lockMix(s State, proc int, in *Instr, rec *Record, targets uint32) {
+	wl := &p.Layout.Win[in.Win]
+	if s.u32(wl.StartOpen+4*proc) != 0 {
+		p.epochMix(s, proc, in, rec, "a lock inside a start epoch")
+	}
+	for t := 0; t < p.NProcs; t++ {
+		if targets&(1<<uint(t)) != 0 && s.u32(wl.PostOpen+4*t) != 0 {
+			p.epochMix(s, proc, in, rec, fmt.Sprintf("a lock of rank %d, which has called post and not yet wait", t))
+			return
+		}
+	}
+}
+
 func (p *Program) release(s State, wl *WinLayout, proc, t int) {
 	h := s.u32(wl.Holders+4*t) &^ (1 << uint(proc))
 	s.setU32(wl.Holders+4*t, h)
@@ -941,6 +960,9 @@ func (p *Program) release(s State, wl *WinLayout, proc, t int) {
 }
 
 func (p *Program) unlock(s State, proc int, in *Instr, rec *Record) bool {
+	if !p.winUsable(s, proc, in, rec) {
+		return true
+	}
 	wl := &p.Layout.Win[in.Win]
 	t := int(in.Target)
 	held := s.u32(wl.LockHeld + 4*proc)
@@ -968,9 +990,6 @@ func (p *Program) lockAll(s State, proc int, in *Instr, rec *Record) bool {
 	case s.u32(wl.LockHeld+4*proc) != 0 || s[wl.LockAll+proc] != 0:
 		p.epochMix(s, proc, in, rec, "lock_all while a lock epoch is open")
 		return true
-	case s.u32(wl.StartOpen+4*proc) != 0:
-		p.epochMix(s, proc, in, rec, "lock_all inside a start epoch")
-		return true
 	}
 	group := p.Wins[in.Win].Group
 	for t := 0; t < p.NProcs; t++ {
@@ -979,6 +998,7 @@ func (p *Program) lockAll(s State, proc int, in *Instr, rec *Record) bool {
 		}
 	}
 	p.noLocks(s, proc, in, rec)
+	p.lockMix(s, proc, in, rec, group)
 	for t := 0; t < p.NProcs; t++ {
 		if group&(1<<uint(t)) != 0 {
 			s.setU32(wl.Holders+4*t, s.u32(wl.Holders+4*t)|1<<uint(proc))
@@ -990,6 +1010,9 @@ func (p *Program) lockAll(s State, proc int, in *Instr, rec *Record) bool {
 }
 
 func (p *Program) unlockAll(s State, proc int, in *Instr, rec *Record) bool {
+	if !p.winUsable(s, proc, in, rec) {
+		return true
+	}
 	wl := &p.Layout.Win[in.Win]
 	if s[wl.LockAll+proc] == 0 {
 		p.syncEpoch(s, proc, in, rec, "unlock_all without lock_all")
@@ -1021,6 +1044,9 @@ func (p *Program) passiveEpoch(s State, proc int, in *Instr, all bool) bool {
 }
 
 func (p *Program) flush(s State, proc int, in *Instr, rec *Record) bool {
+	if !p.winUsable(s, proc, in, rec) {
+		return true
+	}
 	all := in.Op == litmus.OpFlushAll || in.Op == litmus.OpFlushLocalAll
 	if !p.passiveEpoch(s, proc, in, all) {
 		p.syncEpoch(s, proc, in, rec, "flush outside a passive-target epoch")
