@@ -20,6 +20,9 @@ type Options struct {
 	// MaxStates stops the search with ErrStateLimit once this many states are
 	// stored (0: no bound).
 	MaxStates int
+	// NoReduce turns off the partial-order reduction (model.Program.Successors):
+	// the plain search visits every interleaving.
+	NoReduce bool
 }
 
 // ErrStateLimit is returned when a search reaches Options.MaxStates.
@@ -177,14 +180,13 @@ func (e *search) run() error {
 	e.noteStaticFlags(root)
 	stack := []int{root}
 	scratch := make(model.State, p.StateSize())
-	cur := make(model.State, p.StateSize())
 	for len(stack) > 0 {
 		idx := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		copy(cur, e.seen.state(idx))
+		cur := model.State(e.seen.state(idx)) // stored states never move: no copy needed
 		n := 0
 		var limitErr error
-		p.Successors(cur, scratch, func(st model.Step, next model.State) {
+		p.Successors(cur, scratch, !e.opt.NoReduce, func(st model.Step, next model.State) {
 			n++
 			e.trans++
 			child, isNew := e.seen.insert(next, idx, st.Encode())

@@ -2,6 +2,7 @@ package explorer_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -121,4 +122,87 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// sameVerdict compares what two searches found: outcome sets (with their flags)
+// and the rules raised.
+func sameVerdict(a, b *explorer.Result) string {
+	type out struct {
+		Values []int64
+		Flags  []string
+	}
+	view := func(r *explorer.Result) any {
+		var outs []out
+		for _, o := range r.Outcomes {
+			outs = append(outs, out{o.Values, o.Flags})
+		}
+		var flags []string
+		for _, f := range r.Flags {
+			flags = append(flags, f.Rule)
+		}
+		return []any{outs, flags, r.Observation}
+	}
+	return cmp.Diff(view(a), view(b))
+}
+
+func exploreBoth(lt *litmus.Test, sem spec.Semantics, hw model.HW) (reduced, plain *explorer.Result, err error) {
+	p, err := model.Compile(lt, sem, hw)
+	if err != nil {
+		return nil, nil, err
+	}
+	if reduced, err = explorer.Explore(p, explorer.Options{MaxStates: 5_000_000}); err != nil {
+		return nil, nil, err
+	}
+	plain, err = explorer.Explore(p, explorer.Options{MaxStates: 5_000_000, NoReduce: true})
+	return reduced, plain, err
+}
+
+// TestReductionRandom: the reduced search finds what the plain one finds.
+func TestReductionRandom(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		lt := gen.Program(propCfg).Draw(t, "program")
+		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		reduced, plain, err := exploreBoth(lt, sem, hw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sameVerdict(plain, reduced); d != "" {
+			t.Fatalf("reduced search differs from plain (-plain +reduced):\n%s\n%s", d, litmus.Format(lt))
+		}
+	})
+}
+
+// TestReductionCorpus: the same on every test of the corpus and of the acceptance
+// folder, under every preset and hw model.
+func TestReductionCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../litmus/*/*.lit")
+	acc, _ := filepath.Glob("../../shared/acceptance/*.lit")
+	files = append(files, acc...)
+	if len(files) == 0 {
+		t.Fatal("no corpus files found")
+	}
+	var plainStates, reducedStates int
+	for _, f := range files {
+		lt, err := litmus.ParseFile(f)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		for _, sem := range spec.AllPresets() {
+			for _, hw := range model.HWModels {
+				reduced, plain, err := exploreBoth(lt, sem, hw)
+				if err != nil {
+					t.Errorf("%s: %v", f, err)
+					continue
+				}
+				plainStates += plain.States
+				reducedStates += reduced.States
+				if d := sameVerdict(plain, reduced); d != "" {
+					t.Errorf("%s %s %s: reduced search differs from plain (-plain +reduced):\n%s", f, sem.Name, hw, d)
+				}
+			}
+		}
+	}
+	t.Logf("%d files x 4 presets x 3 hw: %d states plain, %d reduced", len(files), plainStates, reducedStates)
 }

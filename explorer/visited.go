@@ -1,6 +1,9 @@
 package explorer
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"math/bits"
+)
 
 // visited is the set of states seen, stored exactly: each state's bytes, followed
 // by the index of the state it was first reached from and the step that reached
@@ -17,16 +20,18 @@ type visited struct {
 	seed   maphash.Seed
 }
 
-const chunkRecords = 1 << 14
+// Chunk k holds firstChunk << k records: small searches (most litmus tests) allocate
+// little, large ones allocate as much again each time, and nothing is ever copied.
+const firstChunk = 256
 
 func newVisited(width int) *visited {
 	return &visited{width: width, rec: width + 8, table: make([]uint64, 1<<10), seed: maphash.MakeSeed()}
 }
 
 func (v *visited) record(i int) []byte {
-	c := v.chunks[i/chunkRecords]
-	off := (i % chunkRecords) * v.rec
-	return c[off : off+v.rec]
+	k := bits.Len(uint(i/firstChunk+1)) - 1
+	off := (i - firstChunk*(1<<k-1)) * v.rec
+	return v.chunks[k][off : off+v.rec]
 }
 
 func (v *visited) state(i int) []byte { return v.record(i)[:v.width] }
@@ -61,8 +66,8 @@ func (v *visited) insert(s []byte, parent int, step uint32) (int, bool) {
 		h = (h + 1) & mask
 	}
 	idx := v.count
-	if idx%chunkRecords == 0 {
-		v.chunks = append(v.chunks, make([]byte, chunkRecords*v.rec))
+	if idx == firstChunk*(1<<len(v.chunks)-1) {
+		v.chunks = append(v.chunks, make([]byte, (firstChunk<<len(v.chunks))*v.rec))
 	}
 	v.count++
 	r := v.record(idx)
@@ -91,4 +96,10 @@ func (v *visited) grow() {
 }
 
 // bytes is the memory the set holds.
-func (v *visited) bytes() int { return len(v.chunks)*chunkRecords*v.rec + 8*len(v.table) }
+func (v *visited) bytes() int {
+	n := 0
+	for _, c := range v.chunks {
+		n += len(c)
+	}
+	return n + 8*len(v.table)
+}

@@ -56,6 +56,12 @@ func (c *compiler) compile() error {
 	for i := range p.Procs {
 		c.dependencies(i)
 	}
+	for _, cell := range p.Cells {
+		p.hasSeparate = p.hasSeparate || cell.Separate
+	}
+	for i := range p.Procs {
+		c.localSteps(i)
+	}
 	c.staticAlignment()
 	p.buildLayout()
 	p.init = make(State, p.Layout.Size)
@@ -696,6 +702,70 @@ func (c *compiler) completer(proc, i int) int {
 		}
 	}
 	return -1
+}
+
+// ----- partial-order reduction -----
+
+// localSteps marks the steps the reduced search may take eagerly. A step is local
+// when it reads and writes only its own process's state (registers, epoch state,
+// done set), or only adds to shared state in ways that merely enable others
+// (a message sent, a post or complete counted, a lock released), and when no other
+// process can disable it. Such a step is independent of every step of the others,
+// so exploring it alone from a state loses no terminal state (Godefroid's
+// persistent sets; the state graph is acyclic, so no cycle proviso is needed).
+// Registers a pending RMA operation writes at perform time are shared with that
+// perform step, so a step touching them is never local.
+func (c *compiler) localSteps(proc int) {
+	p := c.p
+	code := p.Procs[proc].Code
+	var rmaDst uint32
+	for k := range code {
+		if code[k].Kind == KRMA && code[k].Dst >= 0 {
+			rmaDst |= 1 << uint(code[k].Dst)
+		}
+	}
+	for k := range code {
+		in := &code[k]
+		guardOK := in.GuardReg < 0 || readRegs(&Instr{GuardReg: in.GuardReg, GuardVal: in.GuardVal, Dst: -1})&rmaDst == 0
+		in.LocalSkip = guardOK
+		regs := readRegs(in) | writeRegs(in)
+		if in.Kind == KRMA {
+			regs = readRegs(in) // its own result register is written by its perform step
+		}
+		in.Local = guardOK && regs&rmaDst == 0 && c.localKind(in)
+		in.LocalReturn = in.TwoPhase && (in.Kind != KFence || !p.hasSeparate)
+		if in.Local || (in.LocalSkip && in.GuardReg >= 0) || in.LocalReturn {
+			p.Procs[proc].LocalMask |= 1 << uint(k)
+		}
+	}
+}
+
+func (c *compiler) localKind(in *Instr) bool {
+	p := c.p
+	switch in.Kind {
+	case KArith, KWaitReq, KFlush, KFlushLocal, KSend, KRecv, KStart, KComplete, KRMA, KRemoteStore, KBarrier, KSharedQuery:
+		return true
+	case KFence:
+		return in.TwoPhase || !p.hasSeparate // arrival only; a noprecede fence also copies
+	case KUnlock, KUnlockAll, KSync:
+		return !p.hasSeparate // R5/R6 copies touch the public copy others' RMA reaches
+	case KPost, KWait:
+		// Others' locks read the exposure (E-EPOCH-MIX), and R5/R6 copy.
+		return !p.hasSeparate && !c.windowLocked(int(in.Win))
+	}
+	return false // loads, stores, remote loads, lock acquisition, free
+}
+
+func (c *compiler) windowLocked(win int) bool {
+	for i := range c.p.Procs {
+		for k := range c.p.Procs[i].Code {
+			in := &c.p.Procs[i].Code[k]
+			if int(in.Win) == win && (in.Kind == KLock || in.Kind == KLockAll) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ----- alignment (SEMANTICS.md §6) -----

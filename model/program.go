@@ -132,6 +132,12 @@ type Instr struct {
 	// OriginBuf lists the earlier RMA instructions whose origin buffer this
 	// instruction touches before they complete locally (E-ORIGIN-BUF).
 	OriginBuf []int8
+	// Local: executing this instruction touches only its process's own state, cannot
+	// be disabled by another process's step, and commutes with every such step, so
+	// the reduced search may take it at once, alone (a persistent set of one).
+	// LocalSkip: the same holds for skipping it when its guard is false.
+	// LocalReturn: the same for the return step of a two-phase call.
+	Local, LocalSkip, LocalReturn bool
 	// Completer is, for an RMA instruction, the first later call that completes it
 	// at the origin (-1 none).
 	Completer int8
@@ -157,6 +163,9 @@ type Proc struct {
 	Regs    []string // register names; index = register number
 	Stores  int      // number of store instructions (bounds the TSO buffer)
 	AllMask uint64   // every instruction
+	// LocalMask: instructions with a local exec, skip or return step (a quick
+	// test before the reduced search looks for one).
+	LocalMask uint64
 }
 
 // Cell is one physical memory cell.

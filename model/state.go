@@ -137,7 +137,6 @@ func (p *Program) buildLayout() {
 		l.Chan = append(l.Chan, take(2+8*c.Cap, true))
 	}
 	l.Size = off
-	p.hasSeparate = uses.separate
 }
 
 // programUses says which kinds of state a program can change.

@@ -79,7 +79,13 @@ func FlagList(flags uint32) []string {
 // Successors calls emit for every step enabled in s with the state it leads to.
 // The state passed to emit lives in scratch (len StateSize) and is overwritten by
 // the next call: emit must copy what it keeps.
-func (p *Program) Successors(s, scratch State, emit func(Step, State)) {
+//
+// With reduce, when some process has a local step enabled (Instr.Local), only the
+// first such step is emitted: the reduced search reaches the same terminal states.
+func (p *Program) Successors(s, scratch State, reduce bool, emit func(Step, State)) {
+	if reduce && p.localSuccessor(s, scratch, emit) {
+		return
+	}
 	for proc := range p.Procs {
 		p.procSuccessors(s, scratch, proc, emit)
 	}
@@ -136,6 +142,46 @@ func (p *Program) procSuccessors(s, scratch State, proc int, emit func(Step, Sta
 			emit(st, scratch)
 		}
 	}
+}
+
+// localSuccessor emits the first enabled local step, if there is one.
+func (p *Program) localSuccessor(s, scratch State, emit func(Step, State)) bool {
+	l := &p.Layout
+	for proc := range p.Procs {
+		done := p.done(s, proc)
+		candidates := p.Procs[proc].LocalMask &^ done
+		if candidates == 0 {
+			continue
+		}
+		inCall := int(s[l.InCall[proc]]) - 1
+		code := p.Procs[proc].Code
+		for ; candidates != 0; candidates &= candidates - 1 {
+			j := bits.TrailingZeros64(candidates)
+			in := &code[j]
+			st := Step{Kind: StepExec, Proc: int8(proc), Index: int8(j)}
+			switch {
+			case j == inCall:
+				if !in.LocalReturn {
+					continue
+				}
+				st.Kind = StepReturn
+			case !p.ready(s, proc, j, done):
+				continue
+			case in.GuardReg >= 0 && !p.guardHolds(s, proc, in):
+				if !in.LocalSkip {
+					continue
+				}
+			case !in.Local || (in.Kind == KSharedQuery && p.sqOpen(s, proc, in)):
+				continue
+			}
+			copy(scratch, s)
+			if p.Apply(scratch, st, nil) {
+				emit(st, scratch)
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ready reports whether instruction j is not held back by an earlier one (SEMANTICS.md §2).

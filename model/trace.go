@@ -34,7 +34,7 @@ func (p *Program) Replay(steps []Step) ([]Record, State, error) {
 func (p *Program) enabled(s State, st Step) bool {
 	found := false
 	scratch := make(State, len(s))
-	p.Successors(s, scratch, func(got Step, _ State) {
+	p.Successors(s, scratch, false, func(got Step, _ State) {
 		if got == st {
 			found = true
 		}

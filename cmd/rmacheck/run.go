@@ -25,6 +25,7 @@ type runFlags struct {
 	jobs      int
 	shard     string
 	maxStates int
+	noReduce  bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -57,6 +58,7 @@ func newRunCmd() *cobra.Command {
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "parallel searches (default: one per CPU)")
 	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n, 1-based) of the files, for job arrays")
 	fl.IntVar(&f.maxStates, "max-states", 50_000_000, "stop a search that stores more states than this (0: no bound)")
+	fl.BoolVar(&f.noReduce, "no-reduce", false, "turn off the partial-order reduction (same results, more states)")
 	return cmd
 }
 
@@ -187,7 +189,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	for _, t := range tests {
 		jobs = append(jobs, jobsFor(t, sems, f.hw)...)
 	}
-	results := explorer.RunAll(jobs, f.jobs, explorer.Options{MaxStates: f.maxStates}, progressPrinter(cmd.ErrOrStderr(), f.json))
+	results := explorer.RunAll(jobs, f.jobs, explorer.Options{MaxStates: f.maxStates, NoReduce: f.noReduce}, progressPrinter(cmd.ErrOrStderr(), f.json))
 	out := cmd.OutOrStdout()
 	switch {
 	case f.json:
