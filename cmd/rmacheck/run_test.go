@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// runGoldenCases are the golden outputs of run and replay. Search times vary from run to
+// run, so they are masked before the comparison.
+var runGoldenCases = []struct {
+	name string
+	args []string
+	code int
+}{
+	{"run_table", []string{"run", "testdata/sb.lit", "testdata/wrong-expect.lit"}, 1},
+	{"run_block", []string{"run", "--sem", "A", "testdata/sb.lit"}, 0},
+	{"run_block_witness", []string{"run", "--sem", "mpi-3.0", "--hw", "tso", "--show", "witness", "testdata/sb.lit"}, 0},
+	{"run_switch", []string{"run", "--sem", "mpi-3.0,fence_ls=on", "testdata/wrong-expect.lit"}, 0},
+	{"run_json", []string{"run", "--json", "--sem", "A", "testdata/sb.lit"}, 0},
+	{"run_bad_file", []string{"run", "testdata/bad.lit", "testdata/sb.lit"}, 2},
+	{"run_bad_sem", []string{"run", "--sem", "mpi-5", "testdata/sb.lit"}, 2},
+	{"run_max_states", []string{"run", "--max-states", "5", "testdata/sb.lit"}, 1},
+	{"run_shard", []string{"run", "--shard", "2/2", "testdata/sb.lit", "testdata/wrong-expect.lit"}, 1},
+	{"replay_outcome", []string{"replay", "testdata/sb.lit", "--sem", "mpi-3.0", "--outcome", `0:r0=0 /\ 1:r0=0`}, 0},
+	{"replay_flag", []string{"replay", "testdata/sb.lit", "--sem", "A", "--flag", "E-EPOCH"}, 0},
+	{"replay_missing", []string{"replay", "testdata/sb.lit", "--sem", "mpi-3.0", "--hw", "sc", "--outcome", "0:r0=0; 1:r0=0"}, 1},
+	{"replay_unknown_name", []string{"replay", "testdata/sb.lit", "--outcome", "2:r0=0"}, 2},
+}
+
+var (
+	timeLine = regexp.MustCompile(`(?m)^Time (\S+) [0-9.]+$`)
+	timeJSON = regexp.MustCompile(`"time_s":[0-9.e+-]+`)
+)
+
+func maskTimes(s string) string {
+	s = timeLine.ReplaceAllString(s, "Time $1 T")
+	return timeJSON.ReplaceAllString(s, `"time_s":T`)
+}
+
+func TestRunGolden(t *testing.T) {
+	for _, c := range runGoldenCases {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(c.args...)
+			if code != c.code {
+				t.Errorf("rmacheck %s: exit %d, want %d\nstderr:\n%s", strings.Join(c.args, " "), code, c.code, stderr)
+			}
+			got := maskTimes(fmt.Sprintf("$ rmacheck %s\nexit %d\n-- stdout --\n%s-- stderr --\n%s",
+				strings.Join(c.args, " "), code, stdout, stderr))
+			path := filepath.Join("testdata", c.name+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if d := cmp.Diff(string(want), got); d != "" {
+				t.Errorf("output differs from %s (-want +got):\n%s", path, d)
+			}
+		})
+	}
+}
