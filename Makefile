@@ -1,5 +1,5 @@
 # rmacheck: build, check the corpus, test.
-#   make          build bin/rmacheck and check every .lit file of the corpus
+#   make          build bin/rmacheck, check every .lit file of the corpus and run it
 #   make test     go vet, gofmt check, go test
 #   make bench    benchmarks
 #   make fmt      gofmt -w and rmacheck fmt -w over the corpus
@@ -23,6 +23,7 @@ build:
 
 corpus: build
 	$(BIN) check $(CORPUS)
+	$(BIN) run $(CORPUS)
 
 test: vet fmtcheck gotest
 
@@ -40,8 +41,10 @@ fmtcheck:
 gotest:
 	$(GO) test ./...
 
-bench:
+bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	@echo "== rmacheck run over the stress tests (8 searches, 13 s of CPU), -j 1 and -j 2"
+	@for j in 1 2; do echo "-j $$j:"; bash -c "time $(BIN) run -j $$j explorer/testdata/*.lit >/dev/null" || true; done
 
 fmt: build
 	gofmt -w $(GOFILES)
