@@ -150,8 +150,8 @@ func Explore(p *model.Program, opt Options) (*Result, error) {
 type flagSite struct {
 	state int // the state the rule was first raised in
 	msg   string
-	proc  int
-	row   int
+	procs []int
+	rows  []int
 }
 
 type search struct {
@@ -165,6 +165,10 @@ type search struct {
 	flagAt   map[string]flagSite
 	cond     func([]int64) bool
 	filter   func([]int64) bool
+	// conflictFound marks the candidate pairs (model.Program.Candidates) already
+	// found concurrent; unfound counts the others, so checks stop once all are found.
+	conflictFound []bool
+	unfound       int
 }
 
 type outcomeAcc struct {
@@ -179,11 +183,16 @@ func (e *search) run() error {
 	root, _ := e.seen.insert(init, -1, 0)
 	e.noteStaticFlags(root)
 	stack := []int{root}
+	e.conflictFound = make([]bool, len(p.Candidates))
+	e.unfound = len(p.Candidates)
 	scratch := make(model.State, p.StateSize())
 	for len(stack) > 0 {
 		idx := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		cur := model.State(e.seen.state(idx)) // stored states never move: no copy needed
+		if e.unfound > 0 {
+			e.checkConflicts(idx, cur)
+		}
 		n := 0
 		var limitErr error
 		p.Successors(cur, scratch, !e.opt.NoReduce, func(st model.Step, next model.State) {
@@ -219,7 +228,7 @@ func (e *search) final(idx int, s model.State) {
 	if !p.Finished(s) {
 		flags |= flagBitOf("DEADLOCK")
 		if _, ok := e.flagAt["DEADLOCK"]; !ok {
-			e.flagAt["DEADLOCK"] = flagSite{state: idx, msg: deadlockMessage(p, s), proc: -1}
+			e.flagAt["DEADLOCK"] = flagSite{state: idx, msg: deadlockMessage(p, s)}
 		}
 	}
 	vals := make([]int64, len(p.Out))
@@ -264,7 +273,7 @@ func deadlockMessage(p *model.Program, s model.State) string {
 func (e *search) noteStaticFlags(root int) {
 	for _, f := range e.p.Static {
 		if _, ok := e.flagAt[f.Rule]; !ok {
-			e.flagAt[f.Rule] = flagSite{state: root, msg: f.Message, proc: f.Proc, row: f.Row}
+			e.flagAt[f.Rule] = flagSite{state: root, msg: f.Message, procs: []int{f.Proc}, rows: []int{f.Row}}
 		}
 	}
 }
@@ -279,15 +288,27 @@ func (e *search) noteFlags(parent model.State, st model.Step, child int, f uint3
 		if _, ok := e.flagAt[rule]; ok {
 			continue
 		}
-		site := flagSite{state: child, msg: rule, proc: -1}
+		site := flagSite{state: child, msg: rule}
 		for _, r := range rec.Raised {
 			if r.Rule == rule {
-				site.msg, site.proc, site.row = r.Message, r.Proc, r.Row
+				site.msg, site.procs, site.rows = r.Message, []int{r.Proc}, []int{r.Row}
 				break
 			}
 		}
 		e.flagAt[rule] = site
 	}
+}
+
+// checkConflicts records the candidate pairs that are concurrent in state idx; the
+// first pair found for a rule gives its message and witness (the path to idx).
+func (e *search) checkConflicts(idx int, s model.State) {
+	e.p.Conflicts(s, e.conflictFound, func(c model.ConflictReport) {
+		e.conflictFound[c.Candidate] = true
+		e.unfound--
+		if _, ok := e.flagAt[c.Rule]; !ok {
+			e.flagAt[c.Rule] = flagSite{state: idx, msg: c.Message, procs: c.Procs, rows: c.Rows}
+		}
+	})
 }
 
 // trace walks the parent links from the initial state to state idx.
@@ -323,17 +344,12 @@ func (e *search) result() *Result {
 	default:
 		r.Observation = litmus.ObsSometimes
 	}
-	for _, rule := range model.FlagRules {
-		site, ok := e.flagAt[rule]
+	for _, rl := range spec.Rules { // catalogue order
+		site, ok := e.flagAt[rl.ID]
 		if !ok {
 			continue
 		}
-		rl, _ := spec.LookupRule(rule)
-		f := Flag{Rule: rule, Class: rl.Class, Message: site.msg, Trace: e.trace(site.state)}
-		if site.proc >= 0 {
-			f.Procs, f.Rows = []int{site.proc}, []int{site.row}
-		}
-		r.Flags = append(r.Flags, f)
+		r.Flags = append(r.Flags, Flag{Rule: rl.ID, Class: rl.Class, Message: site.msg, Procs: site.procs, Rows: site.rows, Trace: e.trace(site.state)})
 	}
 	return r
 }

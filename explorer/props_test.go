@@ -108,8 +108,20 @@ func TestWitnessesReplay(t *testing.T) {
 			if err != nil {
 				t.Fatalf("trace of %s does not replay: %v", f.Rule, err)
 			}
-			if f.Rule != "DEADLOCK" && !contains(model.FlagList(p.Flags(final)), f.Rule) {
-				t.Fatalf("trace of %s ends in a state without it", f.Rule)
+			switch {
+			case f.Rule == "DEADLOCK":
+			case contains(model.FlagRules, f.Rule):
+				if !contains(model.FlagList(p.Flags(final)), f.Rule) {
+					t.Fatalf("trace of %s ends in a state without it", f.Rule)
+				}
+			default: // a conflict: the trace ends where the two accesses are concurrent
+				seen := false
+				p.Conflicts(final, make([]bool, len(p.Candidates)), func(c model.ConflictReport) {
+					seen = seen || c.Rule == f.Rule
+				})
+				if !seen {
+					t.Fatalf("trace of %s ends in a state where no pair breaks it", f.Rule)
+				}
 			}
 		}
 	})

@@ -38,13 +38,43 @@ type Test struct {
 	QuantPos  Pos
 	Cond      Cond
 	Expects   []*Expect
+
+	// Comments of the lines that are not nodes of their own (see Comments). Format prints
+	// each group where it was; nodes with a line of their own (Meta, Window, Alias, Init,
+	// Expect) carry theirs.
+	HeaderComments Comments   // the "MPI NAME" line (Lead: the comments opening the file)
+	DocComments    Comments   // the doc string line
+	OpenComments   Comments   // the "{" line
+	CloseComments  Comments   // the "}" line (Lead: after the last init statement)
+	RowComments    []Comments // [0] the "P0 | P1 ;" row, [i] instruction row i; nil when none
+	LocsComments   Comments   // the locations line
+	FilterComments Comments   // the filter line
+	CondComments   Comments   // the final condition line
+	EndComments    []Comment  // after the last line
+}
+
+// Comment is one comment as written: "# text" (trailing blanks dropped) or "(* text *)",
+// which may span lines.
+type Comment struct {
+	Pos   Pos
+	Text  string
+	Blank bool // a blank line separates it from what precedes it
+}
+
+// Comments are the comments that belong to one line of a file: the comments on the lines
+// before it (Lead), and those after its last token on the same line or inside it when it
+// spans lines (Trail). Format prints Lead above the line and Trail at its end; a multi-line
+// comment, or anything after a "#" comment, goes on lines of its own below it.
+type Comments struct {
+	Lead, Trail []Comment
 }
 
 // Meta is a key=value line of the header.
 type Meta struct {
-	Pos   Pos
-	Key   string
-	Value string
+	Pos      Pos
+	Key      string
+	Value    string
+	Comments Comments // Trail is printed below the line: the value runs to its end
 }
 
 // Flavor is how a window's memory was made.
@@ -149,6 +179,8 @@ type Window struct {
 
 	Info []Info // MPI info keys, in file order
 
+	Comments Comments
+
 	// Positions of the keys (added for precise validation messages; zero when not written).
 	SizePos, BytesPos, TypePos, DispUnitPos, ModelPos, RanksPos Pos
 }
@@ -184,6 +216,8 @@ type Alias struct {
 	Name string
 	Loc  Loc
 	Type Type // TypeDefault when not given
+
+	Comments Comments
 }
 
 // Loc names a cell: an alias (Alias != "") or W@rank[disp].
@@ -201,6 +235,8 @@ type Init struct {
 	Reg   *RegRef // register init when set
 	Loc   *Loc    // memory init when set
 	Value int64
+
+	Comments Comments
 }
 
 // RegRef is `P:reg`, a register of a rank.
@@ -289,6 +325,8 @@ type Expect struct {
 	HW    string // "" for the default (relaxed)
 	HWPos Pos
 	Items []ExpectItem
+
+	Comments Comments
 }
 
 // ExpectItem is PRESET=OBS.

@@ -10,66 +10,145 @@ import (
 // Format prints a test in canonical form: header, doc, meta lines, the init block
 // (windows, aliases, memory inits, register inits, one per line), the process table with
 // padded columns, then locations, filter, the final condition and the expect lines.
-// Parse(Format(t)) equals t up to positions (and Init order, which Format normalizes).
+// Parse(Format(t)) equals t up to positions and comments (and Init order, which Format
+// normalizes), and Format(Parse(Format(t))) is Format(t).
+//
+// Comments stay with their lines (see Comments): each Lead comment on a line of its own
+// above the line (indented inside the init block, a blank line before it when it had one),
+// the Trail comments at the end of the line (after the " ;" of a table row). A multi-line
+// "(* *)" comment, and any comment after a "#" one, go on lines of their own below; they
+// lead the next line when the output is parsed again. Comments before a part that is
+// absent (a doc string, locations or filter a program dropped) print as lines of their own.
 func Format(t *Test) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "MPI %s\n", t.Name)
+	var p printer
+	p.lead(t.HeaderComments.Lead, "")
+	fmt.Fprintf(&p, "MPI %s", t.Name)
+	p.end(t.HeaderComments.Trail, "")
 	if t.HasDoc {
-		fmt.Fprintf(&b, "\"%s\"\n", t.Doc)
+		p.lead(t.DocComments.Lead, "")
+		fmt.Fprintf(&p, "\"%s\"", t.Doc)
+		p.end(t.DocComments.Trail, "")
+	} else {
+		p.orphans(t.DocComments, "")
 	}
 	for _, m := range t.Meta {
-		fmt.Fprintf(&b, "%s=%s\n", m.Key, m.Value)
+		p.lead(m.Comments.Lead, "")
+		fmt.Fprintf(&p, "%s=%s\n", m.Key, m.Value)
+		p.lead(m.Comments.Trail, "") // never on the line: the value runs to its end
 	}
-	b.WriteString("{\n")
+	p.lead(t.OpenComments.Lead, "")
+	p.WriteString("{")
+	p.end(t.OpenComments.Trail, "  ")
+	stmt := func(c Comments, format string, args ...any) {
+		p.lead(c.Lead, "  ")
+		p.WriteString("  ")
+		fmt.Fprintf(&p, format, args...)
+		p.WriteString(";")
+		p.end(c.Trail, "  ")
+	}
 	for _, w := range t.Windows {
-		fmt.Fprintf(&b, "  %s;\n", WindowString(w))
+		stmt(w.Comments, "%s", WindowString(w))
 	}
 	for _, a := range t.Aliases {
-		fmt.Fprintf(&b, "  %s = %s", a.Name, LocString(a.Loc))
+		typ := ""
 		if a.Type != TypeDefault {
-			fmt.Fprintf(&b, " : %s", a.Type)
+			typ = " : " + a.Type.String()
 		}
-		b.WriteString(";\n")
+		stmt(a.Comments, "%s = %s%s", a.Name, LocString(a.Loc), typ)
 	}
 	for _, in := range t.Inits {
 		if in.Loc != nil && in.Reg == nil {
-			fmt.Fprintf(&b, "  %s = %d;\n", LocString(*in.Loc), in.Value)
+			stmt(in.Comments, "%s = %d", LocString(*in.Loc), in.Value)
 		}
 	}
 	for _, in := range t.Inits {
 		if in.Reg != nil {
-			fmt.Fprintf(&b, "  %s = %d;\n", regRefString(*in.Reg), in.Value)
+			stmt(in.Comments, "%s = %d", regRefString(*in.Reg), in.Value)
 		}
 	}
-	b.WriteString("}\n")
-	formatTable(&b, t)
+	p.lead(t.CloseComments.Lead, "  ")
+	p.WriteString("}")
+	p.end(t.CloseComments.Trail, "")
+	formatTable(&p, t)
 	if t.HasLocs || len(t.Locations) > 0 {
 		s := make([]string, len(t.Locations))
 		for i, r := range t.Locations {
 			s[i] = RefString(*r)
 		}
-		fmt.Fprintf(&b, "locations [%s];\n", strings.Join(s, "; "))
+		p.lead(t.LocsComments.Lead, "")
+		fmt.Fprintf(&p, "locations [%s];", strings.Join(s, "; "))
+		p.end(t.LocsComments.Trail, "")
+	} else {
+		p.orphans(t.LocsComments, "")
 	}
 	if t.Filter != nil {
-		fmt.Fprintf(&b, "filter (%s)\n", CondString(t.Filter))
+		p.lead(t.FilterComments.Lead, "")
+		fmt.Fprintf(&p, "filter (%s)", CondString(t.Filter))
+		p.end(t.FilterComments.Trail, "")
+	} else {
+		p.orphans(t.FilterComments, "")
 	}
-	fmt.Fprintf(&b, "%s (%s)\n", t.Quant, CondString(t.Cond))
+	p.lead(t.CondComments.Lead, "")
+	fmt.Fprintf(&p, "%s (%s)", t.Quant, CondString(t.Cond))
+	p.end(t.CondComments.Trail, "")
 	for _, e := range t.Expects {
-		b.WriteString("expect")
+		p.lead(e.Comments.Lead, "")
+		p.WriteString("expect")
 		if e.HW != "" {
-			fmt.Fprintf(&b, " hw=%s:", e.HW)
+			fmt.Fprintf(&p, " hw=%s:", e.HW)
 		}
 		for _, it := range e.Items {
-			fmt.Fprintf(&b, " %s=%s", it.Preset, it.ObsString())
+			fmt.Fprintf(&p, " %s=%s", it.Preset, it.ObsString())
 		}
-		b.WriteString("\n")
+		p.end(e.Comments.Trail, "")
 	}
-	return b.Bytes()
+	p.lead(t.EndComments, "")
+	return p.Bytes()
 }
 
-func formatTable(b *bytes.Buffer, t *Test) {
+// printer is the output of Format, with the placement of comments.
+type printer struct{ bytes.Buffer }
+
+// lead writes comments on lines of their own, each after a blank line if it had one.
+func (p *printer) lead(cs []Comment, indent string) {
+	for _, c := range cs {
+		if c.Blank && p.Len() > 0 {
+			p.WriteByte('\n')
+		}
+		p.WriteString(indent)
+		p.WriteString(c.Text)
+		p.WriteByte('\n')
+	}
+}
+
+// end ends a line with its trailing comments. Those that cannot stay on it (a multi-line
+// comment, and every comment after a "#" one) go below, indented as the line that follows.
+func (p *printer) end(cs []Comment, indent string) {
+	i := 0
+	for i < len(cs) && !strings.Contains(cs[i].Text, "\n") {
+		p.WriteByte(' ')
+		p.WriteString(cs[i].Text)
+		i++
+		if strings.HasPrefix(cs[i-1].Text, "#") {
+			break
+		}
+	}
+	p.WriteByte('\n')
+	p.lead(cs[i:], indent)
+}
+
+// orphans writes the comments of a line that is not printed.
+func (p *printer) orphans(c Comments, indent string) {
+	p.lead(c.Lead, indent)
+	p.lead(c.Trail, indent)
+}
+
+func formatTable(p *printer, t *Test) {
 	n := len(t.Procs)
 	if n == 0 {
+		for _, c := range t.RowComments {
+			p.orphans(c, "")
+		}
 		return
 	}
 	cells := make([][]string, t.Rows+1)
@@ -88,16 +167,25 @@ func formatTable(b *bytes.Buffer, t *Test) {
 			width[c] = max(width[c], len(s))
 		}
 	}
-	for _, row := range cells {
-		b.WriteByte(' ')
+	for r, row := range cells {
+		var cs Comments
+		if r < len(t.RowComments) {
+			cs = t.RowComments[r]
+		}
+		p.lead(cs.Lead, "")
+		p.WriteByte(' ')
 		for c, s := range row {
 			if c > 0 {
-				b.WriteString(" | ")
+				p.WriteString(" | ")
 			}
-			b.WriteString(s)
-			b.WriteString(strings.Repeat(" ", width[c]-len(s)))
+			p.WriteString(s)
+			p.WriteString(strings.Repeat(" ", width[c]-len(s)))
 		}
-		b.WriteString(" ;\n")
+		p.WriteString(" ;")
+		p.end(cs.Trail, "")
+	}
+	for r := len(cells); r < len(t.RowComments); r++ {
+		p.orphans(t.RowComments[r], "")
 	}
 }
 

@@ -3,6 +3,8 @@ package litmus
 import (
 	"bytes"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -65,7 +67,62 @@ func genTest(t *rapid.T) *Test {
 	tst.Quant = Quant(g.intn(0, 2, "quant"))
 	tst.Cond = g.cond(3)
 	g.expects()
+	if g.coin("comments") {
+		g.comments()
+	}
 	return tst
+}
+
+// commentChars may appear in comments: other comment openers and the language's punctuation.
+const commentChars = "ab #;|{}=\"(*~"
+
+func (g *gen) comment() Comment {
+	c := Comment{Blank: g.coin("blank")}
+	if g.coin("hash") {
+		c.Text = strings.TrimRight("# "+g.text("hashtext", commentChars, 0, 8), " ")
+	} else {
+		c.Text = "(* " + g.text("blocktext", commentChars+"\n", 0, 8) + " *)"
+	}
+	return c
+}
+
+func (g *gen) group() Comments {
+	var c Comments
+	for i := g.intn(0, 2, "nlead"); i > 0; i-- {
+		c.Lead = append(c.Lead, g.comment())
+	}
+	for i := g.intn(0, 2, "ntrail"); i > 0; i-- {
+		c.Trail = append(c.Trail, g.comment())
+	}
+	return c
+}
+
+// comments sprinkles comments on every line, and on lines absent from the test.
+func (g *gen) comments() {
+	tst := g.tst
+	for _, c := range []*Comments{&tst.HeaderComments, &tst.DocComments, &tst.OpenComments,
+		&tst.CloseComments, &tst.LocsComments, &tst.FilterComments, &tst.CondComments} {
+		*c = g.group()
+	}
+	for i := range tst.Meta {
+		tst.Meta[i].Comments = g.group()
+	}
+	for _, w := range tst.Windows {
+		w.Comments = g.group()
+	}
+	for _, a := range tst.Aliases {
+		a.Comments = g.group()
+	}
+	for _, in := range tst.Inits {
+		in.Comments = g.group()
+	}
+	for r := g.intn(0, tst.Rows+1, "nrowcomments"); r > 0; r-- {
+		tst.RowComments = append(tst.RowComments, g.group())
+	}
+	for _, e := range tst.Expects {
+		e.Comments = g.group()
+	}
+	tst.EndComments = g.group().Lead
 }
 
 func trimSpace(s string) string { return string(bytes.TrimSpace([]byte(s))) }
@@ -426,6 +483,9 @@ func TestGeneratedRoundTrip(t *testing.T) {
 		}
 		if d := cmp.Diff(tst, t2, astOpts); d != "" {
 			rt.Fatalf("AST changed (-generated +parsed):\n%s\n%s", d, out)
+		}
+		if a, b := commentTexts(testComments(tst)), commentTexts(testComments(t2)); !slices.Equal(a, b) {
+			rt.Fatalf("comments changed (generated, parsed):\n%q\n%q\n%s", a, b, out)
 		}
 		if out2 := Format(t2); !bytes.Equal(out, out2) {
 			rt.Fatalf("Format not idempotent:\n%s\n---\n%s", out, out2)

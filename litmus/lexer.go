@@ -3,6 +3,7 @@ package litmus
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 type tokKind int
@@ -56,6 +57,38 @@ type lexer struct {
 	lineStarts []int
 	errs       *ErrorList
 	file       string
+	comments   []rawComment // every comment skipped, in source order
+}
+
+// rawComment is a comment as the lexer found it, before the parser attaches it to a line.
+type rawComment struct {
+	off, end int
+	Comment
+}
+
+// addComment records the comment src[off:end], once: the parser's look-ahead and rescans
+// skip the same comments again.
+func (lx *lexer) addComment(off, end int) {
+	if n := len(lx.comments); n > 0 && lx.comments[n-1].off >= off {
+		return
+	}
+	text := string(lx.src[off:end])
+	if text[0] == '#' {
+		text = strings.TrimRight(text, " \t\r\f\v")
+	}
+	// A blank line before it: two newlines in the blanks that precede it.
+	nl, i := 0, off-1
+	for ; i >= 0 && isSpace(lx.src[i]); i-- {
+		if lx.src[i] == '\n' {
+			nl++
+		}
+	}
+	lx.comments = append(lx.comments, rawComment{off: off, end: end,
+		Comment: Comment{Pos: lx.pos(off), Text: text, Blank: nl >= 2 && i >= 0}})
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
 func newLexer(file string, src []byte, errs *ErrorList) *lexer {
@@ -102,10 +135,12 @@ func (lx *lexer) skipSpace() {
 	for lx.off < len(lx.src) {
 		c := lx.src[lx.off]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+		case isSpace(c):
 			lx.off++
 		case c == '#':
+			start := lx.off
 			lx.off = lx.lineEnd(lx.off)
+			lx.addComment(start, lx.off)
 		case c == '(' && lx.off+1 < len(lx.src) && lx.src[lx.off+1] == '*':
 			start := lx.off
 			lx.off += 2
@@ -122,6 +157,7 @@ func (lx *lexer) skipSpace() {
 				lx.off = len(lx.src)
 				lx.errorf(start, `unterminated comment: "(*" has no closing "*)"`)
 			}
+			lx.addComment(start, lx.off)
 		default:
 			return
 		}

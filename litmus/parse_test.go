@@ -273,12 +273,15 @@ expect hw=tso: mpi-4.1=Always
 		e[0].Items[2].Rule != "E-EPOCH" || e[1].HW != "tso" || e[1].Items[0].Obs != ObsAlways {
 		t.Errorf("expects: %+v", e)
 	}
-	want := `MPI X+y.z-1
+	want := `# a comment before the header
+MPI X+y.z-1
+(* block
+comment *)
 "the doc"
 Source=mpi-issues #553
 Cite=node337
-{
-  win W allocate size=1;
+{ (* inside *)
+  win W allocate size=1; # trailing
   x = W@1[0];
   y = W@0[0] : int32;
   x = 3;

@@ -63,6 +63,49 @@ type parser struct {
 	t       *Test
 	nprocs  int
 	depth   int // nesting of the condition being parsed
+
+	lines []line    // the lines comments attach to, in source order
+	stmt  *Comments // the comments of the init statement just parsed
+}
+
+// line is a part of the file that Format prints as one line: the source offsets of its
+// first token and of the end of its last, and where its comments go.
+type line struct {
+	start, end int
+	comments   func() *Comments
+}
+
+func (p *parser) addLine(start, end int, c func() *Comments) {
+	p.lines = append(p.lines, line{start, end, c})
+}
+
+func at(c *Comments) func() *Comments { return func() *Comments { return c } }
+
+// attachComments gives each comment to a line: a comment inside a line's span or after
+// its end on the same source line trails it; any other comment leads the next line, or
+// ends the file when no line follows.
+func (p *parser) attachComments() {
+	t, ls := p.t, p.lines
+	k := 0 // ls[:k] start before the comment
+	for _, c := range p.lx.comments {
+		for k < len(ls) && ls[k].start < c.off {
+			k++
+		}
+		if k > 0 {
+			prev := ls[k-1]
+			if c.off < prev.end || p.lx.line(max(prev.end-1, prev.start)) == p.lx.line(c.off) {
+				cs := prev.comments()
+				cs.Trail = append(cs.Trail, c.Comment)
+				continue
+			}
+		}
+		if k < len(ls) {
+			cs := ls[k].comments()
+			cs.Lead = append(cs.Lead, c.Comment)
+			continue
+		}
+		t.EndComments = append(t.EndComments, c.Comment)
+	}
 }
 
 func (p *parser) next() {
@@ -204,6 +247,7 @@ func (p *parser) parseTest() *Test {
 	p.parseInit()
 	p.parseTable()
 	p.parseTail()
+	p.attachComments()
 	return t
 }
 
@@ -228,16 +272,20 @@ func (p *parser) parseHeader() {
 	}
 	t.Name = string(src[off : off+n])
 	t.NamePos = p.pos(off)
+	p.addLine(p.tok.off, off+n, at(&t.HeaderComments))
 	p.lx.off = off + n
 	p.next()
 	if p.tok.kind == tString {
 		t.Doc, t.HasDoc = p.tok.text, true
+		p.addLine(p.tok.off, p.tok.end, at(&t.DocComments))
 		p.next()
 	}
 	for p.tok.kind == tIdent && p.tok.end < len(src) && src[p.tok.end] == '=' {
 		end := p.lx.lineEnd(p.tok.end)
 		val := strings.TrimSpace(string(src[p.tok.end+1 : end]))
 		t.Meta = append(t.Meta, Meta{Pos: p.tpos(), Key: p.tok.text, Value: val})
+		i := len(t.Meta) - 1
+		p.addLine(p.tok.off, end, func() *Comments { return &t.Meta[i].Comments })
 		p.lx.off = end
 		p.next()
 	}
@@ -254,19 +302,27 @@ func (p *parser) parseInit() {
 		}
 		return
 	}
+	t := p.t
+	p.addLine(p.tok.off, p.tok.end, at(&t.OpenComments))
 	p.next()
 	for p.tok.kind != tRBrace && p.tok.kind != tEOF {
 		if p.isStop() || p.tok.kind == tBar {
 			break
 		}
+		start := p.tok.off
+		p.stmt = nil
 		if !p.protect(p.parseInitStmt) {
 			p.skipStmt()
+		}
+		if p.stmt != nil {
+			p.addLine(start, max(p.prevEnd, start+1), at(p.stmt))
 		}
 	}
 	if p.tok.kind != tRBrace {
 		p.errorf(p.tpos(), `expected "}" to close the init block, found %s`, p.tok.describe())
 		return
 	}
+	p.addLine(p.tok.off, p.tok.end, at(&t.CloseComments))
 	p.next()
 }
 
@@ -300,13 +356,16 @@ func (p *parser) parseInitStmt() {
 	case p.isIdent("win"):
 		w := p.parseWin()
 		t.Windows = append(t.Windows, w)
+		p.stmt = &w.Comments
 		p.endStmt("window declaration")
 	case p.tok.kind == tIdent:
 		if p.peek().kind == tAt {
 			l := p.parseLoc()
 			p.expect(tAssign, "after location in initial value")
 			v, _ := p.int64Lit("initial value (an integer)")
-			t.Inits = append(t.Inits, &Init{Pos: l.Pos, Loc: &l, Value: v})
+			in := &Init{Pos: l.Pos, Loc: &l, Value: v}
+			t.Inits = append(t.Inits, in)
+			p.stmt = &in.Comments
 			p.endStmt("initial value")
 			return
 		}
@@ -314,7 +373,9 @@ func (p *parser) parseInitStmt() {
 		p.expect(tAssign, "after "+strconv.Quote(name))
 		if p.tok.kind == tInt || p.tok.kind == tMinus {
 			v, _ := p.int64Lit("initial value")
-			t.Inits = append(t.Inits, &Init{Pos: pos, Loc: &Loc{Pos: pos, Alias: name}, Value: v})
+			in := &Init{Pos: pos, Loc: &Loc{Pos: pos, Alias: name}, Value: v}
+			t.Inits = append(t.Inits, in)
+			p.stmt = &in.Comments
 			p.endStmt("initial value")
 			return
 		}
@@ -328,12 +389,15 @@ func (p *parser) parseInitStmt() {
 			a.Type = p.parseType()
 		}
 		t.Aliases = append(t.Aliases, a)
+		p.stmt = &a.Comments
 		p.endStmt("alias")
 	case p.tok.kind == tInt:
 		r := p.parseRegRef()
 		p.expect(tAssign, "after register in initial value")
 		v, _ := p.int64Lit("initial value (an integer)")
-		t.Inits = append(t.Inits, &Init{Pos: r.Pos, Reg: r, Value: v})
+		in := &Init{Pos: r.Pos, Reg: r, Value: v}
+		t.Inits = append(t.Inits, in)
+		p.stmt = &in.Comments
 		p.endStmt("initial value")
 	default:
 		p.expected(`"win", an alias "x = W@r[d]" or an initial value`)
@@ -528,6 +592,7 @@ func (p *parser) parseTable() {
 		}
 		return
 	}
+	start := p.tok.off
 	for {
 		if p.tok.kind != tIdent || !strings.HasPrefix(p.tok.text, "P") {
 			p.errorf(p.tpos(), `expected process name "P%d", found %s`, len(t.Procs), p.tok.describe())
@@ -551,8 +616,22 @@ func (p *parser) parseTable() {
 		break
 	}
 	p.nprocs = len(t.Procs)
+	p.addLine(start, max(p.prevEnd, start+1), p.rowComments(0))
 	for !p.isStop() {
+		start := p.tok.off
 		p.parseRow()
+		p.addLine(start, max(p.prevEnd, start+1), p.rowComments(t.Rows))
+	}
+}
+
+// rowComments finds the comments of table row r (0: the header row), making room for them.
+func (p *parser) rowComments(r int) func() *Comments {
+	t := p.t
+	return func() *Comments {
+		for len(t.RowComments) <= r {
+			t.RowComments = append(t.RowComments, Comments{})
+		}
+		return &t.RowComments[r]
 	}
 }
 
@@ -857,18 +936,23 @@ func (p *parser) skipToSection() {
 func (p *parser) parseTail() {
 	t := p.t
 	if p.isIdent("locations") {
+		start := p.tok.off
 		if !p.protect(p.parseLocations) {
 			p.skipToSection()
 		}
+		p.addLine(start, max(p.prevEnd, start+1), at(&t.LocsComments))
 	}
 	if p.isIdent("filter") {
+		start := p.tok.off
 		if !p.protect(func() {
 			p.next()
 			t.Filter = p.parseCond()
 		}) {
 			p.skipToSection()
 		}
+		p.addLine(start, max(p.prevEnd, start+1), at(&t.FilterComments))
 	}
+	qoff := p.tok.off // of "exists", "forall" or the "~" of "~exists"
 	switch {
 	case p.isIdent("exists"):
 		t.Quant, t.QuantPos = Exists, p.tpos()
@@ -892,10 +976,16 @@ func (p *parser) parseTail() {
 		}) {
 			p.skipToSection()
 		}
+		p.addLine(qoff, max(p.prevEnd, qoff+1), at(&t.CondComments))
 	}
 	for p.isIdent("expect") {
+		start := p.tok.off
+		n := len(t.Expects)
 		if !p.protect(p.parseExpect) {
 			p.skipToSection()
+		}
+		if len(t.Expects) > n {
+			p.addLine(start, max(p.prevEnd, start+1), at(&t.Expects[n].Comments))
 		}
 	}
 	if p.tok.kind != tEOF {

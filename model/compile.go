@@ -22,10 +22,11 @@ func Compile(t *litmus.Test, sem spec.Semantics, hw HW) (*Program, error) {
 type cellKey struct{ win, rank, disp int }
 
 type compiler struct {
-	t       *litmus.Test
-	p       *Program
-	cellIdx map[cellKey]int
-	err     error
+	t         *litmus.Test
+	p         *Program
+	cellIdx   map[cellKey]int
+	cellTypes []litmus.Type // the type a cell was first named with
+	err       error
 }
 
 func (c *compiler) fail(format string, args ...any) {
@@ -62,6 +63,7 @@ func (c *compiler) compile() error {
 	for i := range p.Procs {
 		c.localSteps(i)
 	}
+	c.buildConflicts()
 	c.staticAlignment()
 	p.buildLayout()
 	p.init = make(State, p.Layout.Size)
@@ -145,6 +147,7 @@ func (c *compiler) cell(l litmus.Loc) (cell, win, rank int, typ litmus.Type) {
 	name := fmt.Sprintf("%s@%d[%d]", c.p.Wins[base].Name, rank, disp)
 	sep := c.p.Wins[base].Model == litmus.Separate || c.p.Wins[win].Model == litmus.Separate
 	c.p.Cells = append(c.p.Cells, Cell{Win: base, Rank: rank, Disp: disp, Separate: sep, Name: name})
+	c.cellTypes = append(c.cellTypes, typ)
 	return i, win, rank, typ
 }
 
@@ -733,7 +736,7 @@ func (c *compiler) localSteps(proc int) {
 			regs = readRegs(in) // its own result register is written by its perform step
 		}
 		in.Local = guardOK && regs&rmaDst == 0 && c.localKind(in)
-		in.LocalReturn = in.TwoPhase && (in.Kind != KFence || !p.hasSeparate)
+		in.LocalReturn = in.TwoPhase && (in.Kind != KFence || (!p.hasSeparate && !c.windowHasOps(int(in.Win))))
 		if in.Local || (in.LocalSkip && in.GuardReg >= 0) || in.LocalReturn {
 			p.Procs[proc].LocalMask |= 1 << uint(k)
 		}
@@ -742,18 +745,40 @@ func (c *compiler) localSteps(proc int) {
 
 func (c *compiler) localKind(in *Instr) bool {
 	p := c.p
+	// Calls that complete RMA operations at the target (R2-R4) end their
+	// concurrency with other accesses, which the conflict checks read: they are
+	// visible, never local, on windows with RMA operations.
+	completes := in.Win >= 0 && c.windowHasOps(int(in.Win))
 	switch in.Kind {
-	case KArith, KWaitReq, KFlush, KFlushLocal, KSend, KRecv, KStart, KComplete, KRMA, KRemoteStore, KBarrier, KSharedQuery:
+	case KArith, KWaitReq, KFlushLocal, KSend, KRecv, KStart, KComplete, KRMA, KRemoteStore, KBarrier, KSharedQuery:
 		return true
+	case KFlush:
+		return !completes
 	case KFence:
-		return in.TwoPhase || !p.hasSeparate // arrival only; a noprecede fence also copies
-	case KUnlock, KUnlockAll, KSync:
+		return in.TwoPhase || (!p.hasSeparate && !completes) // arrival only; a noprecede fence also copies and completes
+	case KSync:
 		return !p.hasSeparate // R5/R6 copies touch the public copy others' RMA reaches
-	case KPost, KWait:
-		// Others' locks read the exposure (E-EPOCH-MIX), and R5/R6 copy.
+	case KUnlock, KUnlockAll:
+		return !p.hasSeparate && !completes
+	case KPost:
+		// Others' locks read the exposure (E-EPOCH-MIX), and R5 copies.
 		return !p.hasSeparate && !c.windowLocked(int(in.Win))
+	case KWait:
+		return !p.hasSeparate && !c.windowLocked(int(in.Win)) && !completes
 	}
 	return false // loads, stores, remote loads, lock acquisition, free
+}
+
+// windowHasOps: some RMA operation (or, under ls_is_rma, remote store) is issued on
+// the window or on one that shares its memory.
+func (c *compiler) windowHasOps(win int) bool {
+	for _, sl := range c.p.Slots {
+		in := &c.p.Procs[sl.Proc].Code[sl.Instr]
+		if in.Win == int8(win) || c.p.Wins[in.Win].Base == c.p.Wins[win].Base {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *compiler) windowLocked(win int) bool {

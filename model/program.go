@@ -234,6 +234,10 @@ type Program struct {
 	init   State
 	// hasSeparate: some cell has a private copy (R5/R6 copies have work to do).
 	hasSeparate bool
+	// Candidates are the pairs of accesses that break a rule if concurrent
+	// (conflict.go); accesses are the memory accesses they pair.
+	Candidates []Candidate
+	accesses   []access
 }
 
 // StaticFlag is an error that the layout alone decides (E-ALIGN).

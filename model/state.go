@@ -57,9 +57,10 @@ type WinLayout struct {
 
 // Slot status values.
 const (
-	SlotIdle      = 0
-	SlotPending   = 1
-	SlotPerformed = 2
+	SlotIdle      = 0 // not issued
+	SlotPending   = 1 // issued, not yet performed
+	SlotPerformed = 2 // performed at the target, not yet completed there
+	SlotCompleted = 3 // completed at the target (R2-R4): no longer concurrent with anything
 )
 
 // Epoch kinds of an issued RMA operation.

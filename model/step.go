@@ -658,20 +658,22 @@ func (p *Program) pending(s State, proc, win int, match func(in *Instr, kind int
 	return false
 }
 
-// pendingTo reports whether some origin has an unperformed operation of epoch kind
-// (and index below maxIndex) targeting target on win.
-func (p *Program) pendingTo(s State, win, target, kind, maxIndex int) bool {
+func anyOp(*Instr, int) bool { return true }
+
+// completeAtTarget marks performed operations on win as completed at their target
+// (R2-R4), when match accepts their (origin, instruction, epoch kind, index).
+func (p *Program) completeAtTarget(s State, win int, match func(origin int, in *Instr, kind, index int) bool) {
 	for k, sl := range p.Slots {
 		off := p.Layout.Slot[k]
+		if s[off] != SlotPerformed {
+			continue
+		}
 		in := &p.Procs[sl.Proc].Code[sl.Instr]
-		if s[off] == SlotPending && int(in.Win) == win && int(in.Target) == target && int(s[off+1]) == kind && int(s[off+2]) < maxIndex {
-			return true
+		if int(in.Win) == win && match(sl.Proc, in, int(s[off+1]), int(s[off+2])) {
+			s[off] = SlotCompleted
 		}
 	}
-	return false
 }
-
-func anyOp(*Instr, int) bool { return true }
 
 func (p *Program) waitReq(s State, in *Instr) bool {
 	k := in.ReqSlot
@@ -755,6 +757,10 @@ func (p *Program) fence(s State, proc, j int, in *Instr, rec *Record) bool {
 // fenceReturn ends a fence: R5 then R6 copies, the next epoch opens unless nosucceed.
 func (p *Program) fenceReturn(s State, proc int, in *Instr) {
 	wl := &p.Layout.Win[in.Win]
+	k := int(s[wl.FenceDone+proc]) + 1
+	p.completeAtTarget(s, int(in.Win), func(_ int, _ *Instr, kind, index int) bool { // R2, at the join
+		return kind == EpochFence && index < k
+	})
 	s[wl.FenceDone+proc]++
 	open := 1
 	if in.Asserts&AssertNosucceed != 0 {
@@ -816,9 +822,24 @@ func (p *Program) fenceCanReturn(s State, proc int, in *Instr) bool {
 		return false
 	}
 	if p.pending(s, proc, int(in.Win), anyOp) {
-		return false
+		return false // R1
 	}
-	return !p.pendingTo(s, int(in.Win), proc, EpochFence, k)
+	// R2, and §7: the operations of the closing epoch complete at the join of the
+	// arrivals, before any member returns, not only before their target does.
+	return !p.pendingFence(s, int(in.Win), k)
+}
+
+// pendingFence reports whether an operation of a fence epoch before k on win is
+// still unperformed, whatever its origin and target.
+func (p *Program) pendingFence(s State, win, k int) bool {
+	for i, sl := range p.Slots {
+		off := p.Layout.Slot[i]
+		in := &p.Procs[sl.Proc].Code[sl.Instr]
+		if s[off] == SlotPending && int(in.Win) == win && s[off+1] == EpochFence && int(s[off+2]) < k {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Program) arrivedAt(s State, m int, kind Kind, win int) bool {
@@ -939,9 +960,12 @@ func (p *Program) wait(s State, proc int, in *Instr, rec *Record) bool {
 			return false // wait waits for the matching completes
 		}
 	}
-	// R3 needs no check of its own: each matching complete waited until its
-	// operations were performed (R1), and operations of later epochs are not this
-	// wait's business.
+	// R3 needs no wait of its own: each matching complete waited until its
+	// operations were performed (R1); they complete at the target here.
+	p.completeAtTarget(s, int(in.Win), func(origin int, op *Instr, kind, index int) bool {
+		return int(op.Target) == proc && kind == EpochPSCW && group&(1<<uint(origin)) != 0 &&
+			index <= int(s[wl.DoneCnt+origin*n+proc])
+	})
 	s.setU32(wl.PostOpen+4*proc, 0)
 	p.copyR6(s, proc, int(in.Win))
 	return true
@@ -1019,6 +1043,9 @@ func (p *Program) unlock(s State, proc int, in *Instr, rec *Record) bool {
 	if p.pending(s, proc, int(in.Win), func(op *Instr, _ int) bool { return int(op.Target) == t }) {
 		return false // R4: performed at the target within the call
 	}
+	p.completeAtTarget(s, int(in.Win), func(origin int, op *Instr, _, _ int) bool { // R4
+		return origin == proc && int(op.Target) == t
+	})
 	p.release(s, wl, proc, t)
 	s.setU32(wl.LockHeld+4*proc, held&^(1<<uint(t)))
 	if t == proc {
@@ -1067,6 +1094,7 @@ func (p *Program) unlockAll(s State, proc int, in *Instr, rec *Record) bool {
 	if p.pending(s, proc, int(in.Win), anyOp) {
 		return false // R4
 	}
+	p.completeAtTarget(s, int(in.Win), func(origin int, _ *Instr, _, _ int) bool { return origin == proc })
 	for t := 0; t < p.NProcs; t++ {
 		if p.Wins[in.Win].Group&(1<<uint(t)) != 0 {
 			p.release(s, wl, proc, t)
@@ -1105,7 +1133,15 @@ func (p *Program) flush(s State, proc int, in *Instr, rec *Record) bool {
 		}
 		return !local || op.Dst >= 0 // flush_local waits only for results to arrive
 	})
-	return !busy
+	if busy {
+		return false
+	}
+	if !local { // R4: flush completes the operations at the target
+		p.completeAtTarget(s, int(in.Win), func(origin int, op *Instr, _, _ int) bool {
+			return origin == proc && (all || op.Target == in.Target)
+		})
+	}
+	return true
 }
 
 func (p *Program) sync(s State, proc int, in *Instr, rec *Record) bool {

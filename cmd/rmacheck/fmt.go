@@ -18,6 +18,7 @@ func newFmtCmd() *cobra.Command {
 		Long: `Fmt prints each .lit file in its canonical form (the form the printer writes:
 print(parse(x)) is a fixed point) on standard output. With -l it lists the files
 whose formatting differs instead; with -w it rewrites those files in place.
+Comments are kept, each before or at the end of the line it belonged to.
 Directories are searched for *.lit files as by check. Without arguments it
 formats standard input. A file that does not parse or validate is reported as by
 check and left alone; the exit status is then 2.`,
@@ -65,11 +66,7 @@ check and left alone; the exit status is then 2.`,
 					fmt.Fprintln(stdout, f)
 				}
 				if write && changed {
-					if n, m := countComments(src), countComments(out); m < n {
-						printErrors(stderr, &litmus.Error{File: f, Msg: fmt.Sprintf(
-							"not rewritten: the canonical form would drop %d of its %d comments", n-m, n)})
-						bad = true
-					} else if err := writeFileAtomic(f, out); err != nil {
+					if err := writeFileAtomic(f, out); err != nil {
 						printErrors(stderr, err)
 						bad = true
 					}
@@ -89,34 +86,4 @@ check and left alone; the exit status is then 2.`,
 	cmd.Flags().BoolVarP(&write, "write", "w", false, "rewrite files whose formatting differs, in place")
 	cmd.Flags().BoolVarP(&list, "list", "l", false, "list files whose formatting differs")
 	return cmd
-}
-
-// countComments counts the comments of a .lit source: `#` to the end of the line and
-// `(* ... *)`, outside double-quoted strings. fmt -w compares the counts before and after
-// formatting and refuses to rewrite a file whose comments the printer would lose.
-func countComments(src []byte) int {
-	n := 0
-	for i := 0; i < len(src); i++ {
-		switch {
-		case src[i] == '"':
-			for i++; i < len(src) && src[i] != '"' && src[i] != '\n'; i++ {
-				if src[i] == '\\' {
-					i++
-				}
-			}
-		case src[i] == '#':
-			n++
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case src[i] == '(' && i+1 < len(src) && src[i+1] == '*':
-			n++
-			end := bytes.Index(src[i+2:], []byte("*)"))
-			if end < 0 {
-				return n
-			}
-			i += 2 + end + 1
-		}
-	}
-	return n
 }

@@ -1,0 +1,395 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// Conflicts and races (SEMANTICS.md §5, §7).
+//
+// Two accesses are concurrent unless synchronization orders one before the other.
+// The model decides this operationally: in the state graph of the hw model, two
+// accesses are concurrent when some reachable state has both of them possible at
+// once — two plain accesses both enabled, or a plain access enabled while an RMA
+// operation is live (issued and not yet completed at its target, R2-R4) or about to
+// be issued. An MB-sync-MB chain (§7) forbids exactly that: the release half keeps
+// the first access before the sync, the acquire half keeps the second after it, and
+// completion at the target ends an RMA operation's life before the sync edge. So an
+// ordered pair is never co-enabled, and the hw model can show it no stale value.
+//
+// The checks read the state; they change nothing, so the search's reduction stays
+// sound: a step it takes alone only enables others, and the calls that end an RMA
+// operation's life (completion) are never taken alone.
+
+// pairKind is what a candidate pair can break.
+type pairKind uint8
+
+const (
+	pairPlain  pairKind = iota // two plain accesses: RACE
+	pairPlainU                 // plain access and RMA operation on a unified window: U1/U5, U2, U3
+	pairPlainS                 // plain access and RMA update on a separate window: S1
+	pairS3                     // plain store and RMA update on one separate window, any cells: S3
+	pairRMA                    // two RMA operations: C-CONFLICT or E-INFO
+)
+
+// access is one instruction that touches memory, as the conflict checks see it.
+type access struct {
+	proc, instr int
+	cell        int
+	store       bool // plain store
+	rma         bool
+	slot        int // RMA operation with a slot; -1 for plain accesses and remote loads
+	reads       bool
+	writes      bool
+	accumulate  bool
+	accOp       litmus.AccOp
+	typ         litmus.Type
+	win         int
+}
+
+// Candidate is a pair of accesses that may break a rule if they are concurrent.
+type Candidate struct {
+	A, B int // indexes into Program.accesses
+	kind pairKind
+	rule string // the rule it breaks: RACE, U1, U2, U3, U5, S1, S3, C-CONFLICT or E-INFO
+}
+
+// ConflictReport is a rule broken by two concurrent accesses.
+type ConflictReport struct {
+	Candidate int
+	Rule      string
+	Message   string
+	Procs     []int
+	Rows      []int
+}
+
+// HasConflictChecks reports whether any pair of the program's accesses could conflict.
+func (p *Program) HasConflictChecks() bool { return len(p.Candidates) > 0 }
+
+// buildConflicts lists the candidate pairs of a compiled program.
+func (c *compiler) buildConflicts() {
+	p := c.p
+	for proc := range p.Procs {
+		for k := range p.Procs[proc].Code {
+			if a, ok := c.accessOf(proc, k); ok {
+				p.accesses = append(p.accesses, a)
+			}
+		}
+	}
+	overlap := c.cellOverlaps()
+	for i := range p.accesses {
+		for j := i + 1; j < len(p.accesses); j++ {
+			a, b := &p.accesses[i], &p.accesses[j]
+			sameCell := overlap[a.cell]&(1<<uint(b.cell)) != 0
+			if cand, ok := c.candidate(a, b, sameCell); ok {
+				cand.A, cand.B = i, j
+				if cand.rule == "U" { // a store against an update: U5 before the perform, U1 after
+					cand.rule = "U5"
+					p.Candidates = append(p.Candidates, cand)
+					cand.rule = "U1"
+				}
+				p.Candidates = append(p.Candidates, cand)
+			}
+		}
+	}
+}
+
+func (c *compiler) accessOf(proc, k int) (access, bool) {
+	in := &c.p.Procs[proc].Code[k]
+	a := access{proc: proc, instr: k, cell: int(in.Cell), slot: int(in.Slot), win: int(in.Win), accOp: in.AccOp}
+	if in.Src.Loc != nil {
+		_, _, _, a.typ, _ = c.t.ResolveLoc(*in.Src.Loc)
+	}
+	switch in.Kind {
+	case KPlainLoad:
+		return a, true
+	case KPlainStore:
+		a.store = true
+		return a, true
+	case KRemoteLoad:
+		a.rma, a.reads = true, true
+		return a, true
+	case KRemoteStore:
+		a.rma, a.writes = true, true
+		return a, true
+	case KRMA:
+		a.rma = true
+		a.accumulate = isAccumulate(in)
+		a.reads = accReads(in) || in.Op == litmus.OpGet || in.Op == litmus.OpRget
+		a.writes = accWrites(in) || in.Op == litmus.OpPut || in.Op == litmus.OpRput
+		return a, true
+	}
+	return a, false
+}
+
+// cellOverlaps: cells whose bytes overlap (typed locations of bytes= windows), each
+// cell overlapping itself.
+func (c *compiler) cellOverlaps() []uint64 {
+	p := c.p
+	out := make([]uint64, len(p.Cells))
+	span := func(i int) (lo, hi int) {
+		cell := p.Cells[i]
+		w := c.t.Windows[cell.Win]
+		lo = cell.Disp * dispUnitBytes(w)
+		return lo, lo + c.cellTypes[i].Size()
+	}
+	for i := range p.Cells {
+		for j := range p.Cells {
+			ci, cj := p.Cells[i], p.Cells[j]
+			if i == j {
+				out[i] |= 1 << uint(j)
+				continue
+			}
+			if ci.Win != cj.Win || ci.Rank != cj.Rank {
+				continue
+			}
+			lo1, hi1 := span(i)
+			lo2, hi2 := span(j)
+			if lo1 < hi2 && lo2 < hi1 {
+				out[i] |= 1 << uint(j)
+			}
+		}
+	}
+	return out
+}
+
+func (c *compiler) candidate(a, b *access, sameCell bool) (Candidate, bool) {
+	p := c.p
+	if b.rma && !a.rma {
+		a, b = b, a // a is the RMA operation when there is one
+	}
+	switch {
+	case !a.rma && !b.rma:
+		if sameCell && a.proc != b.proc && (a.store || b.store) {
+			return Candidate{kind: pairPlain, rule: "RACE"}, true
+		}
+	case a.rma && !b.rma:
+		cell := p.Cells[a.cell]
+		if cell.Separate {
+			if sameCell && a.writes {
+				return Candidate{kind: pairPlainS, rule: "S1"}, true
+			}
+			if b.store && a.writes && b.proc == cell.Rank && p.Cells[b.cell].Win == cell.Win && p.Cells[b.cell].Rank == cell.Rank {
+				return Candidate{kind: pairS3, rule: "S3"}, true
+			}
+			return Candidate{}, false
+		}
+		switch {
+		case !sameCell:
+		case b.store && a.writes:
+			return Candidate{kind: pairPlainU, rule: "U"}, true
+		case !b.store && a.writes:
+			return Candidate{kind: pairPlainU, rule: "U2"}, true
+		case b.store && a.reads:
+			return Candidate{kind: pairPlainU, rule: "U3"}, true
+		}
+	default:
+		if !sameCell {
+			return Candidate{}, false
+		}
+		if rule := c.rmaConflict(a, b); rule != "" {
+			return Candidate{kind: pairRMA, rule: rule}, true
+		}
+	}
+	return Candidate{}, false
+}
+
+// rmaConflict: which rule two concurrent RMA operations on one cell break (node316,
+// node338, node315): a put with anything, exactly one accumulate (a no_op one only
+// reads: it conflicts with puts only), accumulates of different types, and mixed
+// ops, which break the accumulate_ops assumption (E-INFO).
+func (c *compiler) rmaConflict(a, b *access) string {
+	if a.proc == b.proc && a.accumulate && b.accumulate {
+		return "" // one origin's accumulates to a cell are ordered (accumulate_ordering)
+	}
+	put := func(x *access) bool { return x.writes && !x.accumulate }
+	readOnly := func(x *access) bool { return !x.writes }
+	switch {
+	case put(a) || put(b):
+		return "C-CONFLICT"
+	case a.accumulate != b.accumulate:
+		// get against an accumulate: a conflict unless the accumulate only reads
+		if (a.accumulate && readOnly(a)) || (b.accumulate && readOnly(b)) {
+			return ""
+		}
+		return "C-CONFLICT"
+	case !a.accumulate:
+		return "" // two gets
+	case readOnly(a) && readOnly(b):
+		return ""
+	case a.typ != b.typ:
+		return "C-CONFLICT"
+	case readOnly(a) || readOnly(b):
+		if v, _ := c.p.Wins[a.win].Src.InfoValue("accumulate_ops"); v == "same_op" {
+			return "E-INFO"
+		}
+		return ""
+	case a.accOp != b.accOp:
+		return "E-INFO"
+	}
+	return ""
+}
+
+// Conflicts reports every candidate pair not yet found that is concurrent in s.
+func (p *Program) Conflicts(s State, found []bool, report func(ConflictReport)) {
+	for ci := range p.Candidates {
+		if found[ci] {
+			continue
+		}
+		cand := &p.Candidates[ci]
+		a, b := &p.accesses[cand.A], &p.accesses[cand.B]
+		if b.rma && !a.rma {
+			a, b = b, a
+		}
+		rule := p.concurrent(s, cand, a, b)
+		if rule == "" {
+			continue
+		}
+		report(p.describeConflict(ci, rule, a, b))
+	}
+}
+
+// concurrent decides a candidate pair in s, returning the rule broken or "".
+func (p *Program) concurrent(s State, cand *Candidate, a, b *access) string {
+	switch cand.kind {
+	case pairPlain:
+		if p.accessEnabled(s, a) && p.accessEnabled(s, b) {
+			return "RACE"
+		}
+	case pairPlainU:
+		st, active := p.opActive(s, a)
+		if !active || !p.accessEnabled(s, b) {
+			return ""
+		}
+		switch cand.rule {
+		case "U1": // the store comes after the update was performed, before it completed
+			if st != SlotPerformed {
+				return ""
+			}
+		case "U5": // the store may come before the update is performed
+			if st == SlotPerformed {
+				return ""
+			}
+		}
+		return cand.rule
+	case pairPlainS:
+		st, active := p.opActive(s, a)
+		started := active && st != SlotIdle
+		dirty := a.slot >= 0 && st == SlotCompleted && s.u64(p.Layout.DirtyPub)&(1<<uint(a.cell)) != 0
+		if (started || dirty) && p.accessEnabled(s, b) {
+			return "S1"
+		}
+	case pairS3:
+		if _, active := p.opActive(s, a); active && p.accessEnabled(s, b) {
+			return "S3"
+		}
+	case pairRMA:
+		_, activeA := p.opActive(s, a)
+		_, activeB := p.opActive(s, b)
+		if activeA && activeB {
+			return cand.rule
+		}
+	}
+	return ""
+}
+
+// accessEnabled: the plain access can execute now and is a real access (its guard
+// holds, and it raises no error instead).
+func (p *Program) accessEnabled(s State, a *access) bool {
+	done := p.done(s, a.proc)
+	if done&(1<<uint(a.instr)) != 0 || !p.ready(s, a.proc, a.instr, done) {
+		return false
+	}
+	in := &p.Procs[a.proc].Code[a.instr]
+	if in.GuardReg >= 0 && !p.guardHolds(s, a.proc, in) {
+		return false
+	}
+	return p.lsValid(s, a.proc, in)
+}
+
+// lsValid is lsAccessOK without raising anything.
+func (p *Program) lsValid(s State, proc int, in *Instr) bool {
+	w := &p.Wins[in.Win]
+	if s[p.Layout.Win[in.Win].Freed+proc] != 0 {
+		return false
+	}
+	if !in.Remote {
+		return true
+	}
+	if w.Model == litmus.Separate || p.Cells[in.Cell].Separate {
+		return false
+	}
+	return w.Flavor == litmus.FlavorAllocateShared || s[p.Layout.Win[in.Win].SQ+proc*p.NProcs+int(in.Target)] == 1
+}
+
+// opActive: the RMA operation is live (issued and not completed at its target) or
+// can be issued now. It returns the slot status (SlotIdle when about to be issued).
+func (p *Program) opActive(s State, a *access) (status int, active bool) {
+	if a.slot >= 0 {
+		st := int(s[p.Layout.Slot[a.slot]])
+		if st == SlotPending || st == SlotPerformed {
+			return st, true
+		}
+		if st == SlotCompleted {
+			return st, false
+		}
+	}
+	done := p.done(s, a.proc)
+	if done&(1<<uint(a.instr)) != 0 || !p.ready(s, a.proc, a.instr, done) {
+		return SlotIdle, false
+	}
+	in := &p.Procs[a.proc].Code[a.instr]
+	if in.GuardReg >= 0 && !p.guardHolds(s, a.proc, in) {
+		return SlotIdle, false
+	}
+	if s[p.Layout.Win[in.Win].Freed+a.proc] != 0 {
+		return SlotIdle, false
+	}
+	if in.Kind != KRMA && !p.lsValid(s, a.proc, in) {
+		return SlotIdle, false
+	}
+	kind, index := p.epochFor(s, a.proc, in)
+	if kind == 0 {
+		return SlotIdle, false
+	}
+	if in.Kind == KRemoteLoad && !p.exposed(s, int(in.Win), a.proc, int(in.Target), kind, index) {
+		return SlotIdle, false
+	}
+	return SlotIdle, true
+}
+
+func (p *Program) describeConflict(ci int, rule string, a, b *access) ConflictReport {
+	ia, ib := &p.Procs[a.proc].Code[a.instr], &p.Procs[b.proc].Code[b.instr]
+	sa := fmt.Sprintf("P%d row %d %s", a.proc, ia.Row, ia.Text)
+	sb := fmt.Sprintf("P%d row %d %s", b.proc, ib.Row, ib.Text)
+	var why string
+	switch rule {
+	case "RACE":
+		why = fmt.Sprintf("%s races with %s: no MB-sync-MB chain orders them", sb, sa)
+	case "U1":
+		why = fmt.Sprintf("%s stores to the cell that %s updated, before that update completed at the target", sb, sa)
+	case "U5":
+		why = fmt.Sprintf("%s conflicts with %s: no synchronization orders them, and the store may come before the update", sb, sa)
+	case "U2":
+		why = fmt.Sprintf("%s reads the cell %s updates, concurrently: it may read the old or the new value", sb, sa)
+	case "U3":
+		why = fmt.Sprintf("%s stores to the cell %s reads, concurrently: the get may see the old or the new value", sb, sa)
+	case "S1":
+		why = fmt.Sprintf("%s accesses a cell of a separate window that %s updates, before the update reached the private copy (an R6 call)", sb, sa)
+	case "S3":
+		why = fmt.Sprintf("%s stores to a separate window that %s updates concurrently", sb, sa)
+	case "E-INFO":
+		why = fmt.Sprintf("%s and %s are concurrent accumulates with different ops, which accumulate_ops forbids", sb, sa)
+	default:
+		why = fmt.Sprintf("%s and %s are concurrent conflicting RMA operations on one location", sb, sa)
+	}
+	r, _ := spec.LookupRule(rule)
+	if len(r.Nodes) > 0 {
+		why += fmt.Sprintf(" [%s, %s]", rule, r.Cite())
+	} else {
+		why += " [" + rule + "]"
+	}
+	return ConflictReport{Candidate: ci, Rule: rule, Message: why, Procs: []int{a.proc, b.proc}, Rows: []int{ia.Row, ib.Row}}
+}
