@@ -65,14 +65,20 @@ func BenchmarkAcceptanceAll(b *testing.B) {
 }
 
 // BenchmarkStress explores testdata/stress-4x5.lit (2.8 million states under relaxed
-// with the reduction; 35 million and 8 GiB without it, too much for a benchmark run)
-// and testdata/stress-4x4.lit (no sync, nothing to reduce) without the reduction. It
-// reports states/s, bytes per stored state and the peak resident memory.
+// with the reduction; 35 million and 8 GiB without it, too much for a benchmark run),
+// with and without the conflict and race checks, and testdata/stress-4x4.lit (no
+// sync, nothing to reduce) without the reduction. It reports states/s, bytes per
+// stored state and the peak resident memory.
 func BenchmarkStress(b *testing.B) {
 	for _, c := range []struct {
 		name, file string
 		reduce     bool
-	}{{"4x5-reduced", "testdata/stress-4x5.lit", true}, {"4x4-plain", "testdata/stress-4x4.lit", false}} {
+		checks     bool
+	}{
+		{"4x5-reduced", "testdata/stress-4x5.lit", true, true},
+		{"4x5-reduced-nochecks", "testdata/stress-4x5.lit", true, false},
+		{"4x4-plain", "testdata/stress-4x4.lit", false, true},
+	} {
 		lt, err := litmus.ParseFile(c.file)
 		if err != nil {
 			b.Fatal(err)
@@ -82,12 +88,12 @@ func BenchmarkStress(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		reduce := c.reduce
+		reduce, checks := c.reduce, c.checks
 		b.Run(c.name, func(b *testing.B) {
 			var r *explorer.Result
 			for i := 0; i < b.N; i++ {
 				runtime.GC()
-				r, err = explorer.Explore(p, explorer.Options{NoReduce: !reduce})
+				r, err = explorer.Explore(p, explorer.Options{NoReduce: !reduce, NoConflicts: !checks})
 				if err != nil {
 					b.Fatal(err)
 				}

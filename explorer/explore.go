@@ -23,6 +23,8 @@ type Options struct {
 	// NoReduce turns off the partial-order reduction (model.Program.Successors):
 	// the plain search visits every interleaving.
 	NoReduce bool
+	// NoConflicts turns off the conflict and race checks (for measuring their cost).
+	NoConflicts bool
 }
 
 // ErrStateLimit is returned when a search reaches Options.MaxStates.
@@ -185,6 +187,9 @@ func (e *search) run() error {
 	stack := []int{root}
 	e.conflictFound = make([]bool, len(p.Candidates))
 	e.unfound = len(p.Candidates)
+	if e.opt.NoConflicts {
+		e.unfound = 0
+	}
 	scratch := make(model.State, p.StateSize())
 	for len(stack) > 0 {
 		idx := stack[len(stack)-1]
