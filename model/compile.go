@@ -11,8 +11,12 @@ import (
 
 // Compile turns a validated litmus test into a program for one semantics and one
 // hardware model. The test must have passed litmus.Validate.
-func Compile(t *litmus.Test, sem spec.Semantics, hw HW) (*Program, error) {
-	c := &compiler{t: t, p: &Program{Test: t, Sem: sem, HW: hw, NProcs: t.NumProcs()}, cellIdx: map[cellKey]int{}}
+func Compile(t *litmus.Test, sem spec.Semantics, hw HW, opts ...Option) (*Program, error) {
+	c := &compiler{t: t, p: &Program{Test: t, Sem: sem, HW: hw, NProcs: t.NumProcs()}, cellIdx: map[cellKey]int{},
+		nocheckPSCW: make([]bool, len(t.Windows)), nocheckLock: make([]bool, len(t.Windows))}
+	for _, o := range opts {
+		o(c.p)
+	}
 	if err := c.compile(); err != nil {
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
 	}
@@ -26,7 +30,9 @@ type compiler struct {
 	p         *Program
 	cellIdx   map[cellKey]int
 	cellTypes []litmus.Type // the type a cell was first named with
-	err       error
+	// nocheckPSCW / nocheckLock: per window, some post/start or lock asserts nocheck.
+	nocheckPSCW, nocheckLock []bool
+	err                      error
 }
 
 func (c *compiler) fail(format string, args ...any) {
@@ -60,10 +66,11 @@ func (c *compiler) compile() error {
 	for _, cell := range p.Cells {
 		p.hasSeparate = p.hasSeparate || cell.Separate
 	}
+	c.buildConflicts()
+	c.buildAssertions()
 	for i := range p.Procs {
 		c.localSteps(i)
 	}
-	c.buildConflicts()
 	c.staticAlignment()
 	p.buildLayout()
 	p.init = make(State, p.Layout.Size)
@@ -282,6 +289,9 @@ func (c *compiler) instr(proc, row int, in *litmus.Instr) Instr {
 	ci.LockType = in.LockType
 	for _, a := range in.Asserts {
 		ci.Asserts |= assertBits[a.Name]
+	}
+	if ci.Asserts&AssertNostore != 0 {
+		p.usesNostore = true
 	}
 	for _, g := range in.Group {
 		ci.Group |= 1 << uint(g)
@@ -759,10 +769,12 @@ func (c *compiler) localKind(in *Instr) bool {
 	case KSync:
 		return !p.hasSeparate // R5/R6 copies touch the public copy others' RMA reaches
 	case KUnlock, KUnlockAll:
-		return !p.hasSeparate && !completes
+		// ending a nocheck lock epoch ends what the assertion check looks at
+		return !p.hasSeparate && !completes && !c.nocheckLock[in.Win]
 	case KPost:
-		// Others' locks read the exposure (E-EPOCH-MIX), and R5 copies.
-		return !p.hasSeparate && !c.windowLocked(int(in.Win))
+		// Others' locks read the exposure (E-EPOCH-MIX), and R5 copies; a post
+		// ends the state a start-before-post (nocheck) check looks for.
+		return !p.hasSeparate && !c.windowLocked(int(in.Win)) && !c.nocheckPSCW[in.Win]
 	case KWait:
 		return !p.hasSeparate && !c.windowLocked(int(in.Win)) && !completes
 	}

@@ -47,6 +47,7 @@ type access struct {
 	accOp       litmus.AccOp
 	typ         litmus.Type
 	win         int
+	sync        bool // a synchronization call (assertion pairs), not a memory access
 }
 
 // Candidate is a pair of accesses that may break a rule if they are concurrent.
@@ -240,6 +241,12 @@ func (p *Program) Conflicts(s State, found []bool, report func(ConflictReport)) 
 		}
 		cand := &p.Candidates[ci]
 		a, b := &p.accesses[cand.A], &p.accesses[cand.B]
+		if cand.kind >= pairStartPost {
+			if p.assertionBroken(s, cand, a, b) {
+				report(p.describeAssertion(ci, cand, a, b))
+			}
+			continue
+		}
 		if b.rma && !a.rma {
 			a, b = b, a
 		}

@@ -238,6 +238,10 @@ type Program struct {
 	// (conflict.go); accesses are the memory accesses they pair.
 	Candidates []Candidate
 	accesses   []access
+	// Exploit: the model acts on assertions as an implementation may (assert.go).
+	Exploit bool
+	// usesNostore: some call asserts nostore, so the state tracks own stores.
+	usesNostore bool
 }
 
 // StaticFlag is an error that the layout alone decides (E-ALIGN).

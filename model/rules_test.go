@@ -360,7 +360,7 @@ func TestErrors(t *testing.T) {
 		{"put-after-last-fence", "E-EPOCH: after the caller's last fence there is no epoch", "mpi-3.0", model.Relaxed,
 			two + " fence W | fence W ;\n put x 1 | ;\nexists (x=1)\n", []string{"x=0;"}, []string{"E-EPOCH"}},
 		{"put-after-nosucceed", "E-EPOCH: a fence with nosucceed opens no epoch", "mpi-3.0", model.Relaxed,
-			two + " fence W nosucceed | fence W nosucceed ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n", []string{"x=0;"}, []string{"E-EPOCH"}},
+			two + " fence W nosucceed | fence W nosucceed ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n", []string{"x=0;"}, []string{"E-EPOCH", "E-ASSERT"}},
 		{"put-after-free", "E-EPOCH: any access to a freed window", "mpi-3.0", model.Relaxed,
 			two + " free W | free W ;\n lock W 1 excl | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH"}},
 		{"free-in-epoch", "E-EPOCH-MIX: free with an epoch open", "mpi-3.0", model.Relaxed,
@@ -548,4 +548,89 @@ func withoutRace(flags []string) []string {
 		}
 	}
 	return out
+}
+
+// ruleTwin is a program that breaks a rule and a close twin that does not.
+type ruleTwin struct {
+	rule         string
+	sem          string
+	breaks, twin string
+}
+
+// TestRuleTwins: for every rule the search raises, a minimal program that breaks it
+// and a twin, one change away, that does not (SEMANTICS.md §5).
+func TestRuleTwins(t *testing.T) {
+	w := "{ win W allocate size=1; x = W@1[0]; }\n P0 | P1 ;\n"
+	ws := "{ win W allocate_shared size=1; x = W@1[0]; }\n P0 | P1 ;\n"
+	sep := "{ win W allocate size=2 model=separate; x = W@1[0]; y = W@1[1]; }\n P0 | P1 ;\n"
+	twins := []ruleTwin{
+		{"E-EPOCH", "mpi-3.0", w + " put x 1 | ;\nexists (x=1)\n",
+			w + " lock W 1 excl | ;\n put x 1 | ;\n unlock W 1 | ;\nexists (x=1)\n"},
+		{"E-EPOCH-MIX", "mpi-3.0", w + " lock W 1 excl | ;\n lock W 1 excl | ;\n unlock W 1 | ;\nexists (x=1)\n",
+			w + " lock W 1 excl | ;\n unlock W 1 | ;\n lock W 1 excl | ;\n unlock W 1 | ;\nexists (x=1)\n"},
+		{"E-SYNC-EPOCH", "mpi-3.0", ws + " sync W | ;\nexists (x=1)\n", ws + " lock_all W | ;\n sync W | ;\n unlock_all W | ;\nexists (x=1)\n"},
+		{"E-ORIGIN-BUF", "mpi-3.0", w + " lock W 1 excl | ;\n r0 = get x | ;\n r1 = r0 + 1 | ;\n unlock W 1 | ;\nexists (x=1)\n",
+			w + " lock W 1 excl | ;\n r0 = get x | ;\n unlock W 1 | ;\n r1 = r0 + 1 | ;\nexists (x=1)\n"},
+		{"E-SQ-FLAVOR", "mpi-3.0", w + " r0 = shared_query W 1 | ;\nexists (x=1)\n", ws + " r0 = shared_query W 1 | ;\nexists (x=1)\n"},
+		{"E-LS-ACCESS", "mpi-3.0", w + " r0 = load x | ;\nexists (x=1)\n", ws + " r0 = load x | ;\nexists (x=1)\n"},
+		{"E-SEPARATE-SHM", "mpi-3.0", "{ win W allocate_shared size=1 model=separate; x = W@1[0]; }\n P0 | P1 ;\n r0 = load x | ;\nexists (x=1)\n",
+			"{ win W allocate_shared size=1 model=separate; x = W@1[0]; }\n P0 | P1 ;\n | r0 = load x ;\nexists (x=1)\n"},
+		{"E-INFO", "mpi-3.0", "{ win W allocate size=1 no_locks=true; x = W@1[0]; }\n P0 | P1 ;\n lock W 1 excl | ;\n unlock W 1 | ;\nexists (x=1)\n",
+			"{ win W allocate size=1 no_locks=true; x = W@1[0]; }\n P0 | P1 ;\n fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n"},
+		{"E-INFO", "mpi-3.0", w + " fence W | fence W ;\n acc x sum 1 | acc x max 5 ;\n fence W | fence W ;\nexists (x=1)\n",
+			w + " fence W | fence W ;\n acc x sum 1 | acc x sum 5 ;\n fence W | fence W ;\nexists (x=1)\n"},
+		{"E-ALIGN", "mpi-3.0", "{ win W allocate_shared bytes=[3,16]; z = W@1[0] : longdouble; }\n P0 | P1 ;\n | r0 = load z ;\nexists (1:r0=0)\n",
+			"{ win W allocate_shared bytes=[3,16]; z = W@1[0] : int8; }\n P0 | P1 ;\n | r0 = load z ;\nexists (1:r0=0)\n"},
+		{"DEADLOCK", "mpi-3.0", w + " recv 1 | recv 0 ;\n send 1 | send 0 ;\nexists (x=1)\n", w + " send 1 | recv 0 ;\n recv 1 | send 0 ;\nexists (x=1)\n"},
+		{"C-CONFLICT", "mpi-3.0", "{ win W allocate size=1; x = W@2[0]; }\n P0 | P1 | P2 ;\n fence W | fence W | fence W ;\n put x 1 | put x 2 | ;\n fence W | fence W | fence W ;\nexists (x=1)\n",
+			"{ win W allocate size=1; x = W@2[0]; }\n P0 | P1 | P2 ;\n fence W | fence W | fence W ;\n put x 1 | | ;\n fence W | fence W | fence W ;\n | put x 2 | ;\n fence W | fence W | fence W ;\nexists (x=1)\n"},
+		{"C-CONFLICT", "mpi-3.0", "{ win W allocate size=1; x = W@2[0]; }\n P0 | P1 | P2 ;\n fence W | fence W | fence W ;\n acc x sum 1 | r0 = get x | ;\n fence W | fence W | fence W ;\nexists (x=1)\n",
+			"{ win W allocate size=1; x = W@2[0]; }\n P0 | P1 | P2 ;\n fence W | fence W | fence W ;\n acc x sum 1 | r0 = gacc x no_op 0 | ;\n fence W | fence W | fence W ;\nexists (x=1)\n"},
+		{"U5", "mpi-3.0", w + " fence W | fence W ;\n put x 1 | store x 2 ;\n fence W | fence W ;\nexists (x=1)\n",
+			w + " fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\n | store x 2 ;\nexists (x=1)\n"},
+		{"U1", "mpi-3.0", w + " fence W | fence W ;\n put x 1 | store x 2 ;\n fence W | fence W ;\nexists (x=1)\n",
+			w + " fence W | fence W ;\n | store x 2 ;\n fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n"},
+		{"U2", "mpi-3.0", w + " fence W | fence W ;\n put x 1 | r0 = load x ;\n fence W | fence W ;\nexists (x=1)\n",
+			w + " fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\n | r0 = load x ;\nexists (x=1)\n"},
+		{"U3", "mpi-3.0", w + " fence W | fence W ;\n r0 = get x | store x 2 ;\n fence W | fence W ;\nexists (x=1)\n",
+			w + " fence W | fence W ;\n r0 = get x | r1 = load x ;\n fence W | fence W ;\nexists (x=1)\n"},
+		{"S1", "mpi-3.0", sep + " lock W 1 excl | recv 0 ;\n put x 1 | r0 = load x ;\n unlock W 1 | ;\n send 1 | ;\nexists (x=1)\n",
+			sep + " lock W 1 excl | recv 0 ;\n put x 1 | lock W 1 excl ;\n unlock W 1 | r0 = load x ;\n send 1 | unlock W 1 ;\nexists (x=1)\n"},
+		{"S3", "mpi-3.0", sep + " fence W | fence W ;\n put x 1 | store y 2 ;\n fence W | fence W ;\nexists (x=1)\n",
+			sep + " fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\n | store y 2 ;\nexists (x=1)\n"},
+		{"RACE", "mpi-3.0", ws + " store x 1 | r0 = load x ;\nexists (x=1)\n",
+			"{ win W allocate_shared size=1; x = W@1[0]; }\n P0 | P1 ;\n lock_all W | lock_all W ;\n store x 1 | recv 0 ;\n sync W | sync W ;\n send 1 | r0 = load x ;\n unlock_all W | unlock_all W ;\nexists (x=1)\n"},
+		{"E-ASSERT", "mpi-3.0", w + " fence W | fence W ;\n | store x 1 ;\n fence W | fence W nostore ;\nexists (x=1)\n",
+			w + " fence W | fence W ;\n | store x 1 ;\n fence W | fence W ;\nexists (x=1)\n"},
+		{"E-ASSERT", "mpi-3.0", w + " fence W | fence W ;\n put x 1 | ;\n fence W noprecede | fence W noprecede ;\nexists (x=1)\n",
+			w + " fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n"},
+		{"E-ASSERT", "mpi-3.0", w + " fence W | fence W noput ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n",
+			w + " fence W | fence W noput ;\n r0 = get x | ;\n fence W | fence W ;\nexists (x=1)\n"},
+		{"E-ASSERT", "mpi-3.0", w + " fence W noprecede | fence W ;\nexists (x=1)\n", w + " fence W noprecede | fence W noprecede ;\nexists (x=1)\n"},
+		{"E-ASSERT", "mpi-3.0", w + " start W {1} nocheck | post W {0} nocheck ;\n complete W | wait W ;\nexists (x=1)\n",
+			w + " recv 1 | post W {0} nocheck ;\n start W {1} nocheck | send 0 ;\n complete W | wait W ;\nexists (x=1)\n"},
+		{"E-ASSERT", "mpi-3.0", w + " lock W 1 excl nocheck | lock W 1 excl ;\n unlock W 1 | unlock W 1 ;\nexists (x=1)\n",
+			w + " lock W 1 excl nocheck | recv 0 ;\n unlock W 1 | lock W 1 excl ;\n send 1 | unlock W 1 ;\nexists (x=1)\n"},
+	}
+	for _, c := range twins {
+		t.Run(c.rule, func(t *testing.T) {
+			_, flags := explore(t, c.breaks, c.sem, model.Relaxed)
+			if !contains(flags, c.rule) {
+				t.Errorf("%s not raised (flags %v) by:\n%s", c.rule, flags, c.breaks)
+			}
+			_, flags = explore(t, c.twin, c.sem, model.Relaxed)
+			if contains(flags, c.rule) {
+				t.Errorf("%s raised by the twin (flags %v):\n%s", c.rule, flags, c.twin)
+			}
+		})
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }

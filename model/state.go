@@ -22,6 +22,9 @@ type Layout struct {
 	TSOLen []int // uint8: entries in the store buffer
 	TSOBuf []int // entries of 9 bytes: cell uint8, value int64
 	Barrs  []int // uint8: barriers returned
+	// StoredOwn: uint64 per process, its own cells stored since its last
+	// synchronization call on their window (for nostore).
+	StoredOwn []int
 
 	// memory
 	Pub, Priv int // int64 per cell: public (or only) copy, private copy
@@ -41,7 +44,7 @@ type Layout struct {
 // WinLayout holds the offsets of one window's synchronization state.
 type WinLayout struct {
 	FenceDone int // uint8 per rank: fences returned
-	FenceOpen int // uint8 per rank: the last fence returned opened an epoch (no nosucceed)
+	FenceOpen int // uint8 per rank: bit 0, the last fence returned opened an epoch (no nosucceed); bit 1, it asserted noput
 	Freed     int // uint8 per rank
 	LockHeld  int // uint32 per rank: targets the rank holds a lock on
 	LockAll   int // uint8 per rank
@@ -107,6 +110,7 @@ func (p *Program) buildLayout() {
 		}
 		l.TSOBuf = append(l.TSOBuf, take(9*bufCap, bufCap > 0))
 		l.Barrs = append(l.Barrs, take(1, uses.barrier))
+		l.StoredOwn = append(l.StoredOwn, take(8, p.usesNostore))
 	}
 	nc := len(p.Cells)
 	l.Pub = take(8*nc, nc > 0)

@@ -53,7 +53,7 @@ type Raised struct {
 // FlagRules are the rules a state's flag word can hold, bit i = FlagRules[i].
 var FlagRules = []string{
 	"E-EPOCH", "E-EPOCH-MIX", "E-SYNC-EPOCH", "E-ORIGIN-BUF", "E-SQ-FLAVOR", "E-LS-ACCESS",
-	"E-SEPARATE-SHM", "E-INFO", "E-ALIGN", "DEADLOCK",
+	"E-SEPARATE-SHM", "E-INFO", "E-ALIGN", "DEADLOCK", "E-ASSERT",
 }
 
 func flagBit(rule string) uint32 {
@@ -237,6 +237,10 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 	if !p.exec(s, proc, j, in, st.Choice, rec) {
 		return false
 	}
+	switch in.Kind {
+	case KPost, KStart, KComplete, KWait, KLock, KUnlock, KLockAll, KUnlockAll, KFlush, KFlushLocal, KSync:
+		p.syncPoint(s, proc, in) // ends the span a later nostore speaks of
+	}
 	if s[p.Layout.InCall[proc]] != byte(j+1) {
 		p.setDone(s, proc, j)
 	}
@@ -379,12 +383,14 @@ func (p *Program) plainAccess(s State, proc int, in *Instr, rec *Record) bool {
 		s[off] = byte(c)
 		s.setI64(off+1, v)
 		s[l.TSOLen[proc]] = byte(n + 1)
+		p.noteStore(s, proc, c)
 		if rec != nil {
 			rec.Text += fmt.Sprintf("  (buffers %s:=%d)", p.Cells[c].Name, v)
 		}
 		return true
 	}
 	p.writeLocal(s, c, v)
+	p.noteStore(s, proc, c)
 	if rec != nil {
 		rec.Text += fmt.Sprintf("  (%s:=%d)", p.Cells[c].Name, v)
 	}
@@ -448,7 +454,7 @@ func (p *Program) epochFor(s State, proc int, in *Instr) (kind, index int) {
 	if s.u32(wl.LockHeld+4*proc)&(1<<t) != 0 || s[wl.LockAll+proc] != 0 {
 		return EpochPassive, 0
 	}
-	if k := int(s[wl.FenceDone+proc]); k > 0 && s[wl.FenceOpen+proc] != 0 && in.FenceAfter {
+	if k := int(s[wl.FenceDone+proc]); k > 0 && s[wl.FenceOpen+proc]&1 != 0 && in.FenceAfter {
 		return EpochFence, k
 	}
 	return 0, 0
@@ -479,6 +485,9 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 		return true
 	}
 	kind, index := p.epochFor(s, proc, in)
+	if kind == 0 && s[wl.FenceDone+proc] > 0 && s[wl.FenceOpen+proc]&1 == 0 && in.FenceAfter {
+		p.assertFalse(s, rec, proc, in, "an RMA call after a fence that asserted nosucceed")
+	}
 	if kind == 0 {
 		what := "RMA call"
 		if in.Kind == KRemoteStore {
@@ -488,6 +497,7 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 			proc, in.Row, in.Text, what, in.Target, w.Name)
 		return true
 	}
+	p.checkNoput(s, rec, proc, in, kind, index)
 	off := p.Layout.Slot[in.Slot]
 	s[off] = SlotPending
 	s[off+1] = byte(kind)
@@ -743,6 +753,11 @@ func (p *Program) fence(s State, proc, j int, in *Instr, rec *Record) bool {
 		// Flagged, and the fence still runs: the other members wait for it.
 		p.epochMix(s, proc, in, rec, "fence while a start or lock epoch is open on "+p.Wins[in.Win].Name)
 	}
+	if !in.TwoPhase && !p.Exploit && !p.noprecedeMayReturn(s, proc, in) {
+		return false
+	}
+	p.checkNostore(s, rec, proc, in)
+	p.checkNoprecede(s, rec, proc, in)
 	if in.TwoPhase {
 		s[p.Layout.InCall[proc]] = byte(j + 1)
 		if rec != nil {
@@ -754,6 +769,17 @@ func (p *Program) fence(s State, proc, j int, in *Instr, rec *Record) bool {
 	return true
 }
 
+// noprecedeMayReturn: a fence with noprecede does not synchronize (node328), but
+// without exploit it still completes what it closes (R1, R2), in case the
+// assertion is false.
+func (p *Program) noprecedeMayReturn(s State, proc int, in *Instr) bool {
+	if p.pending(s, proc, int(in.Win), anyOp) {
+		return false
+	}
+	k := int(s[p.Layout.Win[in.Win].FenceDone+proc]) + 1
+	return !p.pendingFence(s, int(in.Win), k, proc)
+}
+
 // fenceReturn ends a fence: R5 then R6 copies, the next epoch opens unless nosucceed.
 func (p *Program) fenceReturn(s State, proc int, in *Instr) {
 	wl := &p.Layout.Win[in.Win]
@@ -762,13 +788,22 @@ func (p *Program) fenceReturn(s State, proc int, in *Instr) {
 		return kind == EpochFence && index < k
 	})
 	s[wl.FenceDone+proc]++
-	open := 1
+	noputBefore := s[wl.FenceOpen+proc]&2 != 0
+	open := byte(1)
 	if in.Asserts&AssertNosucceed != 0 {
 		open = 0
 	}
-	s[wl.FenceOpen+proc] = byte(open)
-	p.copyR5(s, proc, int(in.Win))
-	p.copyR6(s, proc, int(in.Win))
+	if in.Asserts&AssertNoput != 0 {
+		open |= 2
+	}
+	s[wl.FenceOpen+proc] = open
+	p.syncPoint(s, proc, in)
+	if !p.Exploit || in.Asserts&AssertNostore == 0 {
+		p.copyR5(s, proc, int(in.Win)) // exploit: nostore declares the copy unnecessary
+	}
+	if !p.Exploit || !noputBefore {
+		p.copyR6(s, proc, int(in.Win)) // exploit: the previous fence's noput declared it unnecessary
+	}
 }
 
 // returnFrom completes a two-phase call once every member has arrived (fence, barrier, free).
@@ -825,17 +860,29 @@ func (p *Program) fenceCanReturn(s State, proc int, in *Instr) bool {
 		return false // R1
 	}
 	// R2, and §7: the operations of the closing epoch complete at the join of the
-	// arrivals, before any member returns, not only before their target does.
-	return !p.pendingFence(s, int(in.Win), k)
+	// arrivals, before any member returns, not only before their target does. With
+	// exploit, a previous noput lets the caller skip waiting for its incoming ones.
+	skipTarget := -1
+	if p.Exploit && s[wl.FenceOpen+proc]&2 != 0 {
+		skipTarget = proc
+	}
+	for i, sl := range p.Slots {
+		off := p.Layout.Slot[i]
+		op := &p.Procs[sl.Proc].Code[sl.Instr]
+		if s[off] == SlotPending && op.Win == in.Win && s[off+1] == EpochFence && int(s[off+2]) < k && int(op.Target) != skipTarget {
+			return false
+		}
+	}
+	return true
 }
 
 // pendingFence reports whether an operation of a fence epoch before k on win is
-// still unperformed, whatever its origin and target.
-func (p *Program) pendingFence(s State, win, k int) bool {
+// still unperformed (only those targeting target, when target >= 0).
+func (p *Program) pendingFence(s State, win, k, target int) bool {
 	for i, sl := range p.Slots {
 		off := p.Layout.Slot[i]
 		in := &p.Procs[sl.Proc].Code[sl.Instr]
-		if s[off] == SlotPending && int(in.Win) == win && s[off+1] == EpochFence && int(s[off+2]) < k {
+		if s[off] == SlotPending && int(in.Win) == win && s[off+1] == EpochFence && int(s[off+2]) < k && (target < 0 || int(in.Target) == target) {
 			return true
 		}
 	}
@@ -883,13 +930,16 @@ func (p *Program) post(s State, proc int, in *Instr, rec *Record) bool {
 		p.epochMix(s, proc, in, rec, "post while an exposure epoch is already open")
 		return true
 	}
+	p.checkNostore(s, rec, proc, in)
 	for o := 0; o < p.NProcs; o++ {
 		if in.Group&(1<<uint(o)) != 0 {
 			s[wl.PostCnt+proc*p.NProcs+o]++
 		}
 	}
 	s.setU32(wl.PostOpen+4*proc, in.Group)
-	p.copyR5(s, proc, int(in.Win))
+	if !p.Exploit || in.Asserts&AssertNostore == 0 {
+		p.copyR5(s, proc, int(in.Win))
+	}
 	return true
 }
 
@@ -906,7 +956,7 @@ func (p *Program) start(s State, proc int, in *Instr, rec *Record) bool {
 	case s.u32(wl.LockHeld+4*proc) != 0 || s[wl.LockAll+proc] != 0:
 		p.epochMix(s, proc, in, rec, "start while a lock epoch is open") // and the start proceeds
 	}
-	if p.Sem.Has(spec.PostStartLS) {
+	if p.Sem.Has(spec.PostStartLS) && !(p.Exploit && in.Asserts&AssertNocheck != 0) {
 		for t := 0; t < n; t++ {
 			if in.Group&(1<<uint(t)) != 0 && s[wl.PostCnt+t*n+proc] <= s[wl.StartCnt+proc*n+t] {
 				return false // post_start_ls: start waits for the matching posts
@@ -988,15 +1038,18 @@ func (p *Program) lock(s State, proc int, in *Instr, rec *Record) bool {
 		p.epochMix(s, proc, in, rec, fmt.Sprintf("a second lock epoch from P%d to rank %d", proc, t))
 		return true
 	}
+	takesLock := !(p.Exploit && in.Asserts&AssertNocheck != 0) // exploit: nocheck takes no lock
 	holders := s.u32(wl.Holders + 4*t)
-	if holders != 0 && (in.LockType == litmus.LockExclusive || s[wl.Excl+t] != 0) {
+	if takesLock && holders != 0 && (in.LockType == litmus.LockExclusive || s[wl.Excl+t] != 0) {
 		return false // blocks until acquired
 	}
 	p.noLocks(s, proc, in, rec)
 	p.lockMix(s, proc, in, rec, 1<<uint(t))
-	s.setU32(wl.Holders+4*t, holders|1<<uint(proc))
-	if in.LockType == litmus.LockExclusive {
-		s[wl.Excl+t] = 1
+	if takesLock {
+		s.setU32(wl.Holders+4*t, holders|1<<uint(proc))
+		if in.LockType == litmus.LockExclusive {
+			s[wl.Excl+t] = 1
+		}
 	}
 	s.setU32(wl.LockHeld+4*proc, s.u32(wl.LockHeld+4*proc)|1<<uint(t))
 	if t == proc {
@@ -1065,15 +1118,16 @@ func (p *Program) lockAll(s State, proc int, in *Instr, rec *Record) bool {
 		return true
 	}
 	group := p.Wins[in.Win].Group
+	takesLock := !(p.Exploit && in.Asserts&AssertNocheck != 0) // exploit: nocheck takes no lock
 	for t := 0; t < p.NProcs; t++ {
-		if group&(1<<uint(t)) != 0 && s[wl.Excl+t] != 0 {
+		if takesLock && group&(1<<uint(t)) != 0 && s[wl.Excl+t] != 0 {
 			return false
 		}
 	}
 	p.noLocks(s, proc, in, rec)
 	p.lockMix(s, proc, in, rec, group)
 	for t := 0; t < p.NProcs; t++ {
-		if group&(1<<uint(t)) != 0 {
+		if takesLock && group&(1<<uint(t)) != 0 {
 			s.setU32(wl.Holders+4*t, s.u32(wl.Holders+4*t)|1<<uint(proc))
 		}
 	}
