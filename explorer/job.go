@@ -15,6 +15,9 @@ type Job struct {
 	Test *litmus.Test
 	Sem  spec.Semantics
 	HW   model.HW
+	// Exploit: the model acts on the test's assertions (model.ExploitAssertions);
+	// expect lines describe the default mode and are not checked then.
+	Exploit bool
 }
 
 // JobResult is the result of a Job, or why there is none.
@@ -40,8 +43,14 @@ func (jr *JobResult) ExpectStatus() string {
 
 // Run compiles and explores one job.
 func (j Job) Run(opt Options) JobResult {
-	jr := JobResult{Job: j, Expect: FindExpect(j.Test, j.Sem, j.HW)}
-	p, err := model.Compile(j.Test, j.Sem, j.HW)
+	jr := JobResult{Job: j}
+	var opts []model.Option
+	if j.Exploit {
+		opts = append(opts, model.ExploitAssertions())
+	} else {
+		jr.Expect = FindExpect(j.Test, j.Sem, j.HW)
+	}
+	p, err := model.Compile(j.Test, j.Sem, j.HW, opts...)
 	if err != nil {
 		jr.Err = err
 		return jr

@@ -172,7 +172,9 @@ func exploreBoth(lt *litmus.Test, sem spec.Semantics, hw model.HW) (reduced, pla
 // TestReductionRandom: the reduced search finds what the plain one finds.
 func TestReductionRandom(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		lt := gen.Program(propCfg).Draw(t, "program")
+		cfg := propCfg
+		cfg.Asserts = rapid.Bool().Draw(t, "asserts")
+		lt := gen.Program(cfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
 		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
 		reduced, plain, err := exploreBoth(lt, sem, hw)
@@ -217,4 +219,29 @@ func TestReductionCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d files x 4 presets x 3 hw: %d states plain, %d reduced", len(files), plainStates, reducedStates)
+}
+
+// TestRaceFreeIsHardwareIndependent: when no execution under relaxed raises any rule
+// (no race, no conflict, no error), every pair of conflicting accesses is ordered,
+// so no hw model can show a stale value: sc, tso and relaxed give the same outcomes.
+// This is how the concurrency checks and the hardware models agree (SEMANTICS.md §7).
+func TestRaceFreeIsHardwareIndependent(t *testing.T) {
+	raceFree := 0
+	rapid.Check(t, func(t *rapid.T) {
+		lt := gen.Program(propCfg).Draw(t, "program")
+		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+		relaxed := mustExplore(t, lt, sem, model.Relaxed)
+		if len(relaxed.Flags) > 0 {
+			return
+		}
+		raceFree++
+		want := outcomeSet(relaxed)
+		for _, hw := range []model.HW{model.SC, model.TSO} {
+			got := outcomeSet(mustExplore(t, lt, sem, hw))
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("%s: race-free under relaxed, yet %s gives other outcomes (-relaxed +%s):\n%s\n%s", sem.Name, hw, hw, d, litmus.Format(lt))
+			}
+		}
+	})
+	t.Logf("%d race-free programs compared", raceFree)
 }

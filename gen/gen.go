@@ -23,6 +23,9 @@ type Config struct {
 	Syncs []string
 	// RMA allows put/get/acc in epochs (default true unless NoRMA).
 	NoRMA bool
+	// Asserts adds random assertions to the synchronization calls (fence asserts,
+	// lock_all/post/start nocheck), true or false as the program turns out.
+	Asserts bool
 }
 
 func (c Config) withDefaults() Config {
@@ -141,14 +144,30 @@ func (g *builder) collective() {
 	}
 }
 
+// assert draws assertions for a call (" nocheck", " nostore noput", ...), or "".
+func (g *builder) assert(label string, names ...string) string {
+	if !g.cfg.Asserts {
+		return ""
+	}
+	var out string
+	for _, n := range names {
+		if rapid.IntRange(0, 2).Draw(g.t, label+"-"+n) == 0 {
+			out += " " + n
+		}
+	}
+	return out
+}
+
 func (g *builder) brackets() (open, close func(int) []string) {
 	none := func(int) []string { return nil }
 	switch g.sync {
 	case "fence":
-		f := func(int) []string { return []string{"fence W"} }
-		return f, f
+		first := g.assert("fence1", "nostore", "noput", "noprecede", "nosucceed")
+		last := g.assert("fence2", "nostore", "noput", "noprecede", "nosucceed")
+		return func(int) []string { return []string{"fence W" + first} }, func(int) []string { return []string{"fence W" + last} }
 	case "lock_all":
-		return func(int) []string { return []string{"lock_all W"} }, func(int) []string { return []string{"unlock_all W"} }
+		nocheck := g.assert("lock_all", "nocheck")
+		return func(int) []string { return []string{"lock_all W" + nocheck} }, func(int) []string { return []string{"unlock_all W"} }
 	case "pscw":
 		// P0 is the origin of an access epoch to every other process.
 		others := make([]string, 0, g.n-1)
@@ -156,11 +175,12 @@ func (g *builder) brackets() (open, close func(int) []string) {
 			others = append(others, fmt.Sprint(q))
 		}
 		group := "{" + strings.Join(others, ",") + "}"
+		nocheck := g.assert("pscw", "nocheck")
 		return func(p int) []string {
 				if p == 0 {
-					return []string{"start W " + group}
+					return []string{"start W " + group + nocheck}
 				}
-				return []string{"post W {0}"}
+				return []string{"post W {0}" + nocheck}
 			}, func(p int) []string {
 				if p == 0 {
 					return []string{"complete W"}

@@ -12,7 +12,8 @@ import (
 //	start nocheck     the matching posts were all called: start does not wait for them
 //	post/start nocheck: either is valid only if every matching post and start says nocheck
 //	lock nocheck      no other process holds or tries a conflicting lock: no lock is taken
-//	nostore           the caller's segment was not stored since its last sync: no R5 copy
+//	nostore           the caller's segment was not stored since its last synchronization
+//	                  (read: its last R5 point, the last copy to the public window): no R5 copy
 //	noput             no put or accumulate targets the caller until the next fence (or
 //	                  wait): that fence does not wait for incoming operations, nor copy (R6)
 //	noprecede         the fence completes no operation of the caller: it does not wait

@@ -237,9 +237,11 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 	if !p.exec(s, proc, j, in, st.Choice, rec) {
 		return false
 	}
-	switch in.Kind {
-	case KPost, KStart, KComplete, KWait, KLock, KUnlock, KLockAll, KUnlockAll, KFlush, KFlushLocal, KSync:
-		p.syncPoint(s, proc, in) // ends the span a later nostore speaks of
+	switch {
+	case in.Kind == KPost, in.Kind == KUnlockAll, in.Kind == KSync, in.Kind == KUnlock && int(in.Target) == proc:
+		// An R5 point (the fence's is in fenceReturn): a later nostore speaks of
+		// the stores since the last one, the ones the next copy would carry.
+		p.syncPoint(s, proc, in)
 	}
 	if s[p.Layout.InCall[proc]] != byte(j+1) {
 		p.setDone(s, proc, j)

@@ -12,8 +12,8 @@ import (
 )
 
 type replayFlags struct {
-	sem, hw, outcome, flag string
-	maxStates              int
+	sem, hw, outcome, flag, assert string
+	maxStates                      int
 }
 
 func newReplayCmd() *cobra.Command {
@@ -37,6 +37,7 @@ func newReplayCmd() *cobra.Command {
 	fl.StringVar(&f.outcome, "outcome", "", `the outcome, e.g. '1:r0=0; x=1' or '1:r0=0 /\ x=1'`)
 	fl.StringVar(&f.flag, "flag", "", "a rule id, e.g. E-EPOCH: replay the first execution found that breaks it")
 	fl.IntVar(&f.maxStates, "max-states", 50_000_000, "stop a search that stores more states than this (0: no bound)")
+	fl.StringVar(&f.assert, "assert", "check", "assertions: check or exploit (see run --help)")
 	return cmd
 }
 
@@ -57,7 +58,11 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 		printErrors(cmd.ErrOrStderr(), err)
 		return exitWith(exitBadInput)
 	}
-	jr := explorer.Job{Test: t, Sem: sems[0], HW: hw}.Run(explorer.Options{MaxStates: f.maxStates})
+	exploit, err := parseAssert(f.assert)
+	if err != nil {
+		return err
+	}
+	jr := explorer.Job{Test: t, Sem: sems[0], HW: hw, Exploit: exploit}.Run(explorer.Options{MaxStates: f.maxStates})
 	if jr.Err != nil {
 		return exitError{code: exitFailed, err: jr.Err}
 	}

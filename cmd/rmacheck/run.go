@@ -26,6 +26,7 @@ type runFlags struct {
 	shard     string
 	maxStates int
 	noReduce  bool
+	assert    string
 }
 
 func newRunCmd() *cobra.Command {
@@ -46,7 +47,8 @@ func newRunCmd() *cobra.Command {
   rmacheck run --sem A --show witness SB.lit        # herd7-style block with witness traces
   rmacheck run --sem mpi-3.0,lock_ls=on litmus      # a preset with a switch changed
   rmacheck run --hw tso --json litmus > out.jsonl   # machine-readable, one object per run
-  rmacheck run -j 2 --shard 1/4 litmus              # the first quarter of the corpus, on 2 cores`,
+  rmacheck run -j 2 --shard 1/4 litmus              # the first quarter of the corpus, on 2 cores
+  rmacheck run --assert exploit litmus/assertions   # act on the assertions as an implementation may`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd, args, f) },
 	}
@@ -59,7 +61,19 @@ func newRunCmd() *cobra.Command {
 	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n, 1-based) of the files, for job arrays")
 	fl.IntVar(&f.maxStates, "max-states", 50_000_000, "stop a search that stores more states than this (0: no bound)")
 	fl.BoolVar(&f.noReduce, "no-reduce", false, "turn off the partial-order reduction (same results, more states)")
+	fl.StringVar(&f.assert, "assert", "check", "assertions: check (raise E-ASSERT when false) or exploit (also act on them as an implementation may; expect lines are not checked)")
 	return cmd
+}
+
+// parseAssert reads --assert.
+func parseAssert(v string) (bool, error) {
+	switch v {
+	case "check", "":
+		return false, nil
+	case "exploit":
+		return true, nil
+	}
+	return false, usageErrorf("--assert %q: expected check or exploit", v)
 }
 
 // parseSems reads the --sem flags (every preset when none).
@@ -181,13 +195,20 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	default:
 		return usageErrorf("--show %q: expected outcomes, witness or all", f.show)
 	}
+	exploit, err := parseAssert(f.assert)
+	if err != nil {
+		return err
+	}
 	tests, bad, err := loadTests(cmd, args, f.shard)
 	if err != nil {
 		return err
 	}
 	var jobs []explorer.Job
 	for _, t := range tests {
-		jobs = append(jobs, jobsFor(t, sems, f.hw)...)
+		for _, j := range jobsFor(t, sems, f.hw) {
+			j.Exploit = exploit
+			jobs = append(jobs, j)
+		}
 	}
 	results := explorer.RunAll(jobs, f.jobs, explorer.Options{MaxStates: f.maxStates, NoReduce: f.noReduce}, progressPrinter(cmd.ErrOrStderr(), f.json))
 	out := cmd.OutOrStdout()

@@ -1,0 +1,84 @@
+package explorer_test
+
+import (
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// exploitDiff runs a job with and without exploiting assertions and returns whether
+// the default run found an assertion false, and the outcomes only exploit allows.
+func exploitDiff(t interface{ Fatalf(string, ...any) }, lt *litmus.Test, sem spec.Semantics, hw model.HW) (falseAssert bool, added []string, missing []string) {
+	def := explorer.Job{Test: lt, Sem: sem, HW: hw}.Run(explorer.Options{MaxStates: 3_000_000})
+	exp := explorer.Job{Test: lt, Sem: sem, HW: hw, Exploit: true}.Run(explorer.Options{MaxStates: 3_000_000})
+	if def.Err != nil || exp.Err != nil {
+		t.Fatalf("%s: %v %v", lt.Name, def.Err, exp.Err)
+	}
+	a, b := outcomeSet(def.Result), outcomeSet(exp.Result)
+	for o := range b {
+		if !a[o] {
+			added = append(added, o)
+		}
+	}
+	for o := range a {
+		if !b[o] {
+			missing = append(missing, o)
+		}
+	}
+	sort.Strings(added)
+	sort.Strings(missing)
+	return def.Result.HasFlag("E-ASSERT"), added, missing
+}
+
+// TestExploitChangesNothingWhenTrue: "the assert argument does not change program
+// semantics if it provides correct information" (node332): for random programs whose
+// assertions hold in every execution, exploiting them gives the same outcomes.
+func TestExploitChangesNothingWhenTrue(t *testing.T) {
+	cfg := propCfg
+	cfg.Asserts = true
+	rapid.Check(t, func(t *rapid.T) {
+		lt := gen.Program(cfg).Draw(t, "program")
+		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		falseAssert, added, missing := exploitDiff(t, lt, sem, hw)
+		if !falseAssert && (len(added) > 0 || len(missing) > 0) {
+			t.Fatalf("assertions hold, yet exploit adds %v and drops %v\n%s", added, missing, litmus.Format(lt))
+		}
+	})
+}
+
+// TestExploitCorpus: the same over the corpus and the acceptance tests; for those
+// that break an assertion it logs the outcomes exploiting it adds, and some must.
+func TestExploitCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../litmus/*/*.lit")
+	acc, _ := filepath.Glob("../../shared/acceptance/*.lit")
+	files = append(files, acc...)
+	changed := 0
+	for _, f := range files {
+		lt, err := litmus.ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sem := range spec.AllPresets() {
+			falseAssert, added, missing := exploitDiff(t, lt, sem, model.Relaxed)
+			switch {
+			case !falseAssert && (len(added) > 0 || len(missing) > 0):
+				t.Errorf("%s %s: assertions hold, yet exploit adds %v and drops %v", f, sem.Name, added, missing)
+			case falseAssert && (len(added) > 0 || len(missing) > 0):
+				changed++
+				t.Logf("%s %s: a false assertion, exploited, adds %v, drops %v", filepath.Base(f), sem.Name, added, missing)
+			}
+		}
+	}
+	if changed == 0 {
+		t.Errorf("no corpus test shows what exploiting a false assertion changes")
+	}
+}
