@@ -2,8 +2,7 @@ package model
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
+		"strings"
 
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
@@ -71,7 +70,7 @@ func (c *compiler) compile() error {
 	for i := range p.Procs {
 		c.localSteps(i)
 	}
-	c.staticAlignment()
+	c.staticAlignment(X8664)
 	p.buildLayout()
 	p.init = make(State, p.Layout.Size)
 	c.initialValues()
@@ -803,85 +802,6 @@ func (c *compiler) windowLocked(win int) bool {
 		}
 	}
 	return false
-}
-
-// ----- alignment (SEMANTICS.md §6) -----
-
-// staticAlignment checks every typed access against the window's alignment guarantee.
-func (c *compiler) staticAlignment() {
-	for proc, lp := range c.t.Procs {
-		for row, in := range lp.Code {
-			if in == nil || in.Loc == nil {
-				continue
-			}
-			w, rank, disp, typ, ok := c.t.ResolveLoc(*in.Loc)
-			if !ok {
-				continue
-			}
-			addr, guarantee, userMem := segmentAddress(c.t, w, rank, c.p.Sem.Has(spec.AlignGuarantee))
-			addr += disp * dispUnitBytes(w)
-			if !userMem && gcd(addr, guarantee)%typ.Align() != 0 {
-				c.p.Static = append(c.p.Static, StaticFlag{Rule: "E-ALIGN", Proc: proc, Row: row + 1,
-					Message: fmt.Sprintf("P%d row %d: %s: a %s at offset %d of an allocation aligned to %d bytes is not %d-byte aligned",
-						proc, row+1, instrText(in), typ, addr, guarantee, typ.Align())})
-			}
-		}
-	}
-}
-
-func gcd(a, b int) int {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
-func dispUnitBytes(w *litmus.Window) int {
-	switch {
-	case w.DispUnit > 0:
-		return w.DispUnit
-	case w.Bytes != nil:
-		return 1
-	}
-	return w.CellType().Size()
-}
-
-// segBytes is the byte size of rank's segment.
-func segBytes(t *litmus.Test, w *litmus.Window, rank int) int {
-	if n, ok := w.SegmentBytes(t, rank); ok {
-		return n
-	}
-	return w.SegmentSize(t, rank) * w.Base(t).CellType().Size()
-}
-
-// segmentAddress gives the offset of rank's segment from an allocation base, and the
-// alignment that base is guaranteed (node251, mpi-issues #121). Create and dynamic
-// windows use user memory, aligned for its declared type (userMem).
-func segmentAddress(t *litmus.Test, w *litmus.Window, rank int, guarantee bool) (offset, align int, userMem bool) {
-	w = w.Base(t)
-	g := 8
-	if guarantee {
-		g = 16
-		if v, ok := w.InfoValue("mpi_minimum_memory_alignment"); ok {
-			if n, err := strconv.Atoi(v); err == nil && n > g {
-				g = n
-			}
-		}
-	}
-	switch w.Flavor {
-	case litmus.FlavorCreate, litmus.FlavorDynamic:
-		return 0, g, true
-	case litmus.FlavorAllocateShared:
-		if v, _ := w.InfoValue("alloc_shared_noncontig"); v == "true" {
-			return 0, g, false
-		}
-		off := 0
-		for r := 0; r < rank; r++ {
-			off += segBytes(t, w, r)
-		}
-		return off, g, false
-	}
-	return 0, g, false
 }
 
 // instrText prints an instruction as in the canonical form.

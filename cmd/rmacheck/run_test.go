@@ -30,6 +30,12 @@ var runGoldenCases = []struct {
 	{"replay_outcome", []string{"replay", "testdata/sb.lit", "--sem", "mpi-3.0", "--outcome", `0:r0=0 /\ 1:r0=0`}, 0},
 	{"replay_flag", []string{"replay", "testdata/sb.lit", "--sem", "A", "--flag", "E-EPOCH"}, 0},
 	{"replay_missing", []string{"replay", "testdata/sb.lit", "--sem", "mpi-3.0", "--hw", "sc", "--outcome", "0:r0=0; 1:r0=0"}, 1},
+	{"layout_contig", []string{"layout", "../../../shared/acceptance/22-align-contig.lit"}, 1},
+	{"layout_noncontig_3.0", []string{"layout", "--sem", "mpi-3.0", "../../../shared/acceptance/23-align-noncontig.lit"}, 1},
+	{"layout_noncontig_4.1", []string{"layout", "../../../shared/acceptance/23-align-noncontig.lit"}, 0},
+	{"layout_bad_abi", []string{"layout", "--abi", "vax", "testdata/sb.lit"}, 2},
+	{"run_exploit", []string{"run", "--assert", "exploit", "--sem", "mpi-3.0", "../../litmus/assertions/exploit-fence-noput-load.lit"}, 0},
+	{"run_conflict_witness", []string{"run", "--sem", "mpi-4.1", "--show", "witness", "../../../shared/acceptance/13-put-store-conflict.lit"}, 0},
 	{"replay_unknown_name", []string{"replay", "testdata/sb.lit", "--outcome", "2:r0=0"}, 2},
 }
 

@@ -1,0 +1,183 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// Layout and alignment (SEMANTICS.md §6, node251, mpi-issues #121).
+//
+// Segment addresses are symbolic: an allocation's base is guaranteed an alignment G,
+// and a segment or location is base + offset. With align_guarantee (MPI-4.0), G is
+// the ABI's largest alignment of a predefined type, or mpi_minimum_memory_alignment
+// when larger; without it the standard promised nothing and rmacheck assumes 8, what
+// libraries such as Open MPI 4.1 return (Open MPI issue #4952). allocate gives every
+// rank with memory its own allocation; contiguous allocate_shared one allocation,
+// rank r starting after the bytes of the ranks below it; alloc_shared_noncontig one
+// per rank. create and dynamic windows use user memory, aligned for its type.
+
+// ABI is what the alignment guarantee depends on.
+type ABI struct {
+	Name     string
+	MaxAlign int // the largest alignment of a predefined type (long double)
+}
+
+// X8664 is the default ABI.
+var X8664 = ABI{Name: "x86-64", MaxAlign: 16}
+
+// ABIs lists the ABIs --abi accepts.
+var ABIs = []ABI{X8664, {Name: "aarch64", MaxAlign: 16}, {Name: "ppc64le", MaxAlign: 16}, {Name: "i386", MaxAlign: 16}}
+
+// ParseABI finds an ABI by name.
+func ParseABI(name string) (ABI, error) {
+	var names []string
+	for _, a := range ABIs {
+		if a.Name == name {
+			return a, nil
+		}
+		names = append(names, a.Name)
+	}
+	return ABI{}, fmt.Errorf("unknown ABI %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// noGuaranteeAlign is the alignment assumed without align_guarantee.
+const noGuaranteeAlign = 8
+
+// Segment is one rank's segment of a window.
+type Segment struct {
+	Window     string
+	Flavor     litmus.Flavor
+	Rank       int
+	Bytes      int
+	Allocation string // "alloc W" (shared by the ranks of a contiguous allocate_shared), "alloc W@r", or "user memory"
+	Offset     int    // from the allocation's base
+	Align      int    // alignment guaranteed for the segment's start (0: user memory, aligned for its type)
+}
+
+// StartAlign is the alignment guaranteed for the segment's first byte (0: user memory).
+func (s Segment) StartAlign() int {
+	if s.Align == 0 || s.Offset == 0 {
+		return s.Align
+	}
+	return gcd(s.Offset, s.Align)
+}
+
+// LocationAlign is a typed access and whether its address is aligned.
+type LocationAlign struct {
+	Proc, Row int
+	Instr     string
+	Loc       string
+	Type      litmus.Type
+	Segment   Segment
+	Offset    int // of the location, from the allocation's base
+	Aligned   int // alignment its address is guaranteed
+	OK        bool
+}
+
+// WindowLayout lays out every window of t (following over= to the memory used) and
+// checks every typed access of the program against the guarantee.
+func WindowLayout(t *litmus.Test, sem spec.Semantics, abi ABI) ([]Segment, []LocationAlign) {
+	var segs []Segment
+	for _, w := range t.Windows {
+		for r := 0; r < t.NumProcs(); r++ {
+			if w.InGroup(r) {
+				segs = append(segs, segmentOf(t, w, r, sem.Has(spec.AlignGuarantee), abi))
+			}
+		}
+	}
+	var locs []LocationAlign
+	for proc, lp := range t.Procs {
+		for row, in := range lp.Code {
+			if in == nil || in.Loc == nil {
+				continue
+			}
+			w, rank, disp, typ, ok := t.ResolveLoc(*in.Loc)
+			if !ok {
+				continue
+			}
+			seg := segmentOf(t, w, rank, sem.Has(spec.AlignGuarantee), abi)
+			la := LocationAlign{Proc: proc, Row: row + 1, Instr: instrText(in), Loc: litmus.LocString(*in.Loc), Type: typ, Segment: seg,
+				Offset: seg.Offset + disp*dispUnitBytes(w), OK: true}
+			if seg.Align > 0 {
+				la.Aligned = gcd(la.Offset, seg.Align)
+				la.OK = la.Aligned%typ.Align() == 0
+			}
+			locs = append(locs, la)
+		}
+	}
+	return segs, locs
+}
+
+// staticAlignment raises E-ALIGN for every typed access the guarantee does not align.
+func (c *compiler) staticAlignment(abi ABI) {
+	_, locs := WindowLayout(c.t, c.p.Sem, abi)
+	for _, la := range locs {
+		if la.OK {
+			continue
+		}
+		c.p.Static = append(c.p.Static, StaticFlag{Rule: "E-ALIGN", Proc: la.Proc, Row: la.Row,
+			Message: fmt.Sprintf("P%d row %d: %s: a %s at offset %d of an allocation aligned to %d bytes is only %d-byte aligned, not %d [E-ALIGN, node251]",
+				la.Proc, la.Row, la.Instr, la.Type, la.Offset, la.Segment.Align, la.Aligned, la.Type.Align())})
+	}
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func dispUnitBytes(w *litmus.Window) int {
+	switch {
+	case w.DispUnit > 0:
+		return w.DispUnit
+	case w.Bytes != nil:
+		return 1
+	}
+	return w.CellType().Size()
+}
+
+// segBytes is the byte size of rank's segment.
+func segBytes(t *litmus.Test, w *litmus.Window, rank int) int {
+	if n, ok := w.SegmentBytes(t, rank); ok {
+		return n
+	}
+	return w.SegmentSize(t, rank) * w.Base(t).CellType().Size()
+}
+
+// segmentOf places rank's segment of w (of the window whose memory it uses).
+func segmentOf(t *litmus.Test, w *litmus.Window, rank int, guarantee bool, abi ABI) Segment {
+	base := w.Base(t)
+	seg := Segment{Window: w.Name, Flavor: w.Flavor, Rank: rank, Bytes: segBytes(t, w, rank)}
+	g := noGuaranteeAlign
+	if guarantee {
+		g = abi.MaxAlign
+		if v, ok := base.InfoValue("mpi_minimum_memory_alignment"); ok {
+			if n, err := strconv.Atoi(v); err == nil && n > g {
+				g = n
+			}
+		}
+	}
+	switch base.Flavor {
+	case litmus.FlavorCreate, litmus.FlavorDynamic:
+		seg.Allocation = "user memory"
+		return seg
+	case litmus.FlavorAllocateShared:
+		if v, _ := base.InfoValue("alloc_shared_noncontig"); v != "true" {
+			seg.Allocation = "alloc " + base.Name
+			for r := 0; r < rank; r++ {
+				seg.Offset += segBytes(t, base, r)
+			}
+			seg.Align = g
+			return seg
+		}
+	}
+	seg.Allocation = fmt.Sprintf("alloc %s@%d", base.Name, rank)
+	seg.Align = g
+	return seg
+}
