@@ -2,7 +2,7 @@ package model
 
 import (
 	"fmt"
-		"strings"
+	"strings"
 
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
