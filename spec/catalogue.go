@@ -186,7 +186,9 @@ var Rules = []Rule{
 		Title: "sync or flush outside a passive-target epoch",
 		Text: "MPI_Win_sync and the flush calls (flush, flush_all, flush_local, flush_local_all) are " +
 			"only valid inside a passive-target epoch, that is after lock or lock_all and before the " +
-			"matching unlock; calling one anywhere else is erroneous.",
+			"matching unlock; calling one anywhere else is erroneous. rmacheck also reports here the " +
+			"calls that end an epoch which is not open: unlock or unlock_all without the lock, " +
+			"complete without start, wait without post.",
 		Nodes: []string{"node331"},
 		Class: ClassErroneous,
 	},
