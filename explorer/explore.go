@@ -57,6 +57,12 @@ type Flag struct {
 	Procs   []int
 	Rows    []int
 	Trace   []model.Step
+	// Pair: found by the conflict and race checks (two accesses concurrent in some
+	// reachable state), not raised by a step; not marked on outcomes.
+	Pair bool
+	// Program is the program the trace replays on, when it is not the result's
+	// (the pair checks of a tso or sc search come from the relaxed model).
+	Program *model.Program
 }
 
 // Result is what a search found.
@@ -82,6 +88,14 @@ func (r *Result) Erroneous() bool {
 		}
 	}
 	return false
+}
+
+// TraceProgram is the program a flag's trace replays on.
+func (r *Result) TraceProgram(f *Flag) *model.Program {
+	if f.Program != nil {
+		return f.Program
+	}
+	return r.Program
 }
 
 // HasFlag reports whether some execution raised rule.
@@ -154,6 +168,7 @@ type flagSite struct {
 	msg   string
 	procs []int
 	rows  []int
+	pair  bool
 }
 
 type search struct {
@@ -311,7 +326,7 @@ func (e *search) checkConflicts(idx int, s model.State) {
 		e.conflictFound[c.Candidate] = true
 		e.unfound--
 		if _, ok := e.flagAt[c.Rule]; !ok {
-			e.flagAt[c.Rule] = flagSite{state: idx, msg: c.Message, procs: c.Procs, rows: c.Rows}
+			e.flagAt[c.Rule] = flagSite{state: idx, msg: c.Message, procs: c.Procs, rows: c.Rows, pair: true}
 		}
 	})
 }
@@ -354,7 +369,8 @@ func (e *search) result() *Result {
 		if !ok {
 			continue
 		}
-		r.Flags = append(r.Flags, Flag{Rule: rl.ID, Class: rl.Class, Message: site.msg, Procs: site.procs, Rows: site.rows, Trace: e.trace(site.state)})
+		r.Flags = append(r.Flags, Flag{Rule: rl.ID, Class: rl.Class, Message: site.msg, Procs: site.procs, Rows: site.rows,
+			Trace: e.trace(site.state), Pair: site.pair})
 	}
 	return r
 }

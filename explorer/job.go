@@ -3,6 +3,7 @@ package explorer
 import (
 	"fmt"
 	"runtime"
+	"sort"
 	"sync"
 
 	"github.com/rmacheck/rmacheck/litmus"
@@ -56,7 +57,46 @@ func (j Job) Run(opt Options) JobResult {
 		return jr
 	}
 	jr.Result, jr.Err = Explore(p, opt)
+	if jr.Err == nil && j.HW != model.Relaxed && p.HasConflictChecks() {
+		jr.Err = pairFlagsFromRelaxed(jr.Result, j, opts, opt)
+	}
 	return jr
+}
+
+// pairFlagsFromRelaxed replaces the conflict and race flags of a tso or sc search
+// with those of the relaxed model. Concurrency is a property of the MPI program
+// (SEMANTICS.md §7), not of the hardware: sc and tso also order plain accesses
+// around a barrier, which MPI does not, so their own executions would hide races.
+func pairFlagsFromRelaxed(r *Result, j Job, opts []model.Option, opt Options) error {
+	p, err := model.Compile(j.Test, j.Sem, model.Relaxed, opts...)
+	if err != nil {
+		return err
+	}
+	rel, err := Explore(p, opt)
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	var flags []Flag
+	for _, f := range r.Flags {
+		if !f.Pair {
+			flags = append(flags, f)
+			have[f.Rule] = true
+		}
+	}
+	for _, f := range rel.Flags {
+		if f.Pair && !have[f.Rule] {
+			f.Program = p
+			flags = append(flags, f)
+		}
+	}
+	order := map[string]int{}
+	for i, rl := range spec.Rules {
+		order[rl.ID] = i
+	}
+	sort.SliceStable(flags, func(a, b int) bool { return order[flags[a].Rule] < order[flags[b].Rule] })
+	r.Flags = flags
+	return nil
 }
 
 // FindExpect returns the expect item for a preset and hw model (nil when none). An

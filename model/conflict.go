@@ -333,13 +333,23 @@ func (p *Program) lsValid(s State, proc int, in *Instr) bool {
 
 // opActive: the RMA operation is live (issued and not completed at its target) or
 // can be issued now. It returns the slot status (SlotIdle when about to be issued).
+//
+// An operation whose target is not yet exposed to it (before the target returned
+// from the fence opening the epoch, or posted the matching exposure) is not yet
+// live: the target's accesses before that point are ordered before it (the fence
+// and the post are MBs of scope own), as start delays RMA accesses "until the
+// target process executed the matching call to MPI_WIN_POST" (node329).
 func (p *Program) opActive(s State, a *access) (status int, active bool) {
+	in := &p.Procs[a.proc].Code[a.instr]
 	if a.slot >= 0 {
-		st := int(s[p.Layout.Slot[a.slot]])
-		if st == SlotPending || st == SlotPerformed {
+		off := p.Layout.Slot[a.slot]
+		st := int(s[off])
+		switch st {
+		case SlotPerformed:
 			return st, true
-		}
-		if st == SlotCompleted {
+		case SlotPending:
+			return st, p.exposed(s, int(in.Win), a.proc, int(in.Target), int(s[off+1]), int(s[off+2]))
+		case SlotCompleted:
 			return st, false
 		}
 	}
@@ -347,7 +357,6 @@ func (p *Program) opActive(s State, a *access) (status int, active bool) {
 	if done&(1<<uint(a.instr)) != 0 || !p.ready(s, a.proc, a.instr, done) {
 		return SlotIdle, false
 	}
-	in := &p.Procs[a.proc].Code[a.instr]
 	if in.GuardReg >= 0 && !p.guardHolds(s, a.proc, in) {
 		return SlotIdle, false
 	}
@@ -361,10 +370,7 @@ func (p *Program) opActive(s State, a *access) (status int, active bool) {
 	if kind == 0 {
 		return SlotIdle, false
 	}
-	if in.Kind == KRemoteLoad && !p.exposed(s, int(in.Win), a.proc, int(in.Target), kind, index) {
-		return SlotIdle, false
-	}
-	return SlotIdle, true
+	return SlotIdle, p.exposed(s, int(in.Win), a.proc, int(in.Target), kind, index)
 }
 
 func (p *Program) describeConflict(ci int, rule string, a, b *access) ConflictReport {

@@ -83,7 +83,7 @@ func toJSON(jr *explorer.JobResult) jsonRun {
 	}
 	for _, f := range r.Flags {
 		j.Flags = append(j.Flags, jsonFlag{Rule: f.Rule, Class: f.Class.String(), Message: f.Message,
-			Procs: nonNilInts(f.Procs), Rows: nonNilInts(f.Rows), Trace: traceLines(p, f.Trace)})
+			Procs: nonNilInts(f.Procs), Rows: nonNilInts(f.Rows), Trace: traceLines(r.TraceProgram(&f), f.Trace)})
 	}
 	return j
 }

@@ -78,6 +78,10 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 				t.Name, sems[0].Name, hw, f.flag, flagNames(r))}
 		}
 		steps, what = fl.Trace, fmt.Sprintf("flag %s: %s", fl.Rule, fl.Message)
+		if tp := r.TraceProgram(fl); tp != p {
+			p = tp
+			what += " (the concurrency checks run on the relaxed model)"
+		}
 	} else {
 		want, err := parseAssignments(p, f.outcome)
 		if err != nil {

@@ -440,7 +440,7 @@ func writeBlock(w io.Writer, jr *explorer.JobResult, show string) {
 	for _, f := range r.Flags {
 		fmt.Fprintf(w, "Flag %s (%s): %s\n", f.Rule, f.Class, f.Message)
 		if show == "witness" || show == "all" {
-			writeTrace(w, p, f.Trace, "     ")
+			writeTrace(w, r.TraceProgram(&f), f.Trace, "     ")
 		}
 	}
 	fmt.Fprintf(w, "Condition %s (%s)\n", t.Quant, litmus.CondString(t.Cond))

@@ -1,0 +1,20 @@
+package reference
+
+// load is a plain 64-bit machine load.
+//
+//go:noescape
+func load(p *int64) int64
+
+// store is a plain 64-bit machine store.
+//
+//go:noescape
+func store(p *int64, v int64)
+
+// fence is a full memory barrier (MFENCE).
+func fence()
+
+// MachineHW is the hardware model of this machine's plain accesses.
+const MachineHW = "tso"
+
+// relaxedVisible reports whether plain accesses show the processor's reordering.
+const relaxedVisible = true

@@ -1,0 +1,18 @@
+//go:build !amd64
+
+package reference
+
+import "sync/atomic"
+
+// Without assembly stubs for this architecture, plain accesses go through Go's
+// atomics, which are sequentially consistent: the runtime then shows no relaxed
+// behaviour at all (its outcomes are still a subset of the model's).
+
+func load(p *int64) int64     { return atomic.LoadInt64(p) }
+func store(p *int64, v int64) { atomic.StoreInt64(p, v) }
+func fence()                  { atomic.AddInt64(new(int64), 0) }
+
+// MachineHW is the hardware model the runtime's accesses follow here.
+const MachineHW = "sc"
+
+const relaxedVisible = false

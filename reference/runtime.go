@@ -1,0 +1,469 @@
+// Package reference runs a compiled litmus program on real shared memory: one OS
+// thread per rank, plain loads and stores as plain machine instructions (so the
+// processor's memory model shows), and every MPI call carried out by the model's
+// own step function under a lock, with the choices the semantics leaves open (when
+// a pending operation is performed, in which order, which shared_query answer)
+// made at random from a seed. Only what the chosen semantics allows can happen.
+package reference
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/model"
+)
+
+// Options of a run.
+type Options struct {
+	Runs int
+	Seed int64
+	// Progress, when not nil, is called now and then with the iterations done.
+	Progress func(done int)
+}
+
+// Bin is one outcome and how often it was observed.
+type Bin struct {
+	Values []int64 // in the order of Program.Out
+	Count  int
+}
+
+// Result is the histogram of a run.
+type Result struct {
+	Runs    int
+	Bins    []Bin // sorted by values
+	Elapsed time.Duration
+	Seed    int64
+}
+
+// Rate is iterations per second.
+func (r *Result) Rate() float64 { return float64(r.Runs) / r.Elapsed.Seconds() }
+
+// lineWords spaces memory words a cache line apart, as separate variables are.
+const lineWords = 8
+
+// machine is the shared state of one run.
+type machine struct {
+	p      *model.Program
+	mem    []int64 // memory word i at mem[i*lineWords]
+	initMem []int64
+	eng    *engine // nil when the program makes no MPI call
+	procs  []*rank
+	// oversubscribed: more ranks than CPUs, so spinning must yield.
+	oversubscribed bool
+
+	gen      atomic.Int64 // iteration generation: ranks start iteration g when gen reaches g
+	finished atomic.Int64 // ranks done with the current iteration
+	_        [64]byte
+}
+
+// rank is one process's thread state.
+type rank struct {
+	id    int
+	code  []model.Instr
+	regs  []int64
+	init  []int64
+	dirty uint64 // registers written since the last MPI call
+	rnd   uint64 // xorshift state for jitter
+}
+
+// Run executes the program opt.Runs times and returns the histogram of outcomes.
+func Run(p *model.Program, opt Options) (*Result, error) {
+	if p.NProcs > runtime.NumCPU()*4 {
+		return nil, fmt.Errorf("%d processes on %d CPUs: too many for spinning threads", p.NProcs, runtime.NumCPU())
+	}
+	m := newMachine(p, opt.Seed)
+	if runtime.GOMAXPROCS(0) < p.NProcs {
+		old := runtime.GOMAXPROCS(p.NProcs)
+		defer runtime.GOMAXPROCS(old)
+	}
+	h := &histogram{index: map[string]int{}}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range m.procs {
+		wg.Add(1)
+		go func(r *rank) {
+			defer wg.Done()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			m.loop(r, opt, h)
+		}(m.procs[i])
+	}
+	wg.Wait()
+	res := &Result{Runs: opt.Runs, Elapsed: time.Since(start), Seed: opt.Seed}
+	for i, vals := range h.values {
+		res.Bins = append(res.Bins, Bin{Values: vals, Count: h.counts[i]})
+	}
+	sort.Slice(res.Bins, func(i, j int) bool { return less(res.Bins[i].Values, res.Bins[j].Values) })
+	return res, nil
+}
+
+func newMachine(p *model.Program, seed int64) *machine {
+	m := &machine{p: p}
+	init := p.Initial()
+	words := p.MemWords()
+	m.mem = make([]int64, words*lineWords)
+	m.initMem = make([]int64, words)
+	for i := 0; i < words; i++ {
+		m.initMem[i] = p.MemWord(init, i)
+	}
+	if hasMPI(p) {
+		m.eng = newEngine(p, m, seed)
+	}
+	m.oversubscribed = p.NProcs > runtime.NumCPU()
+	for i := range p.Procs {
+		r := &rank{id: i, code: p.Procs[i].Code, regs: make([]int64, len(p.Procs[i].Regs))}
+		for k := range r.regs {
+			r.regs[k] = p.Reg(init, i, k)
+		}
+		r.init = append([]int64(nil), r.regs...)
+		r.rnd = uint64(seed)*2654435761 + uint64(i)*40503 + 1
+		m.procs = append(m.procs, r)
+	}
+	return m
+}
+
+func hasMPI(p *model.Program) bool {
+	for i := range p.Procs {
+		for k := range p.Procs[i].Code {
+			if p.Procs[i].Code[k].IsMPI {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (m *machine) word(i int) *int64 { return &m.mem[i*lineWords] }
+
+// reset puts memory, registers and the engine back to the initial state. Only rank
+// 0 calls it, between iterations, while the others wait.
+func (m *machine) reset() {
+	for i, v := range m.initMem {
+		*m.word(i) = v
+	}
+	for _, r := range m.procs {
+		copy(r.regs, r.init)
+		r.dirty = 0
+	}
+	if m.eng != nil {
+		m.eng.reset()
+	}
+}
+
+// histogram counts outcomes; only rank 0 touches it.
+type histogram struct {
+	index  map[string]int
+	values [][]int64
+	counts []int
+	buf    []byte
+	vals   []int64
+}
+
+func (h *histogram) add(vals []int64) {
+	h.buf = encode(h.buf[:0], vals)
+	i, ok := h.index[string(h.buf)]
+	if !ok {
+		i = len(h.counts)
+		h.index[string(h.buf)] = i
+		h.values = append(h.values, append([]int64(nil), vals...))
+		h.counts = append(h.counts, 0)
+	}
+	h.counts[i]++
+}
+
+// loop runs every iteration on one rank. Rank 0 also resets the machine and records
+// each outcome; the ranks meet at a spin barrier in shared memory, not through the
+// Go scheduler, so that they start each iteration together.
+func (m *machine) loop(r *rank, opt Options, h *histogram) {
+	n := int64(len(m.procs))
+	for it := 1; it <= opt.Runs; it++ {
+		if r.id == 0 {
+			m.reset()
+			m.finished.Store(0)
+			m.gen.Store(int64(it))
+		} else {
+			m.spinUntil(func() bool { return m.gen.Load() >= int64(it) })
+		}
+		r.jitter()
+		m.execute(r)
+		m.finished.Add(1)
+		if r.id != 0 {
+			continue
+		}
+		m.spinUntil(func() bool { return m.finished.Load() == n })
+		if m.eng != nil {
+			m.eng.drain()
+		}
+		h.vals = m.outcome(h.vals)
+		h.add(h.vals)
+		if opt.Progress != nil && it%65536 == 0 {
+			opt.Progress(it)
+		}
+	}
+}
+
+// spinUntil busy-waits for cond. With more ranks than CPUs a spinning rank would
+// keep the one it waits for off its CPU, so then it yields now and then.
+func (m *machine) spinUntil(cond func() bool) {
+	for spins := 0; !cond(); spins++ {
+		if m.oversubscribed && spins&255 == 255 {
+			runtime.Gosched()
+		}
+	}
+}
+
+// jitter spins a few random iterations after the start barrier, so that the ranks'
+// first instructions meet in every relative timing (the rank that releases the
+// barrier would otherwise always run first), as litmus7 does.
+func (r *rank) jitter() {
+	r.rnd ^= r.rnd << 13
+	r.rnd ^= r.rnd >> 7
+	r.rnd ^= r.rnd << 17
+	for n := r.rnd % 128; n > 0; n-- {
+		spinSink.Add(0)
+	}
+}
+
+var spinSink atomic.Int64
+
+// execute runs one rank's program once, in program order: plain accesses on the
+// machine, MPI calls through the engine.
+func (m *machine) execute(r *rank) {
+	p := m.p
+	for j := range r.code {
+		in := &r.code[j]
+		if in.IsMPI {
+			m.eng.call(r, j)
+			continue
+		}
+		if in.GuardReg >= 0 && !guard(r, in) {
+			continue
+		}
+		switch in.Kind {
+		case model.KPlainLoad:
+			r.set(int(in.Dst), load(m.word(p.LocalWord(int(in.Cell)))))
+		case model.KPlainStore:
+			store(m.word(p.LocalWord(int(in.Cell))), r.val(in.Args[0]))
+		case model.KArith:
+			v := r.val(in.Args[0])
+			switch in.Op {
+			case litmus.OpAdd:
+				v += r.val(in.Args[1])
+			case litmus.OpSub:
+				v -= r.val(in.Args[1])
+			}
+			r.set(int(in.Dst), v)
+		}
+	}
+}
+
+func guard(r *rank, in *model.Instr) bool {
+	return (r.regs[in.GuardReg] == r.val(in.GuardVal)) == in.GuardEq
+}
+
+func (r *rank) val(o model.Operand) int64 {
+	if o.Reg < 0 {
+		return o.Imm
+	}
+	return r.regs[o.Reg]
+}
+
+func (r *rank) set(reg int, v int64) {
+	r.regs[reg] = v
+	r.dirty |= 1 << uint(reg)
+}
+
+// outcome reads the values the test shows: registers, and cells as their owner sees them.
+func (m *machine) outcome(vals []int64) []int64 {
+	p := m.p
+	if len(vals) != len(p.Out) {
+		vals = make([]int64, len(p.Out))
+	}
+	for i, o := range p.Out {
+		if o.Proc >= 0 {
+			vals[i] = m.procs[o.Proc].regs[o.Reg]
+		} else {
+			vals[i] = load(m.word(p.LocalWord(o.Cell)))
+		}
+	}
+	return vals
+}
+
+func encode(buf []byte, vals []int64) []byte {
+	for _, v := range vals {
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(v))
+	}
+	return buf
+}
+
+func less(a, b []int64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+// ----- the engine: MPI calls carried out by the model -----
+
+// engine holds the model state of the synchronization objects and pending RMA
+// operations. Memory and registers live outside it (on the machine, in the ranks)
+// and are brought in for each step and written back after.
+type engine struct {
+	mu      spinLock
+	version atomic.Int64 // counts the steps applied, so a blocked call waits for a change
+	p       *model.Program
+	m       *machine
+	init    model.State
+	s, tmp  model.State
+	rng     *rand.Rand
+	snap    []int64
+}
+
+func newEngine(p *model.Program, m *machine, seed int64) *engine {
+	e := &engine{p: p, m: m, init: p.Initial(), rng: rand.New(rand.NewSource(seed))}
+	e.s = e.init.Clone()
+	e.tmp = make(model.State, len(e.s))
+	e.snap = make([]int64, p.MemWords())
+	return e
+}
+
+func (e *engine) reset() { copy(e.s, e.init) }
+
+// call carries out MPI call j of rank r: it retries the model's step until it is
+// enabled (a blocking call), and for a two-phase call (fence, barrier, free) until
+// it has returned. While a call waits, pending operations get performed.
+func (e *engine) call(r *rank, j int) {
+	in := &r.code[j]
+	if in.MBScope != 0 {
+		fence() // the MB's release half, on the machine
+	}
+	for {
+		e.mu.Lock()
+		before := e.version.Load()
+		done := e.try(r, j)
+		after := e.version.Load()
+		e.mu.Unlock()
+		if done {
+			break
+		}
+		if after == before { // nothing moved: wait until another rank changes something
+			e.m.spinUntil(func() bool { return e.version.Load() != after })
+		}
+	}
+	if in.MBScope != 0 {
+		fence() // the acquire half
+	}
+}
+
+// try attempts the next step of call j of rank r; it reports whether the call is over.
+func (e *engine) try(r *rank, j int) bool {
+	p := e.p
+	e.syncIn(r)
+	e.performSome(0.25)
+	st := model.Step{Kind: model.StepExec, Proc: int8(r.id), Index: int8(j)}
+	if p.InCall(e.s, r.id) == j {
+		st.Kind = model.StepReturn
+	} else if p.Choices(e.s, r.id, j) == 2 {
+		st.Choice = int8(1 + e.rng.Intn(2))
+	}
+	if !e.apply(st) {
+		e.performSome(1) // a blocked call waits for operations to be performed
+		return false
+	}
+	e.syncOut(r)
+	return p.InCall(e.s, r.id) != j // a two-phase call that arrived still has to return
+}
+
+// apply runs a model step on the engine state, with memory brought in from the
+// machine; it writes back the words the step changed.
+func (e *engine) apply(st model.Step) bool {
+	p := e.p
+	for i := range e.snap {
+		e.snap[i] = atomic.LoadInt64(e.m.word(i))
+		p.SetMemWord(e.s, i, e.snap[i])
+	}
+	copy(e.tmp, e.s)
+	if !p.Apply(e.tmp, st, nil) {
+		return false
+	}
+	e.s, e.tmp = e.tmp, e.s
+	e.version.Add(1)
+	for i := range e.snap {
+		if v := p.MemWord(e.s, i); v != e.snap[i] {
+			atomic.StoreInt64(e.m.word(i), v)
+		}
+	}
+	return true
+}
+
+// performSome performs each enabled pending operation with probability q.
+func (e *engine) performSome(q float64) {
+	for k := range e.p.Slots {
+		if e.p.SlotPendingIn(e.s, k) && e.rng.Float64() < q {
+			e.apply(model.Step{Kind: model.StepPerform, Index: int8(k)})
+		}
+	}
+}
+
+// drain performs what is still pending once every rank has finished, in random order.
+func (e *engine) drain() {
+	for progress := true; progress; {
+		progress = false
+		for _, k := range e.rng.Perm(len(e.p.Slots)) {
+			if e.p.SlotPendingIn(e.s, k) && e.apply(model.Step{Kind: model.StepPerform, Index: int8(k)}) {
+				progress = true
+			}
+		}
+	}
+	for _, r := range e.m.procs {
+		e.syncOut(r)
+	}
+}
+
+// syncIn copies the registers the rank wrote since its last call into the state.
+func (e *engine) syncIn(r *rank) {
+	for d := r.dirty; d != 0; d &= d - 1 {
+		reg := trailingZeros(d)
+		e.p.SetReg(e.s, r.id, reg, r.regs[reg])
+	}
+	r.dirty = 0
+}
+
+// syncOut copies the state's registers (results of gets, receives, queries) to the rank.
+func (e *engine) syncOut(r *rank) {
+	for k := range r.regs {
+		r.regs[k] = e.p.Reg(e.s, r.id, k)
+	}
+}
+
+// spinLock is a test-and-set lock: the ranks are locked OS threads that must not be
+// parked by the Go scheduler while they wait for each other.
+type spinLock struct{ state atomic.Int32 }
+
+func (l *spinLock) Lock() {
+	for spins := 0; !l.state.CompareAndSwap(0, 1); spins++ {
+		if spins&63 == 63 {
+			runtime.Gosched()
+		}
+	}
+}
+
+func (l *spinLock) Unlock() { l.state.Store(0) }
+
+func trailingZeros(x uint64) int {
+	n := 0
+	for x&1 == 0 {
+		x >>= 1
+		n++
+	}
+	return n
+}
