@@ -50,11 +50,11 @@ const lineWords = 8
 
 // machine is the shared state of one run.
 type machine struct {
-	p      *model.Program
-	mem    []int64 // memory word i at mem[i*lineWords]
+	p       *model.Program
+	mem     []int64 // memory word i at mem[i*lineWords]
 	initMem []int64
-	eng    *engine // nil when the program makes no MPI call
-	procs  []*rank
+	eng     *engine // nil when the program makes no MPI call
+	procs   []*rank
 	// oversubscribed: more ranks than CPUs, so spinning must yield.
 	oversubscribed bool
 
