@@ -2,6 +2,7 @@
 #   make          build bin/rmacheck, check every .lit file of the corpus and run it
 #   make test     go vet, gofmt check, go test
 #   make bench    benchmarks
+#   make conform  the corpus on the reference runtime (real shared memory), 10^5 runs a test
 #   make fmt      gofmt -w and rmacheck fmt -w over the corpus
 #   make clean    remove bin/
 
@@ -14,7 +15,7 @@ LDFLAGS := $(if $(VERSION),-ldflags "-X main.version=$(VERSION)")
 # Every Go file on disk (tracked or not), outside .git and bin.
 GOFILES = $(shell find . -name '*.go' -not -path './.git/*' -not -path './bin/*')
 
-.PHONY: all build corpus test vet fmtcheck gotest bench fmt clean
+.PHONY: all build corpus test vet fmtcheck gotest bench conform fmt clean
 
 all: build corpus
 
@@ -45,6 +46,10 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	@echo "== rmacheck run over the stress tests (8 searches, 13 s of CPU), -j 1 and -j 2"
 	@for j in 1 2; do echo "-j $$j:"; bash -c "time $(BIN) run -j $$j explorer/testdata/*.lit >/dev/null" || true; done
+
+# The corpus and the acceptance tests on the reference runtime, every preset, 10^5 runs each.
+conform: build
+	$(BIN) conform --target reference --runs 100000 --sem mpi-3.0 --sem A --sem B --sem mpi-4.1 $(CORPUS) ../shared/acceptance
 
 fmt: build
 	gofmt -w $(GOFILES)

@@ -425,3 +425,15 @@ func refName(r litmus.Ref) string {
 	}
 	return litmus.RefString(r)
 }
+
+// ConditionOf is the test's condition as a predicate over outcome values (in the
+// order of Program.Out), for drivers that collect outcomes of their own.
+func ConditionOf(p *model.Program) func([]int64) bool { return compileCond(p, p.Test.Cond) }
+
+// FilterOf is the test's filter as a predicate (nil when the test has none).
+func FilterOf(p *model.Program) func([]int64) bool {
+	if p.Test.Filter == nil {
+		return nil
+	}
+	return compileCond(p, p.Test.Filter)
+}

@@ -119,3 +119,11 @@ func (p *Program) GuardHolds(s State, proc, j int) bool {
 	in := &p.Procs[proc].Code[j]
 	return in.GuardReg < 0 || p.guardHolds(s, proc, in)
 }
+
+// NoteLocalStore records that the owner stored to cell c outside the model (a
+// driver's plain store): the next R5 point copies it to the public window.
+func (p *Program) NoteLocalStore(s State, c int) {
+	if p.Cells[c].Separate {
+		s.setU64(p.Layout.DirtyPriv, s.u64(p.Layout.DirtyPriv)|1<<uint(c))
+	}
+}

@@ -61,7 +61,14 @@ type machine struct {
 	gen      atomic.Int64 // iteration generation: ranks start iteration g when gen reaches g
 	finished atomic.Int64 // ranks done with the current iteration
 	_        [64]byte
+	// stuck is set when an iteration makes no progress for a long time (a program the
+	// model would call DEADLOCK): every spin loop then gives up.
+	stuck    atomic.Bool
+	progress atomic.Int64 // bumped at each step of any rank, for the watchdog
 }
+
+// Timeout is how long an iteration may make no progress before Run gives up.
+var Timeout = 10 * time.Second
 
 // rank is one process's thread state.
 type rank struct {
@@ -85,6 +92,8 @@ func Run(p *model.Program, opt Options) (*Result, error) {
 	}
 	h := &histogram{index: map[string]int{}}
 	start := time.Now()
+	stopWatch := m.watchdog()
+	defer stopWatch()
 	var wg sync.WaitGroup
 	for i := range m.procs {
 		wg.Add(1)
@@ -96,12 +105,40 @@ func Run(p *model.Program, opt Options) (*Result, error) {
 		}(m.procs[i])
 	}
 	wg.Wait()
+	if m.stuck.Load() {
+		return nil, fmt.Errorf("an iteration made no progress for %v: the program blocks (a deadlock?)", Timeout)
+	}
 	res := &Result{Runs: opt.Runs, Elapsed: time.Since(start), Seed: opt.Seed}
 	for i, vals := range h.values {
 		res.Bins = append(res.Bins, Bin{Values: vals, Count: h.counts[i]})
 	}
 	sort.Slice(res.Bins, func(i, j int) bool { return less(res.Bins[i].Values, res.Bins[j].Values) })
 	return res, nil
+}
+
+// watchdog sets stuck when progress stops moving for Timeout; the returned
+// function stops it.
+func (m *machine) watchdog() func() {
+	done := make(chan struct{})
+	go func() {
+		last := m.progress.Load()
+		t := time.NewTicker(Timeout)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				now := m.progress.Load()
+				if now == last {
+					m.stuck.Store(true)
+					return
+				}
+				last = now
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 func newMachine(p *model.Program, seed int64) *machine {
@@ -183,7 +220,8 @@ func (h *histogram) add(vals []int64) {
 // Go scheduler, so that they start each iteration together.
 func (m *machine) loop(r *rank, opt Options, h *histogram) {
 	n := int64(len(m.procs))
-	for it := 1; it <= opt.Runs; it++ {
+	for it := 1; it <= opt.Runs && !m.stuck.Load(); it++ {
+		m.progress.Add(1)
 		if r.id == 0 {
 			m.reset()
 			m.finished.Store(0)
@@ -213,8 +251,13 @@ func (m *machine) loop(r *rank, opt Options, h *histogram) {
 // keep the one it waits for off its CPU, so then it yields now and then.
 func (m *machine) spinUntil(cond func() bool) {
 	for spins := 0; !cond(); spins++ {
-		if m.oversubscribed && spins&255 == 255 {
-			runtime.Gosched()
+		if spins&255 == 255 {
+			if m.stuck.Load() {
+				return
+			}
+			if m.oversubscribed {
+				runtime.Gosched()
+			}
 		}
 	}
 }
@@ -346,7 +389,7 @@ func (e *engine) call(r *rank, j int) {
 	if in.MBScope != 0 {
 		fence() // the MB's release half, on the machine
 	}
-	for {
+	for !e.m.stuck.Load() {
 		e.mu.Lock()
 		before := e.version.Load()
 		done := e.try(r, j)
@@ -387,8 +430,12 @@ func (e *engine) try(r *rank, j int) bool {
 // machine; it writes back the words the step changed.
 func (e *engine) apply(st model.Step) bool {
 	p := e.p
+	cells := len(p.Cells)
 	for i := range e.snap {
 		e.snap[i] = atomic.LoadInt64(e.m.word(i))
+		if i >= cells && e.snap[i] != p.MemWord(e.s, i) {
+			p.NoteLocalStore(e.s, i-cells) // the owner stored to its private copy
+		}
 		p.SetMemWord(e.s, i, e.snap[i])
 	}
 	copy(e.tmp, e.s)
@@ -397,6 +444,7 @@ func (e *engine) apply(st model.Step) bool {
 	}
 	e.s, e.tmp = e.tmp, e.s
 	e.version.Add(1)
+	e.m.progress.Add(1)
 	for i := range e.snap {
 		if v := p.MemWord(e.s, i); v != e.snap[i] {
 			atomic.StoreInt64(e.m.word(i), v)
@@ -425,6 +473,7 @@ func (e *engine) drain() {
 		}
 	}
 	for _, r := range e.m.procs {
+		e.syncIn(r) // registers the rank wrote after its last call, then results that came later
 		e.syncOut(r)
 	}
 }

@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/rmacheck/rmacheck/litmus"
@@ -25,22 +26,107 @@ func compile(t testing.TB, src, sem string) *model.Program {
 	return p
 }
 
-func TestSmoke(t *testing.T) {
-	p := compile(t, `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
+func count(r *Result, vals ...int64) int {
+	for _, b := range r.Bins {
+		if len(b.Values) == len(vals) && !less(b.Values, vals) && !less(vals, b.Values) {
+			return b.Count
+		}
+	}
+	return 0
+}
+
+func needsTSO(t *testing.T) {
+	if !relaxedVisible || runtime.NumCPU() < 2 {
+		t.Skipf("needs plain machine accesses and 2 CPUs (%s, %d CPUs)", runtime.GOARCH, runtime.NumCPU())
+	}
+}
+
+const sb = `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
  P0          | P1          ;
  store x 1   | store y 1   ;
  r0 = load y | r0 = load x ;
 exists (0:r0=0 /\ 1:r0=0)
-`, "mpi-4.1")
-	r, err := Run(p, Options{Runs: 200000, Seed: 1})
+`
+
+// TestSBShowsStoreBuffering: on x86 the store buffer lets both loads read 0.
+func TestSBShowsStoreBuffering(t *testing.T) {
+	needsTSO(t)
+	r, err := Run(compile(t, sb, "mpi-4.1"), Options{Runs: 1_000_000, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d runs in %v (%.0f/s): %v", r.Runs, r.Elapsed, r.Rate(), r.Bins)
+	t.Logf("SB: %d runs in %v (%.0f runs/s): %v", r.Runs, r.Elapsed, r.Rate(), r.Bins)
+	if count(r, 0, 0) == 0 {
+		t.Errorf("SB never showed 0:r0=0 /\\ 1:r0=0 in %d runs: %v", r.Runs, r.Bins)
+	}
 }
 
-func TestSmokeMPI(t *testing.T) {
-	p := compile(t, `{ win W allocate size=1; x = W@1[0]; }
+// TestSBSyncForbidsIt: MPI_Win_sync is a full fence between the store and the load.
+func TestSBSyncForbidsIt(t *testing.T) {
+	needsTSO(t)
+	r, err := Run(compile(t, `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
+ P0                 | P1                 ;
+ lock_all W nocheck | lock_all W nocheck ;
+ store x 1          | store y 1          ;
+ sync W             | sync W             ;
+ r0 = load y        | r0 = load x        ;
+ unlock_all W       | unlock_all W       ;
+exists (0:r0=0 /\ 1:r0=0)
+`, "mpi-4.1"), Options{Runs: 100_000, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("SB+sync: %d runs (%.0f runs/s): %v", r.Runs, r.Rate(), r.Bins)
+	if n := count(r, 0, 0); n > 0 {
+		t.Errorf("SB+sync showed 0:r0=0 /\\ 1:r0=0 %d times", n)
+	}
+}
+
+// TestMPKeepsTSOOrder: x86 keeps store-store and load-load order.
+func TestMPKeepsTSOOrder(t *testing.T) {
+	needsTSO(t)
+	r, err := Run(compile(t, `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
+ P0          | P1          ;
+ store x 1   | r0 = load y ;
+ store y 1   | r1 = load x ;
+exists (1:r0=1 /\ 1:r1=0)
+`, "mpi-4.1"), Options{Runs: 500_000, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("MP: %d runs (%.0f runs/s): %v", r.Runs, r.Rate(), r.Bins)
+	if n := count(r, 1, 0); n > 0 {
+		t.Errorf("MP showed the outcome tso forbids %d times", n)
+	}
+}
+
+// TestBlockedProgramIsReported: a program that blocks is stopped by the watchdog.
+func TestBlockedProgramIsReported(t *testing.T) {
+	old := Timeout
+	Timeout = 200 * 1e6 // 200 ms
+	defer func() { Timeout = old }()
+	_, err := Run(compile(t, `{ win W allocate size=1; x = W@0[0]; }
+ P0     | P1     ;
+ recv 1 | recv 0 ;
+exists (x=0)
+`, "mpi-4.1"), Options{Runs: 10, Seed: 1})
+	if err == nil {
+		t.Fatal("a program where both ranks receive first did not report being stuck")
+	}
+}
+
+func BenchmarkSB(b *testing.B) {
+	p := compile(b, sb, "mpi-4.1")
+	b.ResetTimer()
+	r, err := Run(p, Options{Runs: b.N, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(r.Rate(), "runs/s")
+}
+
+func BenchmarkMPFence(b *testing.B) {
+	p := compile(b, `{ win W allocate size=1; x = W@1[0]; }
  P0      | P1          ;
  fence W | fence W     ;
  put x 1 |             ;
@@ -48,12 +134,16 @@ func TestSmokeMPI(t *testing.T) {
          | r0 = load x ;
 exists (1:r0=0)
 `, "mpi-4.1")
-	r, err := Run(p, Options{Runs: 20000, Seed: 1})
+	b.ResetTimer()
+	r, err := Run(p, Options{Runs: b.N, Seed: 1})
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
-	t.Logf("%d runs in %v (%.0f/s): %v", r.Runs, r.Elapsed, r.Rate(), r.Bins)
-	p = compile(t, `{ win W allocate size=1; c = W@0[0]; }
+	b.ReportMetric(r.Rate(), "runs/s")
+}
+
+func BenchmarkLockCounter(b *testing.B) {
+	p := compile(b, `{ win W allocate size=1; c = W@0[0]; }
  P0            | P1            ;
  lock W 0 excl | lock W 0 excl ;
  r0 = get c    | r0 = get c    ;
@@ -63,9 +153,10 @@ exists (1:r0=0)
  unlock W 0    | unlock W 0    ;
 exists (c=1)
 `, "mpi-4.1")
-	r, err = Run(p, Options{Runs: 20000, Seed: 1})
+	b.ResetTimer()
+	r, err := Run(p, Options{Runs: b.N, Seed: 1})
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
-	t.Logf("%d runs in %v (%.0f/s): %v", r.Runs, r.Elapsed, r.Rate(), r.Bins)
+	b.ReportMetric(r.Rate(), "runs/s")
 }

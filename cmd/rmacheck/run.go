@@ -385,14 +385,18 @@ func verdictWord(q litmus.Quant) string {
 }
 
 // conditionOK is herd7's Ok/No: the quantified condition holds.
-func conditionOK(q litmus.Quant, r *explorer.Result) bool {
+func conditionOK(q litmus.Quant, r *explorer.Result) bool { return quantifiedHolds(q, r.Positive, r.Negative) }
+
+// quantifiedHolds: exists holds when some outcome (or run) satisfies the condition,
+// ~exists when none does, forall when all do.
+func quantifiedHolds(q litmus.Quant, positive, negative int) bool {
 	switch q {
 	case litmus.NotExists:
-		return r.Positive == 0
+		return positive == 0
 	case litmus.Forall:
-		return r.Negative == 0
+		return negative == 0
 	}
-	return r.Positive > 0
+	return positive > 0
 }
 
 // outcomeString prints an outcome as herd7 does: "0:r0=0; x=1;".

@@ -75,3 +75,24 @@ func TestRunGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestConformCLI: the reference target's report (rates and counts vary from run to
+// run, so only its shape and verdicts are checked).
+func TestConformCLI(t *testing.T) {
+	code, out, errs := runCLI("conform", "--target", "reference", "--runs", "20000", "testdata/sb.lit", "../../../shared/acceptance/15-put-no-epoch.lit")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{"Histogram (", "Observation SB ", "every observed outcome is allowed", "skipped: the model finds it Erroneous(E-EPOCH)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("conform output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = runCLI("conform", "--json", "--runs", "1000", "testdata/sb.lit")
+	if code != 0 || !strings.Contains(out, `"target":"reference"`) || !strings.Contains(out, `"histogram":[`) || !strings.Contains(out, `"nonconforming":0`) {
+		t.Errorf("conform --json: exit %d\n%s", code, out)
+	}
+	if code, _, errs = runCLI("conform", "--target", "mpich", "testdata/sb.lit"); code != 2 || !strings.Contains(errs, "only the reference target") {
+		t.Errorf("conform --target mpich: exit %d, %s", code, errs)
+	}
+}

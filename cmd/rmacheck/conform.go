@@ -1,0 +1,220 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/litmus"
+)
+
+func init() { extraCommands = append(extraCommands, newConformCmd) }
+
+type conformFlags struct {
+	target           string
+	sems             []string
+	runs             int
+	seed             int64
+	json             bool
+	includeErroneous bool
+	shard            string
+}
+
+func newConformCmd() *cobra.Command {
+	var f conformFlags
+	cmd := &cobra.Command{
+		Use:   "conform FILES... --target reference",
+		Short: "Run litmus tests many times on a target and compare what happens with what the model allows",
+		Long: wrapText(`conform runs each test many times on a target and prints a histogram of the outcomes in `+
+			`litmus7's style. The reference target runs the program on real shared memory: one OS thread per rank, `+
+			`plain loads and stores as plain machine instructions, MPI calls carried out by the model with its open `+
+			`choices (when a pending operation is performed, which shared_query answer) made at random from --seed. `+
+			`Each observed outcome is compared with the explorer's allowed outcomes for the same semantics and this `+
+			`machine's hardware model (`+conform.MachineHW().String()+` here): an outcome the model forbids is printed as `+
+			`NON-CONFORMING and makes the exit status 1; outcomes allowed but never seen are listed as unseen. `+
+			`Tests that the model finds erroneous (undefined behaviour) are skipped unless --include-erroneous.`, 80),
+		Example: `  rmacheck conform --target reference ../shared/acceptance/01-SB.lit
+  rmacheck conform --target reference --sem B --runs 100000 litmus/ticket435
+  rmacheck conform --target reference --json litmus > reference.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runConform(cmd, args, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.target, "target", "reference", "where to run: reference (MPICH and Open MPI come with cgen)")
+	fl.StringArrayVar(&f.sems, "sem", nil, "semantics PRESET[,switch=on|off...] to compare with; repeat for several (default mpi-4.1)")
+	fl.IntVar(&f.runs, "runs", 0, "iterations per test (default 10^6 without MPI calls, 10^4 with)")
+	fl.Int64Var(&f.seed, "seed", 1, "seed of the runtime's choices")
+	fl.BoolVar(&f.json, "json", false, "one JSON object per test and semantics, one a line")
+	fl.BoolVar(&f.includeErroneous, "include-erroneous", false, "also run tests the model finds erroneous")
+	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n) of the files")
+	return cmd
+}
+
+func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
+	if f.target != "reference" {
+		return usageErrorf("--target %q: only the reference target exists yet (mpich and openmpi come with the C generator)", f.target)
+	}
+	if len(f.sems) == 0 {
+		f.sems = []string{"mpi-4.1"}
+	}
+	sems, err := parseSems(f.sems)
+	if err != nil {
+		return err
+	}
+	tests, bad, err := loadTests(cmd, args, f.shard)
+	if err != nil {
+		return err
+	}
+	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	failed := false
+	for _, t := range tests {
+		for _, sem := range sems {
+			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, MaxStates: 50_000_000}
+			opt.Progress = conformProgress(errw, t.Name, f.json)
+			rep, err := conform.Reference(t, sem, opt)
+			clearProgress(errw, f.json)
+			if err != nil {
+				fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
+				failed = true
+				continue
+			}
+			if rep.NonConforming > 0 {
+				failed = true
+			}
+			if f.json {
+				json.NewEncoder(out).Encode(conformJSON(rep))
+			} else {
+				writeConformReport(out, rep)
+			}
+		}
+	}
+	switch {
+	case bad:
+		return exitWith(exitBadInput)
+	case failed:
+		return exitWith(exitFailed)
+	}
+	return nil
+}
+
+// conformProgress prints the rate and an estimate of the time left, on a terminal.
+func conformProgress(w io.Writer, name string, quiet bool) func(done, total int) {
+	file, ok := w.(*os.File)
+	if quiet || !ok {
+		return nil
+	}
+	if fi, err := file.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	start := time.Now()
+	return func(done, total int) {
+		rate := float64(done) / time.Since(start).Seconds()
+		eta := time.Duration(float64(total-done)/rate) * time.Second
+		fmt.Fprintf(w, "\r%s: %d/%d runs, %.0f/s, %v left   ", name, done, total, rate, eta.Round(time.Second))
+	}
+}
+
+func clearProgress(w io.Writer, quiet bool) {
+	if file, ok := w.(*os.File); ok && !quiet {
+		if fi, err := file.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			fmt.Fprint(w, "\r\033[K")
+		}
+	}
+}
+
+// writeConformReport prints a histogram in litmus7's style, then the comparison.
+func writeConformReport(w io.Writer, rep *conform.Report) {
+	t := rep.Test
+	p := rep.Model.Program
+	fmt.Fprintf(w, "Test %s %s (target %s, semantics %s, compared with hw %s)\n", t.Name, verdictWord(t.Quant), rep.Target, rep.Sem.Name, rep.HW)
+	if rep.Skipped != "" {
+		fmt.Fprintf(w, "%s\n\n", rep.Skipped)
+		return
+	}
+	fmt.Fprintf(w, "Histogram (%d states)\n", len(rep.Bins))
+	width := len(fmt.Sprint(rep.Runs))
+	for _, b := range rep.Bins {
+		mark := ":>"
+		if b.Sat {
+			mark = "*>"
+		}
+		line := fmt.Sprintf("%-*d %s%s", width, b.Count, mark, outcomeString(p, b.Values))
+		if !b.Allowed {
+			line += "  NON-CONFORMING: the model forbids it"
+		}
+		fmt.Fprintln(w, line)
+	}
+	ok := map[bool]string{true: "Ok", false: "No"}
+	holds := quantifiedHolds(t.Quant, rep.Positive, rep.Negative)
+	fmt.Fprintln(w, ok[holds])
+	fmt.Fprintf(w, "Witnesses\nPositive: %d, Negative: %d\n", rep.Positive, rep.Negative)
+	validated := map[bool]string{true: "is validated", false: "is NOT validated"}
+	fmt.Fprintf(w, "Condition %s (%s) %s\n", t.Quant, litmus.CondString(t.Cond), validated[holds])
+	fmt.Fprintf(w, "Observation %s %s %d %d\n", t.Name, rep.Observation(), rep.Positive, rep.Negative)
+	fmt.Fprintf(w, "Rate %s %.0f runs/s (%d runs, seed %d)\n", t.Name, rep.Rate, rep.Runs, rep.Seed)
+	fmt.Fprintf(w, "Model %s/%s allows %d outcomes; %s\n", rep.Sem.Name, rep.HW, len(rep.Model.Outcomes), conformVerdict(rep))
+	for _, u := range rep.Unseen {
+		fmt.Fprintf(w, "unseen %s\n", outcomeString(p, u))
+	}
+	fmt.Fprintf(w, "Time %s %.2f\n\n", t.Name, rep.Elapsed.Seconds())
+}
+
+func conformVerdict(rep *conform.Report) string {
+	if rep.NonConforming > 0 {
+		return fmt.Sprintf("NON-CONFORMING: %d runs show outcomes it forbids", rep.NonConforming)
+	}
+	return "every observed outcome is allowed"
+}
+
+type conformBinJSON struct {
+	Values  map[string]int64 `json:"values"`
+	Count   int              `json:"count"`
+	Allowed bool             `json:"allowed"`
+}
+
+type conformRunJSON struct {
+	Format        int                `json:"format"`
+	Test          string             `json:"test"`
+	File          string             `json:"file"`
+	Target        string             `json:"target"`
+	Preset        string             `json:"preset"`
+	HW            string             `json:"hw"`
+	Runs          int                `json:"runs"`
+	Positive      int                `json:"positive"`
+	Negative      int                `json:"negative"`
+	Observation   string             `json:"observation"`
+	Histogram     []conformBinJSON   `json:"histogram"`
+	NonConforming int                `json:"nonconforming"`
+	Unseen        []map[string]int64 `json:"unseen"`
+	Rate          float64            `json:"rate"`
+	Seed          int64              `json:"seed"`
+	TimeS         float64            `json:"time_s"`
+	Skipped       string             `json:"skipped,omitempty"`
+}
+
+func conformJSON(rep *conform.Report) conformRunJSON {
+	p := rep.Model.Program
+	values := func(v []int64) map[string]int64 {
+		m := map[string]int64{}
+		for i, o := range p.Out {
+			m[o.Name] = v[i]
+		}
+		return m
+	}
+	j := conformRunJSON{Format: jsonVersion, Test: rep.Test.Name, File: rep.Test.File, Target: rep.Target, Preset: rep.Sem.Name,
+		HW: rep.HW.String(), Runs: rep.Runs, Positive: rep.Positive, Negative: rep.Negative, Observation: rep.Observation(),
+		Histogram: []conformBinJSON{}, NonConforming: rep.NonConforming, Unseen: []map[string]int64{}, Rate: rep.Rate,
+		Seed: rep.Seed, TimeS: rep.Elapsed.Seconds(), Skipped: rep.Skipped}
+	for _, b := range rep.Bins {
+		j.Histogram = append(j.Histogram, conformBinJSON{Values: values(b.Values), Count: b.Count, Allowed: b.Allowed})
+	}
+	for _, u := range rep.Unseen {
+		j.Unseen = append(j.Unseen, values(u))
+	}
+	return j
+}

@@ -1,0 +1,151 @@
+// Package conform runs litmus tests many times on a target — the reference runtime
+// (real MPI libraries come with the conformance issue) — and compares what happened
+// with what the model allows for the same semantics and the machine's hw model.
+package conform
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/reference"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// Options of a conformance run.
+type Options struct {
+	Runs int // iterations; 0: 10^6 for programs without MPI calls, 10^4 for the others
+	Seed int64
+	// IncludeErroneous runs tests that some execution makes erroneous (undefined
+	// behaviour); by default they are skipped.
+	IncludeErroneous bool
+	Progress         func(done, total int)
+	MaxStates        int
+}
+
+// Bin is one observed outcome.
+type Bin struct {
+	Values  []int64
+	Count   int
+	Allowed bool // the model allows it
+	Sat     bool // it satisfies the test's condition
+}
+
+// Report is the result of one test on one target.
+type Report struct {
+	Test          *litmus.Test
+	Target        string
+	Sem           spec.Semantics
+	HW            model.HW // the hw model the target is compared with
+	Runs          int
+	Bins          []Bin
+	Positive      int // runs whose outcome satisfies the condition
+	Negative      int
+	NonConforming int       // runs whose outcome the model forbids
+	Unseen        [][]int64 // outcomes the model allows that no run showed
+	Rate          float64   // iterations/s
+	Elapsed       time.Duration
+	Seed          int64
+	Skipped       string // why the test was not run, if it was not
+	Model         *explorer.Result
+}
+
+// MachineHW is the hardware model the reference runtime is compared with.
+func MachineHW() model.HW {
+	hw, _ := model.ParseHW(reference.MachineHW)
+	return hw
+}
+
+// Reference runs t on the reference runtime under sem.
+func Reference(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error) {
+	hw := MachineHW()
+	rep := &Report{Test: t, Target: "reference", Sem: sem, HW: hw, Seed: opt.Seed}
+	allowed := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(explorer.Options{MaxStates: opt.MaxStates})
+	if allowed.Err != nil {
+		return nil, allowed.Err
+	}
+	rep.Model = allowed.Result
+	if allowed.Result.Erroneous() && !opt.IncludeErroneous {
+		rep.Skipped = "skipped: the model finds it " + allowed.Result.ObservationString() + " (undefined behaviour); --include-erroneous runs it anyway"
+		return rep, nil
+	}
+	// The runtime takes the model's MPI steps; plain accesses are the machine's own,
+	// so the program is compiled without a hw model's store buffers.
+	p, err := model.Compile(t, sem, model.SC)
+	if err != nil {
+		return nil, err
+	}
+	runs := opt.Runs
+	if runs == 0 {
+		runs = defaultRuns(p)
+	}
+	var progress func(int)
+	if opt.Progress != nil {
+		progress = func(done int) { opt.Progress(done, runs) }
+	}
+	res, err := reference.Run(p, reference.Options{Runs: runs, Seed: opt.Seed, Progress: progress})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Name, err)
+	}
+	rep.compare(res, allowed.Result)
+	return rep, nil
+}
+
+func defaultRuns(p *model.Program) int {
+	for i := range p.Procs {
+		for k := range p.Procs[i].Code {
+			if p.Procs[i].Code[k].IsMPI {
+				return 10_000
+			}
+		}
+	}
+	return 1_000_000
+}
+
+// compare fills the report from a histogram and the model's allowed outcomes.
+func (rep *Report) compare(res *reference.Result, allowed *explorer.Result) {
+	rep.Runs, rep.Elapsed, rep.Rate = res.Runs, res.Elapsed, res.Rate()
+	allowedSet := map[string]bool{}
+	sat := map[string]bool{}
+	for _, o := range allowed.Outcomes {
+		allowedSet[fmt.Sprint(o.Values)] = true
+		sat[fmt.Sprint(o.Values)] = o.Sat
+	}
+	cond, filter := explorer.ConditionOf(allowed.Program), explorer.FilterOf(allowed.Program)
+	seen := map[string]bool{}
+	for _, b := range res.Bins {
+		if filter != nil && !filter(b.Values) {
+			continue // dropped before the condition, as the model does
+		}
+		k := fmt.Sprint(b.Values)
+		bin := Bin{Values: b.Values, Count: b.Count, Allowed: allowedSet[k], Sat: cond(b.Values)}
+		seen[k] = true
+		if bin.Sat {
+			rep.Positive += b.Count
+		} else {
+			rep.Negative += b.Count
+		}
+		if !bin.Allowed {
+			rep.NonConforming += b.Count
+		}
+		rep.Bins = append(rep.Bins, bin)
+	}
+	for _, o := range allowed.Outcomes {
+		if !seen[fmt.Sprint(o.Values)] {
+			rep.Unseen = append(rep.Unseen, o.Values)
+		}
+	}
+}
+
+// Observation is litmus7's: Never, Sometimes or Always, over the runs.
+func (rep *Report) Observation() string {
+	switch {
+	case rep.Positive == 0:
+		return "Never"
+	case rep.Negative == 0:
+		return "Always"
+	}
+	return "Sometimes"
+}
