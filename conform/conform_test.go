@@ -15,7 +15,9 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-func explorerRun(p *model.Program) (*explorer.Result, error) { return explorer.Explore(p, explorer.Options{}) }
+func explorerRun(p *model.Program) (*explorer.Result, error) {
+	return explorer.Explore(p, explorer.Options{})
+}
 
 func describe(rep *Report) string {
 	var s string

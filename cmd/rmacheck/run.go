@@ -385,7 +385,9 @@ func verdictWord(q litmus.Quant) string {
 }
 
 // conditionOK is herd7's Ok/No: the quantified condition holds.
-func conditionOK(q litmus.Quant, r *explorer.Result) bool { return quantifiedHolds(q, r.Positive, r.Negative) }
+func conditionOK(q litmus.Quant, r *explorer.Result) bool {
+	return quantifiedHolds(q, r.Positive, r.Negative)
+}
 
 // quantifiedHolds: exists holds when some outcome (or run) satisfies the condition,
 // ~exists when none does, forall when all do.
