@@ -251,14 +251,7 @@ func (e *search) final(idx int, s model.State) {
 			e.flagAt["DEADLOCK"] = flagSite{state: idx, msg: deadlockMessage(p, s)}
 		}
 	}
-	vals := make([]int64, len(p.Out))
-	for i, o := range p.Out {
-		if o.Proc >= 0 {
-			vals[i] = p.Reg(s, o.Proc, o.Reg)
-		} else {
-			vals[i] = p.CellValue(s, o.Cell)
-		}
-	}
+	vals := p.OutcomeValues(s)
 	if e.filter != nil && !e.filter(vals) {
 		return
 	}

@@ -61,28 +61,35 @@ var goldenCases = []struct {
 
 func TestGolden(t *testing.T) {
 	for _, c := range goldenCases {
-		t.Run(c.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(c.args...)
-			if code != c.code {
-				t.Errorf("rmacheck %s: exit %d, want %d\nstderr:\n%s", strings.Join(c.args, " "), code, c.code, stderr)
-			}
-			got := fmt.Sprintf("$ rmacheck %s\nexit %d\n-- stdout --\n%s-- stderr --\n%s",
-				strings.Join(c.args, " "), code, stdout, stderr)
-			path := filepath.Join("testdata", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("output differs from %s (-want +got):\n%s", path, diff)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkGolden(t, c.name, c.args, c.code, nil) })
+	}
+}
+
+// checkGolden runs one command line and compares its exit status and output with
+// testdata/NAME.golden (mask, when not nil, first hides what varies from run to run).
+func checkGolden(t *testing.T, name string, args []string, wantCode int, mask func(string) string) {
+	t.Helper()
+	code, stdout, stderr := runCLI(args...)
+	if code != wantCode {
+		t.Errorf("rmacheck %s: exit %d, want %d\nstderr:\n%s", strings.Join(args, " "), code, wantCode, stderr)
+	}
+	got := fmt.Sprintf("$ rmacheck %s\nexit %d\n-- stdout --\n%s-- stderr --\n%s", strings.Join(args, " "), code, stdout, stderr)
+	if mask != nil {
+		got = mask(got)
+	}
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("output differs from %s (-want +got):\n%s", path, diff)
 	}
 }
 

@@ -96,15 +96,7 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 	fmt.Fprintf(out, "Witness of %s under %s (hw %s): %s\n", t.Name, sems[0].Name, hw, what)
 	writeTrace(out, p, steps, "")
 	_, final, _ := p.Replay(steps)
-	vals := make([]int64, len(p.Out))
-	for i, o := range p.Out {
-		if o.Proc >= 0 {
-			vals[i] = p.Reg(final, o.Proc, o.Reg)
-		} else {
-			vals[i] = p.CellValue(final, o.Cell)
-		}
-	}
-	fmt.Fprintf(out, "Final %s\n", outcomeString(p, vals))
+	fmt.Fprintf(out, "Final %s\n", outcomeString(p, p.OutcomeValues(final)))
 	return nil
 }
 

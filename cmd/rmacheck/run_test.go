@@ -1,14 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // runGoldenCases are the golden outputs of run and replay. Search times vary from run to
@@ -51,28 +46,7 @@ func maskTimes(s string) string {
 
 func TestRunGolden(t *testing.T) {
 	for _, c := range runGoldenCases {
-		t.Run(c.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(c.args...)
-			if code != c.code {
-				t.Errorf("rmacheck %s: exit %d, want %d\nstderr:\n%s", strings.Join(c.args, " "), code, c.code, stderr)
-			}
-			got := maskTimes(fmt.Sprintf("$ rmacheck %s\nexit %d\n-- stdout --\n%s-- stderr --\n%s",
-				strings.Join(c.args, " "), code, stdout, stderr))
-			path := filepath.Join("testdata", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if d := cmp.Diff(string(want), got); d != "" {
-				t.Errorf("output differs from %s (-want +got):\n%s", path, d)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkGolden(t, c.name, c.args, c.code, maskTimes) })
 	}
 }
 
