@@ -15,7 +15,7 @@ LDFLAGS := $(if $(VERSION),-ldflags "-X main.version=$(VERSION)")
 # Every Go file on disk (tracked or not), outside .git and bin.
 GOFILES = $(shell find . -name '*.go' -not -path './.git/*' -not -path './bin/*')
 
-.PHONY: all build corpus test vet fmtcheck gotest bench conform fmt clean
+.PHONY: all build corpus test vet fmtcheck gotest bench conform reports conform-results fmt clean
 
 all: build corpus
 
@@ -50,6 +50,31 @@ bench: build
 # The corpus and the acceptance tests on the reference runtime, every preset, 10^5 runs each.
 conform: build
 	$(BIN) conform --target reference --runs 100000 --sem mpi-3.0 --sem A --sem B --sem mpi-4.1 $(CORPUS) ../shared/acceptance
+
+# Evidence reports (reports/*/report.md and report.html). Deterministic: they read the
+# conformance results committed beside them (reports/*/*.json), which
+# `make conform-results` regenerates (those runs differ from run to run).
+T435      := litmus/ticket435 ../shared/acceptance/0[1-9]-*.lit ../shared/acceptance/10-*.lit
+SQ        := litmus/sharedquery ../shared/acceptance/17-*.lit ../shared/acceptance/18-*.lit ../shared/acceptance/19-*.lit
+ALIGN     := litmus/layout ../shared/acceptance/22-*.lit ../shared/acceptance/23-*.lit
+ASSERTS   := litmus/assertions ../shared/acceptance/20-*.lit ../shared/acceptance/21-*.lit
+PRESETS   := --sem mpi-3.0 --sem A --sem B --sem mpi-4.1
+conformjson = $(wildcard reports/$(1)/*.json)
+reportconform = $(foreach f,$(call conformjson,$(1)),--conform $(f))
+
+reports: build
+	$(BIN) report $(T435) --out reports/ticket-435 --title "Ticket #435: are load/store on shared windows RMA operations?" \
+		$(PRESETS) --sem mpi-3.0,lock_ls=on,flush_ls=on --hw relaxed --hw tso $(call reportconform,ticket-435)
+	$(BIN) report $(SQ) --out reports/shared-query --title "MPI_Win_shared_query on every window flavor: MPI-3.0/4.0 vs 4.1" \
+		--sem mpi-3.0 --sem mpi-4.1 $(call reportconform,shared-query)
+	$(BIN) report $(ALIGN) --out reports/alignment --title "Alignment of allocated window memory: before and since MPI-4.0" \
+		--sem mpi-3.0 --sem mpi-4.1 $(call reportconform,alignment)
+	$(BIN) report $(ASSERTS) --out reports/assertions --title "Assertions: which change outcomes when exploited, and only when false" \
+		$(PRESETS) --exploit $(call reportconform,assertions)
+
+conform-results: build
+	$(BIN) conform --target reference --json --runs 20000 $(PRESETS) $(T435) > reports/ticket-435/reference.json || true
+	$(BIN) conform --target reference --json --runs 20000 --sem mpi-3.0 --sem mpi-4.1 $(SQ) > reports/shared-query/reference.json || true
 
 fmt: build
 	gofmt -w $(GOFILES)

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rmacheck/rmacheck/evidence"
+	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/model"
+)
+
+func init() { extraCommands = append(extraCommands, newDiffCmd) }
+
+type diffFlags struct {
+	sems      []string
+	hw        string
+	switches  bool
+	maxStates int
+}
+
+func newDiffCmd() *cobra.Command {
+	var f diffFlags
+	cmd := &cobra.Command{
+		Use:   "diff FILES... --sem A --sem B",
+		Short: "List the tests on which two semantics differ, with the outcomes only one allows and their witnesses",
+		Long: wrapText(`diff explores each test under two semantics (presets, or presets with switches changed) and `+
+			`lists the tests whose outcome sets or flags differ: for each, the outcomes only one side allows, each with `+
+			`a witness execution, and the rules only one side's executions break. With --switches it also toggles, one `+
+			`at a time, every switch on which the two semantics disagree, and says which switch changes the first `+
+			`side's answer and which alone turns it into the second's. Exit status 0 when no test differs, 1 when some do.`, 80),
+		Example: `  rmacheck diff --sem A --sem B ../shared/acceptance/*.lit
+  rmacheck diff --sem mpi-3.0 --sem mpi-4.1 --switches litmus/ticket435
+  rmacheck diff --sem mpi-3.0 --sem mpi-3.0,lock_ls=on,flush_ls=on --hw tso litmus`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runDiff(cmd, args, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.sems, "sem", nil, "the two semantics to compare (give --sem twice)")
+	fl.StringVar(&f.hw, "hw", "relaxed", "hardware model: sc, tso or relaxed")
+	fl.BoolVar(&f.switches, "switches", false, "say which switch makes each difference (toggling them one at a time)")
+	fl.IntVar(&f.maxStates, "max-states", 50_000_000, "stop a search that stores more states than this (0: no bound)")
+	return cmd
+}
+
+func runDiff(cmd *cobra.Command, args []string, f diffFlags) error {
+	if len(f.sems) != 2 {
+		return usageErrorf("give exactly two --sem flags (got %d)", len(f.sems))
+	}
+	sems, err := parseSems(f.sems)
+	if err != nil {
+		return err
+	}
+	hw, err := model.ParseHW(f.hw)
+	if err != nil {
+		return usageErrorf("--hw: %v", err)
+	}
+	tests, bad, err := loadTests(cmd, args, "")
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	opt := explorer.Options{MaxStates: f.maxStates}
+	differ := 0
+	for _, t := range tests {
+		d, err := evidence.Compare(t, sems[0], sems[1], hw, opt)
+		if err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "rmacheck: %s: %v\n", t.File, err)
+			bad = true
+			continue
+		}
+		if !d.Differs() {
+			continue
+		}
+		differ++
+		writeDiff(out, d)
+		if f.switches {
+			effects, err := evidence.Attribute(t, sems[0], sems[1], hw, opt)
+			if err != nil {
+				return err
+			}
+			writeSwitchEffects(out, d, effects)
+		}
+		fmt.Fprintln(out)
+	}
+	fmt.Fprintf(out, "%d of %d tests differ between %s and %s (hw %s)\n", differ, len(tests), sems[0].Name, sems[1].Name, hw)
+	switch {
+	case bad:
+		return exitWith(exitBadInput)
+	case differ > 0:
+		return exitWith(exitFailed)
+	}
+	return nil
+}
+
+func writeDiff(w io.Writer, d *evidence.Diff) {
+	fmt.Fprintf(w, "Test %s (%s): %s %s, %s %s\n", d.Test.Name, d.Test.File, d.SemA.Name, d.A.ObservationString(), d.SemB.Name, d.B.ObservationString())
+	sides := []struct {
+		name  string
+		only  []explorer.Outcome
+		flags []explorer.Flag
+		r     *explorer.Result
+	}{{d.SemA.Name, d.OnlyA, d.FlagsOnlyA, d.A}, {d.SemB.Name, d.OnlyB, d.FlagsOnlyB, d.B}}
+	for _, s := range sides {
+		for _, o := range s.only {
+			fmt.Fprintf(w, "  only %s allows %s\n", s.name, outcomeString(s.r.Program, o.Values))
+			writeTrace(w, s.r.Program, o.Witness, "      ")
+		}
+		for i := range s.flags {
+			fl := &s.flags[i]
+			fmt.Fprintf(w, "  only %s raises %s: %s\n", s.name, fl.Rule, fl.Message)
+			writeTrace(w, s.r.TraceProgram(fl), fl.Trace, "      ")
+		}
+	}
+}
+
+func writeSwitchEffects(w io.Writer, d *evidence.Diff, effects []evidence.SwitchEffect) {
+	for _, e := range effects {
+		verdict := "changes nothing here"
+		switch {
+		case e.Explains:
+			verdict = "alone makes the whole difference"
+		case e.Changes:
+			verdict = "changes the answer (part of the difference)"
+		}
+		fmt.Fprintf(w, "  switch %s=%s (from %s): %s\n", e.Switch, onOffWord(e.ToB), d.SemA.Name, verdict)
+	}
+}
+
+func onOffWord(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
