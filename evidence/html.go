@@ -186,7 +186,7 @@ func distinctionHTML(b *strings.Builder, d *Diff) {
 	}{{d.SemA.Name, d.OnlyA, d.A}, {d.SemB.Name, d.OnlyB, d.B}}
 	for _, s := range sides {
 		for _, o := range s.only {
-			fmt.Fprintf(b, "<p>Only %s allows <code>%s</code>; a witness:</p>\n", e(s.name), e(outcomeText(s.r.Program, o.Values)))
+			fmt.Fprintf(b, "<p>Only %s allows <code>%s</code>, for instance so:</p>\n", e(s.name), e(outcomeText(s.r.Program, o.Values)))
 			b.WriteString(Diagram(s.r.Program, o.Witness))
 		}
 	}

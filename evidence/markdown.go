@@ -247,7 +247,7 @@ func distinctionMarkdown(b *strings.Builder, d *Diff) {
 	}{{d.SemA.Name, d.OnlyA, d.A}, {d.SemB.Name, d.OnlyB, d.B}}
 	for _, s := range sides {
 		for _, o := range s.only {
-			fmt.Fprintf(b, " Only %s allows `%s`; a witness:\n\n", s.name, outcomeText(s.r.Program, o.Values))
+			fmt.Fprintf(b, " Only %s allows `%s`, for instance so:\n\n", s.name, outcomeText(s.r.Program, o.Values))
 			for i, line := range TraceLines(s.r.Program, o.Witness) {
 				fmt.Fprintf(b, "%d. %s\n", i+1, line)
 			}
