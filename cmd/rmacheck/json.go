@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/rmacheck/rmacheck/evidence"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 )
 
 // jsonVersion is the version of the JSON output format; a change that removes or
@@ -83,7 +83,7 @@ func toJSON(jr *explorer.JobResult) jsonRun {
 	}
 	for _, f := range r.Flags {
 		j.Flags = append(j.Flags, jsonFlag{Rule: f.Rule, Class: f.Class.String(), Message: f.Message,
-			Procs: nonNilInts(f.Procs), Rows: nonNilInts(f.Rows), Trace: traceLines(r.TraceProgram(&f), f.Trace)})
+			Procs: nonNilInts(f.Procs), Rows: nonNilInts(f.Rows), Trace: evidence.TraceLines(r.TraceProgram(&f), f.Trace)})
 	}
 	return j
 }
@@ -94,19 +94,6 @@ func switchList(jr *explorer.JobResult) []string {
 		return []string{}
 	}
 	return strings.Split(s, ",")
-}
-
-// traceLines describes each step of a trace (replayed on the program).
-func traceLines(p *model.Program, steps []model.Step) []string {
-	recs, _, err := p.Replay(steps)
-	lines := make([]string, 0, len(recs))
-	for _, r := range recs {
-		lines = append(lines, r.Text)
-	}
-	if err != nil {
-		lines = append(lines, "replay failed: "+err.Error())
-	}
-	return lines
 }
 
 func nonNil(s []string) []string {
