@@ -25,12 +25,12 @@ var runGoldenCases = []struct {
 	{"replay_outcome", []string{"replay", "testdata/sb.lit", "--sem", "mpi-3.0", "--outcome", `0:r0=0 /\ 1:r0=0`}, 0},
 	{"replay_flag", []string{"replay", "testdata/sb.lit", "--sem", "A", "--flag", "E-EPOCH"}, 0},
 	{"replay_missing", []string{"replay", "testdata/sb.lit", "--sem", "mpi-3.0", "--hw", "sc", "--outcome", "0:r0=0; 1:r0=0"}, 1},
-	{"layout_contig", []string{"layout", "../../../shared/acceptance/22-align-contig.lit"}, 1},
-	{"layout_noncontig_3.0", []string{"layout", "--sem", "mpi-3.0", "../../../shared/acceptance/23-align-noncontig.lit"}, 1},
-	{"layout_noncontig_4.1", []string{"layout", "../../../shared/acceptance/23-align-noncontig.lit"}, 0},
+	{"layout_contig", []string{"layout", "testdata/align-contig.lit"}, 1},
+	{"layout_noncontig_3.0", []string{"layout", "--sem", "mpi-3.0", "testdata/align-noncontig.lit"}, 1},
+	{"layout_noncontig_4.1", []string{"layout", "testdata/align-noncontig.lit"}, 0},
 	{"layout_bad_abi", []string{"layout", "--abi", "vax", "testdata/sb.lit"}, 2},
 	{"run_exploit", []string{"run", "--assert", "exploit", "--sem", "mpi-3.0", "../../litmus/assertions/exploit-fence-noput-load.lit"}, 0},
-	{"run_conflict_witness", []string{"run", "--sem", "mpi-4.1", "--show", "witness", "../../../shared/acceptance/13-put-store-conflict.lit"}, 0},
+	{"run_conflict_witness", []string{"run", "--sem", "mpi-4.1", "--show", "witness", "testdata/put-store-conflict.lit"}, 0},
 	{"replay_unknown_name", []string{"replay", "testdata/sb.lit", "--outcome", "2:r0=0"}, 2},
 }
 
@@ -53,7 +53,7 @@ func TestRunGolden(t *testing.T) {
 // TestConformCLI: the reference target's report (rates and counts vary from run to
 // run, so only its shape and verdicts are checked).
 func TestConformCLI(t *testing.T) {
-	code, out, errs := runCLI("conform", "--target", "reference", "--runs", "20000", "testdata/sb.lit", "../../../shared/acceptance/15-put-no-epoch.lit")
+	code, out, errs := runCLI("conform", "--target", "reference", "--runs", "20000", "testdata/sb.lit", "testdata/put-no-epoch.lit")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
