@@ -641,8 +641,6 @@ func (v *validator) instr(pi int, ins *Instr, writes map[string]bool) {
 			switch {
 			case r < 0 || r >= v.n:
 				v.errorf(tpos, "%s group: rank %d out of range (%s)", op, r, v.procRange())
-			case r == pi:
-				v.errorf(tpos, "%s group names the caller itself (P%d)", op, pi)
 			case seen[r]:
 				v.errorf(tpos, "%s group lists rank %d twice", op, r)
 			case w != nil && !w.InGroup(r):

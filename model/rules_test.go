@@ -271,6 +271,17 @@ exists (1:r0=1)
  complete W  |            ;
 exists (x=1)
 `, []string{"x=1;"}, nil},
+		{"pscw-self", "PSCW with the origin as its own target (node316: the target may be the origin)", "mpi-3.0", model.Relaxed,
+			`{ win W allocate size=1; x = W@0[0]; }
+ P0          | P1 ;
+ post W {0}  |    ;
+ start W {0} |    ;
+ put x 1     |    ;
+ complete W  |    ;
+ wait W      |    ;
+ r0 = load x |    ;
+exists (0:r0=1)
+`, []string{"0:r0=1;"}, nil},
 		{"fence-epochs", "operations of consecutive fence epochs land in epoch order", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
  P0      | P1      ;
  fence W | fence W ;
