@@ -199,16 +199,16 @@ func (e *search) run() error {
 	init := p.Initial()
 	root, _ := e.seen.insert(init, -1, 0)
 	e.noteStaticFlags(root)
-	stack := []int{root}
+	// Breadth-first: states are numbered in the order they are found, so the next
+	// state to expand is simply the next index, and every witness (the parent links
+	// back to the root) is a shortest execution reaching its state.
 	e.conflictFound = make([]bool, len(p.Candidates))
 	e.unfound = len(p.Candidates)
 	if e.opt.NoConflicts {
 		e.unfound = 0
 	}
 	scratch := make(model.State, p.StateSize())
-	for len(stack) > 0 {
-		idx := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	for idx := root; idx < e.seen.count; idx++ {
 		cur := model.State(e.seen.state(idx)) // stored states never move: no copy needed
 		if e.unfound > 0 {
 			e.checkConflicts(idx, cur)
@@ -225,7 +225,6 @@ func (e *search) run() error {
 			if f := p.Flags(next) &^ p.Flags(cur); f != 0 {
 				e.noteFlags(cur, st, child, f)
 			}
-			stack = append(stack, child)
 			if e.opt.MaxStates > 0 && e.seen.count >= e.opt.MaxStates && limitErr == nil {
 				limitErr = &ErrStateLimit{Test: p.Test.Name, Limit: e.opt.MaxStates}
 			}
