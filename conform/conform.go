@@ -1,5 +1,5 @@
-// Package conform runs litmus tests many times on a target — the reference runtime
-// (real MPI libraries come with the conformance issue) — and compares what happened
+// Package conform runs litmus tests many times on a target — the reference runtime,
+// MPICH or Open MPI (mpi.go, through conform/cgen) — and compares what happened
 // with what the model allows for the same semantics and the machine's hw model.
 package conform
 
@@ -23,6 +23,20 @@ type Options struct {
 	IncludeErroneous bool
 	Progress         func(done, total int)
 	MaxStates        int
+
+	// For the mpich and openmpi targets (mpi.go):
+	// Oversubscribe lets MPICH run more ranks than cores (it busy-polls: slow, and the
+	// interleavings of interest get rare).
+	Oversubscribe bool
+	// HW is the hardware model to compare with ("": the machine's, tso on amd64).
+	HW string
+	// Timeout bounds one compile and one run (0: 30 s plus 1 ms per iteration).
+	Timeout time.Duration
+	// Jitter bounds each rank's random start delay in pause instructions (0: the
+	// generator's default; -1: none).
+	Jitter int
+	// KeepDir, when set, receives the generated C program as NAME.c.
+	KeepDir string
 }
 
 // Bin is one observed outcome.
@@ -50,6 +64,10 @@ type Report struct {
 	Seed          int64
 	Skipped       string // why the test was not run, if it was not
 	Model         *explorer.Result
+	// Models: MPI_WIN_MODEL of each window as a real library reports it ("W unified").
+	Models []string
+
+	raw *reference.Result // the parsed histogram of a real-MPI run, before compare
 }
 
 // MachineHW is the hardware model the reference runtime is compared with.
@@ -60,16 +78,9 @@ func MachineHW() model.HW {
 
 // Reference runs t on the reference runtime under sem.
 func Reference(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error) {
-	hw := MachineHW()
-	rep := &Report{Test: t, Target: "reference", Sem: sem, HW: hw, Seed: opt.Seed}
-	allowed := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(explorer.Options{MaxStates: opt.MaxStates})
-	if allowed.Err != nil {
-		return nil, allowed.Err
-	}
-	rep.Model = allowed.Result
-	if allowed.Result.Erroneous() && !opt.IncludeErroneous {
-		rep.Skipped = "skipped: the model finds it " + allowed.Result.ObservationString() + " (undefined behaviour); --include-erroneous runs it anyway"
-		return rep, nil
+	rep, allowed, err := begin(t, sem, "reference", MachineHW(), opt)
+	if err != nil || rep.Skipped != "" {
+		return rep, err
 	}
 	// The runtime takes the model's MPI steps; plain accesses are the machine's own,
 	// so the program is compiled without a hw model's store buffers.
@@ -89,8 +100,23 @@ func Reference(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
 	}
-	rep.compare(res, allowed.Result)
+	rep.compare(res, allowed)
 	return rep, nil
+}
+
+// begin is what every target does first: the report, the model's allowed outcomes for
+// sem and hw, and the skipping of tests the model finds erroneous.
+func begin(t *litmus.Test, sem spec.Semantics, target string, hw model.HW, opt Options) (*Report, *explorer.Result, error) {
+	rep := &Report{Test: t, Target: target, Sem: sem, HW: hw, Seed: opt.Seed}
+	allowed := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(explorer.Options{MaxStates: opt.MaxStates})
+	if allowed.Err != nil {
+		return nil, nil, allowed.Err
+	}
+	rep.Model = allowed.Result
+	if allowed.Result.Erroneous() && !opt.IncludeErroneous {
+		rep.Skipped = "skipped: the model finds it " + allowed.Result.ObservationString() + " (undefined behaviour); --include-erroneous runs it anyway"
+	}
+	return rep, allowed.Result, nil
 }
 
 func defaultRuns(p *model.Program) int {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/model"
 )
 
 func init() { extraCommands = append(extraCommands, newConformCmd) }
@@ -23,6 +24,10 @@ type conformFlags struct {
 	json             bool
 	includeErroneous bool
 	shard            string
+	oversubscribe    bool
+	hw               string
+	timeout          time.Duration
+	keepC            string
 }
 
 func newConformCmd() *cobra.Command {
@@ -37,27 +42,51 @@ func newConformCmd() *cobra.Command {
 			`Each observed outcome is compared with the explorer's allowed outcomes for the same semantics and this `+
 			`machine's hardware model (`+conform.MachineHW().String()+` here): an outcome the model forbids is printed as `+
 			`NON-CONFORMING and makes the exit status 1; outcomes allowed but never seen are listed as unseen. `+
-			`Tests that the model finds erroneous (undefined behaviour) are skipped unless --include-erroneous.`, 80),
+			`Tests that the model finds erroneous (undefined behaviour) are skipped unless --include-erroneous.`, 80) + "\n" +
+			wrapText(`The mpich and openmpi targets compile the test's C program (see 'rmacheck cgen') with mpicc.mpich or `+
+				`mpicc.openmpi and run it under mpiexec.mpich or mpiexec.openmpi (--allow-run-as-root --oversubscribe `+
+				`--mca osc ^rdma); each iteration starts from the initial values, the ranks released together by a `+
+				`spin barrier in shared memory. A window whose MPI_WIN_MODEL differs from the declared model skips the test.`, 80),
 		Example: `  rmacheck conform --target reference ../shared/acceptance/01-SB.lit
+  rmacheck conform --target mpich --runs 100000 ../shared/acceptance/01-SB.lit
+  rmacheck conform --target openmpi --keep-c /tmp/c litmus/ticket435
   rmacheck conform --target reference --sem B --runs 100000 litmus/ticket435
   rmacheck conform --target reference --json litmus > reference.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runConform(cmd, args, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.target, "target", "reference", "where to run: reference (MPICH and Open MPI come with cgen)")
+	fl.StringVar(&f.target, "target", "reference", "where to run: reference, mpich or openmpi (the test's C program from cgen, built with mpicc.mpich / mpicc.openmpi)")
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics PRESET[,switch=on|off...] to compare with; repeat for several (default mpi-4.1)")
 	fl.IntVar(&f.runs, "runs", 0, "iterations per test (default 10^6 without MPI calls, 10^4 with)")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the runtime's choices")
 	fl.BoolVar(&f.json, "json", false, "one JSON object per test and semantics, one a line")
 	fl.BoolVar(&f.includeErroneous, "include-erroneous", false, "also run tests the model finds erroneous")
 	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n) of the files")
+	fl.BoolVar(&f.oversubscribe, "oversubscribe", false, "mpich: run more ranks than cores (MPICH busy-polls, so this is refused by default)")
+	fl.StringVar(&f.hw, "hw", "", "mpich, openmpi: hardware model to compare with (default the machine's: "+conform.MachineHW().String()+")")
+	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run (default 30s + 1ms per iteration)")
+	fl.StringVar(&f.keepC, "keep-c", "", "mpich, openmpi: also write each test's C program into this directory")
 	return cmd
 }
 
 func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
-	if f.target != "reference" {
-		return usageErrorf("--target %q: only the reference target exists yet (mpich and openmpi come with the C generator)", f.target)
+	switch f.target {
+	case "reference":
+		if f.hw != "" || f.oversubscribe || f.keepC != "" {
+			return usageErrorf("--hw, --oversubscribe and --keep-c are for the mpich and openmpi targets")
+		}
+	case "mpich", "openmpi":
+		if f.hw != "" {
+			if _, err := model.ParseHW(f.hw); err != nil {
+				return usageErrorf("--hw: %v", err)
+			}
+		}
+		if _, err := conform.LookupLibrary(f.target); err != nil {
+			return exitError{code: exitBadInput, err: err}
+		}
+	default:
+		return usageErrorf("--target %q: expected reference, mpich or openmpi", f.target)
 	}
 	if len(f.sems) == 0 {
 		f.sems = []string{"mpi-4.1"}
@@ -74,9 +103,15 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	failed := false
 	for _, t := range tests {
 		for _, sem := range sems {
-			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, MaxStates: 50_000_000}
+			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, MaxStates: 50_000_000,
+				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC}
 			opt.Progress = conformProgress(errw, t.Name, f.json)
-			rep, err := conform.Reference(t, sem, opt)
+			var rep *conform.Report
+			if f.target == "reference" {
+				rep, err = conform.Reference(t, sem, opt)
+			} else {
+				rep, err = conform.MPI(t, sem, f.target, opt)
+			}
 			clearProgress(errw, f.json)
 			if err != nil {
 				fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)

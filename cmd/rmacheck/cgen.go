@@ -1,0 +1,42 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/rmacheck/rmacheck/conform/cgen"
+)
+
+func init() { extraCommands = append(extraCommands, newCgenCmd) }
+
+func newCgenCmd() *cobra.Command {
+	var runs, jitter int
+	cmd := &cobra.Command{
+		Use:   "cgen FILE",
+		Short: "Print the C program that runs a litmus test on a real MPI library",
+		Long: wrapText(`cgen translates a litmus test into one readable C program for MPICH or Open MPI, the `+
+			`program that 'rmacheck conform --target mpich|openmpi' compiles and runs: the windows are created `+
+			`as declared, each rank runs its column as real MPI calls and volatile loads and stores, the `+
+			`iterations are released together by a spin barrier in shared memory, and rank 0 prints one `+
+			`"OUTCOME count values..." line per observed outcome. Comments map each block to its row, so `+
+			`the program can be sent to a library's developers as it is.`, 80),
+		Example: `  rmacheck cgen ../shared/acceptance/01-SB.lit > sb.c
+  mpicc.mpich -O2 -Wall -Werror -o sb sb.c && mpiexec.mpich -n 2 ./sb 100000`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, err := loadTest(args[0])
+			if err != nil {
+				printErrors(cmd.ErrOrStderr(), err)
+				return exitWith(exitBadInput)
+			}
+			src, err := cgen.Generate(t, cgen.Options{Runs: runs, Jitter: jitter})
+			if err != nil {
+				return exitError{code: exitBadInput, err: err}
+			}
+			_, err = cmd.OutOrStdout().Write(src)
+			return err
+		},
+	}
+	cmd.Flags().IntVar(&runs, "runs", 10000, "iterations when the program's command line gives none")
+	cmd.Flags().IntVar(&jitter, "jitter", 4, "default bound of each rank's random start delay, in pause instructions (-1: none)")
+	return cmd
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rmacheck/rmacheck/conform"
+)
+
+func init() { extraCommands = append(extraCommands, newProbeCmd) }
+
+func newProbeCmd() *cobra.Command {
+	var target string
+	var asJSON bool
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "probe --target mpich|openmpi",
+		Short: "Ask a real MPI library what it does where the standard changed or is vague",
+		Long: wrapText(`probe compiles and runs a small C program (2 ranks) with a library and reports: its `+
+			`MPI_Get_library_version and MPI version; MPI_WIN_MODEL for each window flavor; what `+
+			`MPI_Win_shared_query does on create, allocate, allocate_shared and dynamic windows (size or error `+
+			`class); the alignment of the memory MPI_Alloc_mem, MPI_Win_allocate and MPI_Win_allocate_shared `+
+			`(contiguous and noncontig) return for odd sizes (1, 3, 7, 17 bytes), with and without `+
+			`mpi_minimum_memory_alignment=64, and whether MPI_Win_get_info reports that key. Each result is `+
+			`compared with what MPI-4.0/4.1 require: "ok", or what it violates. Exit status 1 when something `+
+			`violates a version of MPI the library claims to implement.`, 80),
+		Example: `  rmacheck probe --target mpich
+  rmacheck probe --target openmpi --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if target != "mpich" && target != "openmpi" {
+				return usageErrorf("--target %q: expected mpich or openmpi", target)
+			}
+			pr, err := conform.RunProbe(target, timeout)
+			if err != nil {
+				return exitError{code: exitBadInput, err: err}
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(pr); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintf(out, "Probe %s: %s (MPI %s)\n", target, pr.Library, pr.Version)
+				for _, r := range pr.Results {
+					if r.Topic == "library" {
+						continue
+					}
+					fmt.Fprintf(out, "%-13s %-70s %-22s %s\n", r.Topic, r.Item, r.Value, r.Verdict)
+				}
+			}
+			if n := pr.Violations(); n > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "rmacheck: %s: %d results violate a version of MPI the library claims (MPI %s)\n", target, n, pr.Version)
+				return exitWith(exitFailed)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&target, "target", "", "the library: mpich or openmpi")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the results as one JSON object")
+	cmd.Flags().DurationVar(&timeout, "timeout", 2*time.Minute, "bound on compiling and running the probe")
+	return cmd
+}

@@ -1,0 +1,169 @@
+package cgen
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rmacheck/rmacheck/litmus"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// goldenFiles are translated and compared with testdata/NAME.golden.
+var goldenFiles = []string{
+	"../../../shared/acceptance/01-SB.lit",
+	"../../../shared/acceptance/11-MP+put+fence.lit",
+	"../../../shared/acceptance/26-lock-counter.lit",
+	"../../litmus/ticket435/MP+fence+over-alias.lit",
+	"../../litmus/rma/dynamic-put-get.lit",
+	"../../litmus/rma/fence-subgroup-ranks.lit",
+	"../../litmus/rma/racc-rgacc-order.lit",
+	"../../litmus/layout/create-int8-int16-double.lit",
+	"../../litmus/examples/Ex12.4-pscw.lit",
+	"../../litmus/sharedquery/sq-create-over-shared.lit",
+}
+
+func parse(t *testing.T, path string) *litmus.Test {
+	t.Helper()
+	lt, err := litmus.ParseFile(path)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return lt
+}
+
+func TestGolden(t *testing.T) {
+	for _, path := range goldenFiles {
+		lt := parse(t, path)
+		src, err := Generate(lt, Options{})
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		golden := filepath.Join("testdata", strings.TrimSuffix(filepath.Base(path), ".lit")+".golden")
+		if *update {
+			if err := os.WriteFile(golden, src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test -update)", err)
+		}
+		if !bytes.Equal(src, want) {
+			t.Errorf("%s: the C differs from %s (go test ./conform/cgen -update rewrites it)", path, golden)
+		}
+	}
+}
+
+// refused lists the corpus tests cgen does not translate, with the reason.
+var refused = map[string]string{
+	"free-in-lock_all.lit": "the outcome reads a cell of an allocate window that the test frees",
+}
+
+func corpus(t *testing.T) []string {
+	var files []string
+	for _, pat := range []string{"../../litmus/*/*.lit", "../../../shared/acceptance/*.lit"} {
+		m, _ := filepath.Glob(pat)
+		files = append(files, m...)
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d corpus files found", len(files))
+	}
+	return files
+}
+
+// TestCorpusCompiles translates every corpus test and compiles it with mpicc.mpich
+// -Wall -Werror (and mpicc.openmpi when there), in one compiler run per library.
+func TestCorpusCompiles(t *testing.T) {
+	dir := t.TempDir()
+	var cfiles []string
+	for _, path := range corpus(t) {
+		lt, err := litmus.ParseFile(path)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		src, err := Generate(lt, Options{})
+		base := filepath.Base(path)
+		if reason, ok := refused[base]; ok {
+			if err == nil {
+				t.Errorf("%s: cgen translates it now (%s): take it off the refused list", path, reason)
+			} else {
+				t.Logf("refused as expected: %v", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		c := filepath.Join(dir, filepath.Base(filepath.Dir(path))+"-"+strings.TrimSuffix(base, ".lit")+".c")
+		if err := os.WriteFile(c, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfiles = append(cfiles, c)
+	}
+	// mpicc.mpich builds objects (-O2, as the conform targets do); mpicc.openmpi checks
+	// the same files against its own mpi.h (-fsyntax-only). The two run at once.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	compiled := false
+	for _, cc := range []string{"mpicc.mpich", "mpicc.openmpi"} {
+		if _, err := exec.LookPath(cc); err != nil {
+			t.Logf("%s not installed (apt-get install mpich libmpich-dev / openmpi-bin libopenmpi-dev): not compiled with it", cc)
+			continue
+		}
+		compiled = true
+		mode := "-c"
+		if cc == "mpicc.openmpi" {
+			mode = "-fsyntax-only"
+		}
+		wg.Add(1)
+		go func(cc, mode string) {
+			defer wg.Done()
+			args := append([]string{"-O2", "-Wall", "-Werror", mode}, cfiles...)
+			cmd := exec.Command(cc, args...)
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				mu.Lock()
+				t.Errorf("%s: %v\n%s", cc, err, out)
+				mu.Unlock()
+			}
+		}(cc, mode)
+	}
+	wg.Wait()
+	if !compiled {
+		t.Skip("no mpicc installed: the C of the corpus was generated but not compiled")
+	}
+	t.Logf("%d programs compiled", len(cfiles))
+}
+
+func TestUnsupported(t *testing.T) {
+	src := `MPI bad
+{
+  win W allocate size=1 type=double;
+  x = W@1[0];
+}
+ P0                 | P1 ;
+ lock W 1 excl      |    ;
+ r0 = cas x 0 1     |    ;
+ unlock W 1         |    ;
+exists (0:r0=0)
+`
+	lt, err := litmus.Parse("bad.lit", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Generate(lt, Options{})
+	if err == nil || !strings.Contains(err.Error(), "MPI_Compare_and_swap takes integer types only") {
+		t.Errorf("got %v, want a refusal of cas on double", err)
+	}
+}

@@ -1,0 +1,352 @@
+package cgen
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/rmacheck/rmacheck/litmus"
+)
+
+var plainReg = regexp.MustCompile(`^r[0-9]+$`)
+
+// regName is the C variable of a register.
+func regName(r string) string {
+	if plainReg.MatchString(r) {
+		return r
+	}
+	return "reg_" + cIdent(r)
+}
+
+// procGen writes one rank's column as a C function.
+type procGen struct {
+	g     *gen
+	pi    int
+	decls bytes.Buffer
+	body  bytes.Buffer
+	ind   string
+	// after[k]: statements to run right after row k's instruction (conversions of typed
+	// results once the call that completes them has returned); after[-1]: at the end.
+	after map[int][]string
+	reqs  map[string]bool
+}
+
+func (pg *procGen) printf(format string, args ...any) {
+	fmt.Fprintf(&pg.body, pg.ind+format, args...)
+}
+
+func (pg *procGen) decl(format string, args ...any) {
+	fmt.Fprintf(&pg.decls, "    "+format, args...)
+}
+
+func (g *gen) proc(pi int) {
+	pg := &procGen{g: g, pi: pi, ind: "    ", after: map[int][]string{}, reqs: map[string]bool{}}
+	t := g.t
+	code := t.Procs[pi].Code
+	inits := map[string]int64{}
+	for _, in := range t.Inits {
+		if in.Reg != nil && in.Reg.Proc == pi {
+			inits[in.Reg.Reg] = in.Value
+		}
+	}
+	for _, r := range g.p.Procs[pi].Regs {
+		pg.decl("int64_t %s = %d;\n", regName(r), inits[r])
+	}
+	for k, in := range code {
+		if in == nil {
+			continue
+		}
+		pg.instr(k, in)
+		for _, s := range pg.after[k] {
+			pg.printf("%s\n", s)
+		}
+	}
+	for _, s := range pg.after[-1] {
+		pg.printf("%s\n", s)
+	}
+	g.printf("/* P%d: the column of rank %d */\n", pi, pi)
+	g.printf("static void proc_%d(int64_t *out) {\n", pi)
+	g.out.Write(pg.decls.Bytes())
+	g.out.Write(pg.body.Bytes())
+	for k, o := range g.p.Out {
+		if o.Cell < 0 && o.Proc == pi {
+			g.printf("    out[%d] = %s; /* %s */\n", k, regName(g.p.Procs[pi].Regs[o.Reg]), o.Name)
+		}
+	}
+	g.printf("    (void)out;\n}\n\n")
+}
+
+func (pg *procGen) value(v litmus.Value) string {
+	if v.IsReg() {
+		return regName(v.Reg)
+	}
+	return fmt.Sprintf("%d", v.Imm)
+}
+
+func asserts(as []litmus.Assert) string {
+	if len(as) == 0 {
+		return "0"
+	}
+	var l []string
+	for _, a := range as {
+		l = append(l, "MPI_MODE_"+strings.ToUpper(a.Name))
+	}
+	return strings.Join(l, " | ")
+}
+
+type locInfo struct {
+	wi   *winInfo
+	rank int
+	disp int
+	typ  litmus.Type
+	off  int // byte offset in the rank's segment
+}
+
+func (pg *procGen) loc(l litmus.Loc) locInfo {
+	w, rank, disp, typ, _ := pg.g.t.ResolveLoc(l)
+	wi := pg.g.wins[pg.g.winIndex(w.Name)]
+	return locInfo{wi: wi, rank: rank, disp: disp, typ: typ, off: disp * wi.du}
+}
+
+// plainPtr is the address expression of a plain load/store, with a check when the
+// segment is another rank's.
+func (pg *procGen) plainPtr(li locInfo, row int) string {
+	if li.rank == pg.pi {
+		return fmt.Sprintf("(volatile %s *)(base_%s + %d)", cType(li.typ), li.wi.base.id, li.off)
+	}
+	pg.printf("if (!seg_%s[%d])\n%s    rmc_fail(\"load/store to rank %d's segment of window %s, which MPI_Win_shared_query did not give\", %d);\n",
+		li.wi.id, li.rank, pg.ind, li.rank, li.wi.w.Name, row)
+	return fmt.Sprintf("(volatile %s *)(seg_%s[%d] + %d)", cType(li.typ), li.wi.id, li.rank, li.off)
+}
+
+// completer is the first later row whose call completes the RMA call of row k at the
+// origin (-1: none), as model's completer does.
+func (pg *procGen) completer(k int) int {
+	code := pg.g.t.Procs[pg.pi].Code
+	rma := code[k]
+	li := pg.loc(*rma.Loc)
+	for j := k + 1; j < len(code); j++ {
+		in := code[j]
+		if in == nil {
+			continue
+		}
+		if in.Op == litmus.OpWaitReq {
+			if rma.Req != "" && in.Req == rma.Req {
+				return j
+			}
+			continue
+		}
+		if in.Win != li.wi.w.Name {
+			continue
+		}
+		switch in.Op {
+		case litmus.OpFence, litmus.OpComplete, litmus.OpUnlockAll, litmus.OpFlushAll, litmus.OpFlushLocalAll:
+			return j
+		case litmus.OpUnlock, litmus.OpFlush, litmus.OpFlushLocal:
+			if in.Target == li.rank {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// origin is the address of an origin buffer holding v as type t: the register itself
+// when it is an int64 register (the registers are the origin buffers), else a buffer
+// of the row, assigned at the call.
+func (pg *procGen) origin(row int, name string, t litmus.Type, v litmus.Value) string {
+	if t == litmus.Int64 && v.IsReg() {
+		return "&" + regName(v.Reg)
+	}
+	buf := fmt.Sprintf("%s_row%d", name, row)
+	pg.decl("%s %s;\n", cType(t), buf)
+	pg.printf("%s = %s;\n", buf, toC(t, pg.value(v)))
+	return "&" + buf
+}
+
+// result is the address the call writes its result to: the register for int64 cells,
+// else a buffer converted into the register once the completing call has returned.
+func (pg *procGen) result(k, row int, in *litmus.Instr, t litmus.Type) string {
+	dst := regName(in.Dst)
+	if t == litmus.Int64 {
+		return "&" + dst
+	}
+	buf := fmt.Sprintf("res_row%d", row)
+	pg.decl("%s %s;\n", cType(t), buf)
+	c := pg.completer(k)
+	conv := fmt.Sprintf("%s = %s; /* row %d's result, complete now */", dst, fromC(t, buf), row)
+	if c >= 0 && pg.g.t.Procs[pg.pi].Code[c].Guard == nil {
+		pg.after[c] = append(pg.after[c], conv)
+	} else {
+		pg.after[-1] = append(pg.after[-1], conv)
+	}
+	return "&" + buf
+}
+
+func (pg *procGen) req(name string) string {
+	v := "req_" + cIdent(name)
+	if !pg.reqs[name] {
+		pg.reqs[name] = true
+		pg.decl("MPI_Request %s = MPI_REQUEST_NULL;\n", v)
+	}
+	return "&" + v
+}
+
+func (pg *procGen) instr(k int, in *litmus.Instr) {
+	g := pg.g
+	row := k + 1
+	pg.printf("/* row %d: %s */\n", row, comment(litmus.InstrString(in)))
+	if gd := in.Guard; gd != nil {
+		op := "!="
+		if gd.Eq {
+			op = "=="
+		}
+		pg.printf("if (%s %s %s) {\n", regName(gd.Reg), op, pg.value(gd.Val))
+		pg.ind += "    "
+		defer func() {
+			pg.ind = pg.ind[:len(pg.ind)-4]
+			pg.printf("}\n")
+		}()
+	}
+	var wi *winInfo
+	if in.Win != "" {
+		wi = g.wins[g.winIndex(in.Win)]
+	}
+	chk := func(format string, args ...any) {
+		pg.printf("CHECK(%d, %s);\n", row, fmt.Sprintf(format, args...))
+	}
+	switch op := in.Op; {
+	case op == litmus.OpStore:
+		li := pg.loc(*in.Loc)
+		ptr := pg.plainPtr(li, row)
+		pg.printf("*%s = %s;\n", ptr, toC(li.typ, pg.value(in.Args[0])))
+	case op == litmus.OpLoad:
+		li := pg.loc(*in.Loc)
+		ptr := pg.plainPtr(li, row)
+		pg.printf("%s = %s;\n", regName(in.Dst), fromC(li.typ, "*"+ptr))
+	case op.IsRMA():
+		pg.rma(k, in)
+	case op == litmus.OpWaitReq:
+		chk("MPI_Wait(%s, MPI_STATUS_IGNORE)", pg.req(in.Req))
+	case op == litmus.OpFence:
+		chk("MPI_Win_fence(%s, win_%s)", asserts(in.Asserts), wi.id)
+	case op == litmus.OpPost:
+		chk("MPI_Win_post(%s, %s, win_%s)", groupName(pg.pi, row), asserts(in.Asserts), wi.id)
+	case op == litmus.OpStart:
+		chk("MPI_Win_start(%s, %s, win_%s)", groupName(pg.pi, row), asserts(in.Asserts), wi.id)
+	case op == litmus.OpComplete:
+		chk("MPI_Win_complete(win_%s)", wi.id)
+	case op == litmus.OpWait:
+		chk("MPI_Win_wait(win_%s)", wi.id)
+	case op == litmus.OpLock:
+		lt := "MPI_LOCK_EXCLUSIVE"
+		if in.LockType == litmus.LockShared {
+			lt = "MPI_LOCK_SHARED"
+		}
+		chk("MPI_Win_lock(%s, %d, %s, win_%s)", lt, wi.trank(in.Target), asserts(in.Asserts), wi.id)
+	case op == litmus.OpUnlock:
+		chk("MPI_Win_unlock(%d, win_%s)", wi.trank(in.Target), wi.id)
+	case op == litmus.OpLockAll:
+		chk("MPI_Win_lock_all(%s, win_%s)", asserts(in.Asserts), wi.id)
+	case op == litmus.OpUnlockAll:
+		chk("MPI_Win_unlock_all(win_%s)", wi.id)
+	case op == litmus.OpFlush:
+		chk("MPI_Win_flush(%d, win_%s)", wi.trank(in.Target), wi.id)
+	case op == litmus.OpFlushAll:
+		chk("MPI_Win_flush_all(win_%s)", wi.id)
+	case op == litmus.OpFlushLocal:
+		chk("MPI_Win_flush_local(%d, win_%s)", wi.trank(in.Target), wi.id)
+	case op == litmus.OpFlushLocalAll:
+		chk("MPI_Win_flush_local_all(win_%s)", wi.id)
+	case op == litmus.OpSync:
+		chk("MPI_Win_sync(win_%s)", wi.id)
+	case op == litmus.OpSharedQuery:
+		pg.printf("{   /* the size of rank %d's segment in displacement units; 0 when the library gives none */\n", in.Target)
+		pg.printf("    MPI_Aint size = 0; int du = 0; char *ptr = NULL;\n")
+		pg.printf("    if (MPI_Win_shared_query(win_%s, %d, &size, &du, &ptr) == MPI_SUCCESS && size > 0 && ptr != NULL) {\n", wi.id, wi.trank(in.Target))
+		pg.printf("        seg_%s[%d] = ptr;\n", wi.id, in.Target)
+		pg.printf("        %s = size / (du > 0 ? du : 1);\n", regName(in.Dst))
+		pg.printf("    } else\n        %s = 0;\n}\n", regName(in.Dst))
+	case op == litmus.OpBarrier:
+		chk("MPI_Barrier(tcomm)")
+	case op == litmus.OpSend:
+		if len(in.Args) > 0 {
+			pg.decl("int64_t msg_row%d;\n", row)
+			pg.printf("msg_row%d = %s;\n", row, pg.value(in.Args[0]))
+			chk("MPI_Send(&msg_row%d, 1, MPI_INT64_T, %d, 0, tcomm)", row, in.Target)
+		} else {
+			chk("MPI_Send(NULL, 0, MPI_INT64_T, %d, 0, tcomm)", in.Target)
+		}
+	case op == litmus.OpRecv:
+		pg.decl("int64_t msg_row%d;\n", row)
+		pg.printf("msg_row%d = 0;\n", row)
+		chk("MPI_Recv(&msg_row%d, 1, MPI_INT64_T, %d, 0, tcomm, MPI_STATUS_IGNORE)", row, in.Target)
+		if in.Dst != "" {
+			pg.printf("%s = msg_row%d;\n", regName(in.Dst), row)
+		}
+	case op == litmus.OpFree:
+		if wi.w.Flavor == litmus.FlavorDynamic {
+			pg.printf("if (bytes_%s[me] > 0)\n%s    CHECK(%d, MPI_Win_detach(win_%s, base_%s));\n", wi.id, pg.ind, row, wi.id, wi.id)
+		}
+		chk("MPI_Win_free(&win_%s)", wi.id)
+		pg.printf("freed_%s = 1;\n", wi.id)
+	case op == litmus.OpMov:
+		pg.printf("%s = %s;\n", regName(in.Dst), pg.value(in.Args[0]))
+	case op == litmus.OpAdd:
+		pg.printf("%s = %s + %s;\n", regName(in.Dst), pg.value(in.Args[0]), pg.value(in.Args[1]))
+	case op == litmus.OpSub:
+		pg.printf("%s = %s - %s;\n", regName(in.Dst), pg.value(in.Args[0]), pg.value(in.Args[1]))
+	default:
+		g.fail(in.Pos, "instruction %s has no C translation", litmus.InstrString(in))
+	}
+}
+
+func (pg *procGen) rma(k int, in *litmus.Instr) {
+	row := k + 1
+	li := pg.loc(*in.Loc)
+	wi := li.wi
+	dt, n := mpiType(li.typ)
+	target := wi.trank(li.rank)
+	tdisp := fmt.Sprint(li.disp)
+	if wi.w.Flavor == litmus.FlavorDynamic {
+		tdisp = fmt.Sprintf("MPI_Aint_add(addr_%s[%d], %d)", wi.id, li.rank, li.off)
+	}
+	win := "win_" + wi.id
+	op := accOps[in.AccOp]
+	tgt := fmt.Sprintf("%d, %s, %d, %s", target, tdisp, n, dt) // target rank, disp, count, type
+	chk := func(format string, args ...any) {
+		pg.printf("CHECK(%d, %s);\n", row, fmt.Sprintf(format, args...))
+	}
+	switch in.Op {
+	case litmus.OpPut:
+		src := pg.origin(row, "src", li.typ, in.Args[0])
+		chk("MPI_Put(%s, %d, %s, %s, %s)", src, n, dt, tgt, win)
+	case litmus.OpRput:
+		src := pg.origin(row, "src", li.typ, in.Args[0])
+		chk("MPI_Rput(%s, %d, %s, %s, %s, %s)", src, n, dt, tgt, win, pg.req(in.Req))
+	case litmus.OpGet:
+		chk("MPI_Get(%s, %d, %s, %s, %s)", pg.result(k, row, in, li.typ), n, dt, tgt, win)
+	case litmus.OpRget:
+		chk("MPI_Rget(%s, %d, %s, %s, %s, %s)", pg.result(k, row, in, li.typ), n, dt, tgt, win, pg.req(in.Req))
+	case litmus.OpAcc:
+		src := pg.origin(row, "src", li.typ, in.Args[0])
+		chk("MPI_Accumulate(%s, %d, %s, %s, %s, %s)", src, n, dt, tgt, op, win)
+	case litmus.OpRacc:
+		src := pg.origin(row, "src", li.typ, in.Args[0])
+		chk("MPI_Raccumulate(%s, %d, %s, %s, %s, %s, %s)", src, n, dt, tgt, op, win, pg.req(in.Req))
+	case litmus.OpGacc:
+		src := pg.origin(row, "src", li.typ, in.Args[0])
+		chk("MPI_Get_accumulate(%s, %d, %s, %s, %d, %s, %s, %s, %s)", src, n, dt, pg.result(k, row, in, li.typ), n, dt, tgt, op, win)
+	case litmus.OpRgacc:
+		src := pg.origin(row, "src", li.typ, in.Args[0])
+		chk("MPI_Rget_accumulate(%s, %d, %s, %s, %d, %s, %s, %s, %s, %s)", src, n, dt, pg.result(k, row, in, li.typ), n, dt, tgt, op, win, pg.req(in.Req))
+	case litmus.OpFop:
+		src := pg.origin(row, "src", li.typ, in.Args[0])
+		chk("MPI_Fetch_and_op(%s, %s, %s, %d, %s, %s, %s)", src, pg.result(k, row, in, li.typ), dt, target, tdisp, op, win)
+	case litmus.OpCas:
+		cmp := pg.origin(row, "cmp", li.typ, in.Args[0])
+		nw := pg.origin(row, "new", li.typ, in.Args[1])
+		chk("MPI_Compare_and_swap(%s, %s, %s, %s, %d, %s, %s)", nw, cmp, pg.result(k, row, in, li.typ), dt, target, tdisp, win)
+	}
+}
