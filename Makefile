@@ -1,7 +1,8 @@
 # rmacheck: build, check the corpus, test.
 #   make          build bin/rmacheck, check every .lit file of the corpus and run it
 #   make test     go vet, gofmt check, go test
-#   make bench    benchmarks
+#   make bench    benchmarks, and a run over the generated family (bench/generated)
+#   make gen      regenerate the diy7-style family in bench/generated (rmacheck gen --mix)
 #   make conform  the corpus on the reference runtime (real shared memory), 10^5 runs a test
 #   make fmt      gofmt -w and rmacheck fmt -w over the corpus
 #   make clean    remove bin/
@@ -9,6 +10,7 @@
 GO      ?= go
 BIN     := bin/rmacheck
 CORPUS  := litmus
+FAMILY  := bench/generated
 VERSION ?=
 LDFLAGS := $(if $(VERSION),-ldflags "-X main.version=$(VERSION)")
 
@@ -46,6 +48,15 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	@echo "== rmacheck run over the stress tests (8 searches, 13 s of CPU), -j 1 and -j 2"
 	@for j in 1 2; do echo "-j $$j:"; bash -c "time $(BIN) run -j $$j explorer/testdata/*.lit >/dev/null" || true; done
+	@echo "== rmacheck run over the generated family ($(FAMILY), every preset, hw relaxed)"
+	@bash -c "time $(BIN) run $(FAMILY) | tail -1"
+
+# The diy7-style family of rmacheck gen: every shape, sync (mixed per process), flavor and
+# locality. It lives outside litmus/ because the corpus tests of explorer/ and conform/
+# run every litmus/*/*.lit file under every preset and hw model.
+gen: build
+	rm -rf $(FAMILY)
+	$(BIN) gen --mix --out $(FAMILY)
 
 # The corpus and the acceptance tests on the reference runtime, every preset, 10^5 runs each.
 conform: build

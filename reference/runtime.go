@@ -26,6 +26,12 @@ type Options struct {
 	Seed int64
 	// Progress, when not nil, is called now and then with the iterations done.
 	Progress func(done int)
+	// BreakStaleLoads is a test-only switch that breaks the runtime on purpose, for
+	// testing tools that hunt non-conformance (gen.Fuzz): a plain load of a word the
+	// loading rank has not stored in this iteration returns the word's initial value,
+	// as a library that never made other ranks' stores or puts visible would. Never
+	// set it outside such tests.
+	BreakStaleLoads bool
 }
 
 // Bin is one outcome and how often it was observed.
@@ -57,6 +63,7 @@ type machine struct {
 	procs   []*rank
 	// oversubscribed: more ranks than CPUs, so spinning must yield.
 	oversubscribed bool
+	breakStale     bool // Options.BreakStaleLoads
 
 	gen      atomic.Int64 // iteration generation: ranks start iteration g when gen reaches g
 	finished atomic.Int64 // ranks done with the current iteration
@@ -77,6 +84,7 @@ type rank struct {
 	regs  []int64
 	init  []int64
 	dirty uint64 // registers written since the last MPI call
+	wrote []bool // words stored in this iteration (only with Options.BreakStaleLoads)
 	rnd   uint64 // xorshift state for jitter
 }
 
@@ -86,6 +94,7 @@ func Run(p *model.Program, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("%d processes on %d CPUs: too many for spinning threads", p.NProcs, runtime.NumCPU())
 	}
 	m := newMachine(p, opt.Seed)
+	m.breakStale = opt.BreakStaleLoads
 	if runtime.GOMAXPROCS(0) < p.NProcs {
 		old := runtime.GOMAXPROCS(p.NProcs)
 		defer runtime.GOMAXPROCS(old)
@@ -280,6 +289,9 @@ var spinSink atomic.Int64
 // machine, MPI calls through the engine.
 func (m *machine) execute(r *rank) {
 	p := m.p
+	if m.breakStale {
+		r.wrote = make([]bool, len(m.initMem))
+	}
 	for j := range r.code {
 		in := &r.code[j]
 		if in.IsMPI {
@@ -291,9 +303,18 @@ func (m *machine) execute(r *rank) {
 		}
 		switch in.Kind {
 		case model.KPlainLoad:
-			r.set(int(in.Dst), load(m.word(p.LocalWord(int(in.Cell)))))
+			word := p.LocalWord(int(in.Cell))
+			if m.breakStale && !r.wrote[word] {
+				r.set(int(in.Dst), m.initMem[word]) // broken on purpose: see Options.BreakStaleLoads
+				continue
+			}
+			r.set(int(in.Dst), load(m.word(word)))
 		case model.KPlainStore:
-			store(m.word(p.LocalWord(int(in.Cell))), r.val(in.Args[0]))
+			word := p.LocalWord(int(in.Cell))
+			if m.breakStale {
+				r.wrote[word] = true
+			}
+			store(m.word(word), r.val(in.Args[0]))
 		case model.KArith:
 			v := r.val(in.Args[0])
 			switch in.Op {

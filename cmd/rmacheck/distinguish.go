@@ -1,0 +1,181 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+func init() { extraCommands = append(extraCommands, newDistinguishCmd) }
+
+type distinguishFlags struct {
+	sems                []string
+	hw                  string
+	maxProcs, maxInstrs int
+	out                 string
+	limit               int
+	all, noShrink       bool
+}
+
+func newDistinguishCmd() *cobra.Command {
+	var f distinguishFlags
+	cmd := &cobra.Command{
+		Use:   "distinguish --sem X --sem Y [--hw H] [--max-procs 3] [--max-instrs 4] [--out DIR]",
+		Short: "Find the smallest tests on which two semantics allow different outcomes or raise different rules",
+		Long: wrapText(`distinguish searches programs, smallest first, for tests on which the two semantics differ: `+
+			`an outcome one allows and the other does not, a different observation, or a rule raised by one `+
+			`only. The programs searched are the tests of the mixed diy7-style family of 'rmacheck gen --mix' `+
+			`(every shape, sync, flavor and locality) with at most --max-procs processes. Each distinguishing test `+
+			`is shrunk by delta debugging (dropping processes, rows and instructions) to a smallest program with `+
+			`the same difference (the same two observations, the same sides with outcomes and rules of their `+
+			`own), named NAME-min, and kept when every process has at most --max-instrs instructions. `+
+			`Tests are grouped in classes (shape and syncs of the test they come from, and the difference); one `+
+			`test per class is printed, smallest first, each with its distinguishing outcome and the witness `+
+			`execution of it (or of the rule); --all prints every test, --limit bounds how many. --out writes `+
+			`the printed tests as .lit files. Exit status 0 when no test distinguishes them, 1 when some does.`, 80),
+		Example: `  rmacheck distinguish --sem A --sem B
+  rmacheck distinguish --sem mpi-3.0 --sem mpi-4.1 --max-instrs 6 --limit 0 --out diffs
+  rmacheck distinguish --sem B --sem B,lock_ls=on --hw tso`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runDistinguish(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.sems, "sem", nil, "the two semantics PRESET[,switch=on|off...] (give --sem twice)")
+	fl.StringVar(&f.hw, "hw", "relaxed", "hardware model: sc, tso or relaxed")
+	fl.IntVar(&f.maxProcs, "max-procs", 3, "at most this many processes")
+	fl.IntVar(&f.maxInstrs, "max-instrs", 4, "at most this many instructions per process (sync calls included) in the tests reported")
+	fl.StringVar(&f.out, "out", "", "write the printed tests as DIR/NAME.lit")
+	fl.IntVar(&f.limit, "limit", 10, "print at most this many tests (0: no bound)")
+	fl.BoolVar(&f.all, "all", false, "print every distinguishing test, not one per class")
+	fl.BoolVar(&f.noShrink, "no-shrink", false, "report the family tests as found, without shrinking them")
+	return cmd
+}
+
+func runDistinguish(cmd *cobra.Command, f distinguishFlags) error {
+	sems, err := parseSems(f.sems)
+	if err != nil {
+		return err
+	}
+	if len(f.sems) == 0 || len(sems) != 2 {
+		return usageErrorf("give exactly two semantics: --sem X --sem Y")
+	}
+	hw, err := model.ParseHW(f.hw)
+	if err != nil {
+		return usageErrorf("--hw: %v", err)
+	}
+	if f.maxProcs < 1 || f.maxInstrs < 1 {
+		return usageErrorf("--max-procs and --max-instrs must be at least 1")
+	}
+	diffs, searched, err := gen.Distinguish(gen.DistinguishOptions{X: sems[0], Y: sems[1], HW: hw,
+		MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, NoShrink: f.noShrink})
+	if err != nil {
+		return exitError{code: exitFailed, err: err}
+	}
+	shown := diffs
+	classes := len(diffs)
+	if !f.all {
+		shown = onePerClass(diffs)
+		classes = len(shown)
+	}
+	if f.limit > 0 && len(shown) > f.limit {
+		shown = shown[:f.limit]
+	}
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "Distinguishing %s and %s (hw %s): %d tests of at most %d processes x %d instructions, in %d classes, from %d candidates; showing %d\n",
+		sems[0].Name, sems[1].Name, hw, len(diffs), f.maxProcs, f.maxInstrs, classes, searched, len(shown))
+	for _, d := range shown {
+		fmt.Fprintln(out)
+		writeDifference(out, d, sems[0], sems[1])
+	}
+	if f.out != "" && len(shown) > 0 {
+		if err := os.MkdirAll(f.out, 0o755); err != nil {
+			return exitError{code: exitBadInput, err: err}
+		}
+		for _, d := range shown {
+			if err := os.WriteFile(filepath.Join(f.out, d.Test.Name+".lit"), d.Source, 0o644); err != nil {
+				return exitError{code: exitFailed, err: err}
+			}
+		}
+		fmt.Fprintf(out, "\nwrote %d tests to %s\n", len(shown), f.out)
+	}
+	if len(diffs) > 0 {
+		return exitWith(exitFailed)
+	}
+	return nil
+}
+
+// onePerClass keeps the smallest test of each class; the smallest of each kind of
+// difference (Signature) comes first, so the first tests shown differ in kind.
+func onePerClass(diffs []*gen.Difference) []*gen.Difference {
+	seenClass, seenSig := map[string]bool{}, map[string]bool{}
+	var first, rest []*gen.Difference
+	for _, d := range diffs {
+		if seenClass[d.Class()] {
+			continue
+		}
+		seenClass[d.Class()] = true
+		if !seenSig[d.Signature()] {
+			seenSig[d.Signature()] = true
+			first = append(first, d)
+		} else {
+			rest = append(rest, d)
+		}
+	}
+	sort.SliceStable(first, func(i, j int) bool { return gen.Size(first[i].Test) < gen.Size(first[j].Test) })
+	return append(first, rest...)
+}
+
+func writeDifference(w io.Writer, d *gen.Difference, x, y spec.Semantics) {
+	from := ""
+	if d.From != "" {
+		from = ", shrunk from " + d.From
+	}
+	fmt.Fprintf(w, "== %s (%d instructions%s)\n", d.Test.Name, gen.Size(d.Test), from)
+	w.Write(d.Source)
+	obs := func(r *explorer.Result) string {
+		if rf := raceFlags(r); rf != "" {
+			return r.ObservationString() + "+" + rf
+		}
+		return r.ObservationString()
+	}
+	fmt.Fprintf(w, "%s: %s   %s: %s\n", x.Name, obs(d.X), y.Name, obs(d.Y))
+	side := func(sem spec.Semantics, r *explorer.Result, only []explorer.Outcome, flags []string) {
+		for i, o := range only {
+			sat := ""
+			if o.Sat {
+				sat = " (satisfies the condition)"
+			}
+			fmt.Fprintf(w, "Only %s allows %s%s\n", sem.Name, gen.OutcomeString(r.Program, o.Values), sat)
+			if i == 0 {
+				fmt.Fprintf(w, "Witness under %s:\n", sem.Name)
+				for _, l := range gen.Witness(r.Program, o.Witness) {
+					fmt.Fprintf(w, "  %s\n", l)
+				}
+			}
+		}
+		for _, rule := range flags {
+			fl := findFlag(r, rule)
+			fmt.Fprintf(w, "Only %s raises %s: %s\n", sem.Name, rule, fl.Message)
+			if len(only) == 0 && rule == flags[0] {
+				fmt.Fprintf(w, "Witness under %s:\n", sem.Name)
+				if len(fl.Trace) == 0 {
+					fmt.Fprintf(w, "  (the initial state: the two accesses are possible at once)\n")
+				}
+				for _, l := range gen.Witness(r.TraceProgram(fl), fl.Trace) {
+					fmt.Fprintf(w, "  %s\n", l)
+				}
+			}
+		}
+	}
+	side(x, d.X, d.OnlyX, d.FlagsX)
+	side(y, d.Y, d.OnlyY, d.FlagsY)
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// referenceTarget runs a test on the reference runtime through conform.Reference and
+// returns the outcomes the model forbids.
+func referenceTarget(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error) {
+	return forbidden(conform.Reference(t, sem, conform.Options{Runs: runs, Seed: seed}))
+}
+
+// mpiTarget runs a test on a real MPI library through conform.MPI.
+func mpiTarget(target string) gen.Target {
+	return func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error) {
+		return forbidden(conform.MPI(t, sem, target, conform.Options{Runs: runs, Seed: seed}))
+	}
+}
+
+func forbidden(rep *conform.Report, err error) ([][]int64, error) {
+	if err != nil {
+		return nil, err
+	}
+	var bad [][]int64
+	for _, b := range rep.Bins {
+		if !b.Allowed {
+			bad = append(bad, b.Values)
+		}
+	}
+	return bad, nil
+}
+
+func init() { extraCommands = append(extraCommands, newFuzzCmd) }
+
+type fuzzFlags struct {
+	target, sem         string
+	dur                 time.Duration
+	runs, programs      int
+	seed                int64
+	out                 string
+	maxProcs, maxInstrs int
+	syncs               []string
+}
+
+func newFuzzCmd() *cobra.Command {
+	var f fuzzFlags
+	cmd := &cobra.Command{
+		Use:   "fuzz --target reference [--sem X] [--time 10m] [--runs N] [--out DIR]",
+		Short: "Run random race-free programs on a target and shrink any that shows an outcome the model forbids",
+		Long: wrapText(`fuzz draws random well-formed programs (the generator of the property tests, gen.Program), `+
+			`keeps those on which the explorer raises no flag at all under --sem on this machine's hardware model `+
+			`(`+conform.MachineHW().String()+`): race-free, conflict-free, not erroneous. It runs each --runs times on the target `+
+			`(as rmacheck conform does) and, on any outcome the model forbids, shrinks the program by delta `+
+			`debugging (dropping processes, rows, instructions, collective calls and locations while it still `+
+			`parses, validates, stays race-free and shows a forbidden outcome), re-checks the shrunk program with `+
+			`10 x --runs runs, and reports it; --out writes it as DIR/NAME.lit. It stops at the first confirmed `+
+			`reproducer, after --programs programs, or after --time. The mpich and openmpi targets run `+
+			`each program through conform.MPI (C generated and run with the library's mpiexec: slow, so `+
+			`give small --runs). Exit status 0 when nothing was found, 1 `+
+			`when a reproducer was.`, 80),
+		Example: `  rmacheck fuzz --target reference --time 1m
+  rmacheck fuzz --target reference --sem B --runs 5000 --out repro`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runFuzz(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.target, "target", "reference", "where to run: reference, mpich or openmpi")
+	fl.StringVar(&f.sem, "sem", "mpi-4.1", "semantics PRESET[,switch=on|off...]")
+	fl.DurationVar(&f.dur, "time", time.Minute, "stop after this long")
+	fl.IntVar(&f.runs, "runs", 2000, "runs of each program on the target")
+	fl.IntVar(&f.programs, "programs", 0, "stop after this many programs (0: only --time)")
+	fl.Int64Var(&f.seed, "seed", 1, "seed of the first program (the i-th has seed+i)")
+	fl.StringVar(&f.out, "out", "", "write the reproducer as DIR/NAME.lit")
+	fl.IntVar(&f.maxProcs, "max-procs", 3, "processes of a program (2 to N)")
+	fl.IntVar(&f.maxInstrs, "max-instrs", 4, "instructions per process, epoch brackets not counted")
+	fl.StringSliceVar(&f.syncs, "sync", nil, "synchronization styles to draw: none,fence,lock_all,pscw,barrier (default all)")
+	return cmd
+}
+
+func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
+	target := referenceTarget
+	switch f.target {
+	case "reference":
+	case "mpich", "openmpi":
+		if _, err := conform.LookupLibrary(f.target); err != nil {
+			return exitError{code: exitBadInput, err: err}
+		}
+		target = mpiTarget(f.target)
+	default:
+		return usageErrorf("--target %q: expected reference, mpich or openmpi", f.target)
+	}
+	sems, err := parseSems([]string{f.sem})
+	if err != nil {
+		return err
+	}
+	if f.maxProcs < 2 || f.maxInstrs < 1 || f.runs < 1 {
+		return usageErrorf("--max-procs must be at least 2, --max-instrs and --runs at least 1")
+	}
+	for _, s := range f.syncs {
+		switch s {
+		case "none", "fence", "lock_all", "pscw", "barrier":
+		default:
+			return usageErrorf("--sync %q: expected none, fence, lock_all, pscw or barrier", s)
+		}
+	}
+	errw := cmd.ErrOrStderr()
+	res, err := gen.Fuzz(gen.FuzzOptions{Sem: sems[0], Target: target, TargetName: f.target,
+		Config: gen.Config{MinProcs: 2, MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, Syncs: f.syncs},
+		Time:   f.dur, Programs: f.programs, Runs: f.runs, Seed: f.seed,
+		Log: func(format string, args ...any) { fmt.Fprintf(errw, "fuzz: "+format+"\n", args...) }})
+	if err != nil {
+		return exitError{code: exitFailed, err: err}
+	}
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "Fuzz %s (semantics %s, hw %s): %d programs, %d race-free, %d runs, %.1fs; %d reproducers, %d not confirmed\n",
+		f.target, sems[0].Name, conform.MachineHW(), res.Programs, res.RaceFree, res.Runs, res.Elapsed.Seconds(),
+		len(res.Findings), res.Unconfirmed)
+	for _, fd := range res.Findings {
+		fmt.Fprintf(out, "\nNON-CONFORMING: program %d (%d instructions, shrunk to %d)\n", fd.Program, gen.Size(fd.Original), gen.Size(fd.Test))
+		out.Write(fd.Source)
+		if f.out != "" {
+			if err := os.MkdirAll(f.out, 0o755); err != nil {
+				return exitError{code: exitBadInput, err: err}
+			}
+			path := filepath.Join(f.out, fd.Test.Name+".lit")
+			if err := os.WriteFile(path, fd.Source, 0o644); err != nil {
+				return exitError{code: exitFailed, err: err}
+			}
+			fmt.Fprintf(out, "wrote %s\n", path)
+		}
+	}
+	if len(res.Findings) > 0 {
+		return exitWith(exitFailed)
+	}
+	return nil
+}

@@ -1,0 +1,237 @@
+package gen
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// DistinguishOptions bound the search for tests on which two semantics differ.
+type DistinguishOptions struct {
+	X, Y      spec.Semantics
+	HW        model.HW
+	MaxProcs  int // processes of a test (default 3)
+	MaxInstrs int // instructions of a process, sync calls included (default 4)
+	// Candidates replace the programs searched (default: Candidates(MaxProcs)).
+	Candidates []*litmus.Test
+	// NoShrink reports the candidates as found; by default each distinguishing
+	// candidate is shrunk (Shrink) to a smallest test with the same difference.
+	NoShrink  bool
+	MaxStates int // per search (default 1,000,000)
+}
+
+// Difference is a test on which the two semantics differ.
+type Difference struct {
+	Test   *litmus.Test
+	Source []byte // canonical .lit text
+	From   string // the candidate it was shrunk from ("" when not shrunk)
+	X, Y   *explorer.Result
+	// OnlyX are the outcomes X allows and Y does not, OnlyY the converse.
+	OnlyX, OnlyY []explorer.Outcome
+	// FlagsX are the rules some execution raises under X and none under Y.
+	FlagsX, FlagsY []string
+}
+
+// Signature summarizes the difference: the two observations and which side has
+// outcomes or flags of its own. Shrinking keeps it.
+func (d *Difference) Signature() string {
+	return fmt.Sprintf("%s|%s|%v|%v|%s|%s", d.X.ObservationString(), d.Y.ObservationString(),
+		len(d.OnlyX) > 0, len(d.OnlyY) > 0, strings.Join(d.FlagsX, ","), strings.Join(d.FlagsY, ","))
+}
+
+// Class is the shape and synchronizations of the test's name (SHAPE+SYNCS, without
+// flavor and locality), with the signature: the CLI shows one test per class.
+func (d *Difference) Class() string {
+	name := d.Test.Name
+	if d.From != "" {
+		name = d.From
+	}
+	parts := strings.Split(name, "+")
+	if len(parts) > 2 {
+		parts = parts[:len(parts)-2]
+	}
+	return strings.Join(parts, "+") + "|" + d.Signature()
+}
+
+// Compare runs t under both semantics and returns the difference, or nil when the
+// outcome sets, observations and flags are the same.
+func Compare(t *litmus.Test, x, y spec.Semantics, hw model.HW, maxStates int) (*Difference, error) {
+	if maxStates == 0 {
+		maxStates = 1_000_000
+	}
+	rx := explorer.Job{Test: t, Sem: x, HW: hw}.Run(explorer.Options{MaxStates: maxStates})
+	if rx.Err != nil {
+		return nil, rx.Err
+	}
+	ry := explorer.Job{Test: t, Sem: y, HW: hw}.Run(explorer.Options{MaxStates: maxStates})
+	if ry.Err != nil {
+		return nil, ry.Err
+	}
+	d := &Difference{Test: t, X: rx.Result, Y: ry.Result}
+	d.OnlyX = onlyIn(rx.Result, ry.Result)
+	d.OnlyY = onlyIn(ry.Result, rx.Result)
+	d.FlagsX = flagsOnlyIn(rx.Result, ry.Result)
+	d.FlagsY = flagsOnlyIn(ry.Result, rx.Result)
+	if len(d.OnlyX)+len(d.OnlyY)+len(d.FlagsX)+len(d.FlagsY) == 0 &&
+		rx.Result.ObservationString() == ry.Result.ObservationString() {
+		return nil, nil
+	}
+	return d, nil
+}
+
+func onlyIn(a, b *explorer.Result) []explorer.Outcome {
+	in := map[string]bool{}
+	for _, o := range b.Outcomes {
+		in[fmt.Sprint(o.Values)] = true
+	}
+	var out []explorer.Outcome
+	for _, o := range a.Outcomes {
+		if !in[fmt.Sprint(o.Values)] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// flagsOnlyIn lists the erroneous-class rules a raises and b does not, and a's
+// race-class rules when b raises none: which race-class rule names a race (RACE for
+// two loads/stores, U2/U3 when one side is an RMA operation, as a remote load is
+// under ls_is_rma) is not a difference of its own.
+func flagsOnlyIn(a, b *explorer.Result) []string {
+	bRace := false
+	for _, f := range b.Flags {
+		bRace = bRace || f.Class == spec.ClassRace
+	}
+	var out []string
+	for _, f := range a.Flags {
+		if f.Class == spec.ClassRace && !bRace || f.Class != spec.ClassRace && !b.HasFlag(f.Rule) {
+			out = append(out, f.Rule)
+		}
+	}
+	return out
+}
+
+// Candidates are the programs distinguish searches, smallest first: the tests of
+// the mixed family (every shape, sync, flavor and locality) with at most maxProcs
+// processes.
+func Candidates(maxProcs int) []*litmus.Test {
+	fam, _ := Family(FamilyOptions{Mix: true})
+	var out []*litmus.Test
+	for _, ft := range fam {
+		if len(ft.Test.Procs) <= maxProcs {
+			out = append(out, ft.Test)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return Size(out[i]) < Size(out[j]) })
+	return out
+}
+
+// Distinguish searches the candidates, smallest first, for tests on which X and Y
+// differ; each is shrunk (unless NoShrink) keeping its Signature, and kept when it
+// fits MaxProcs and MaxInstrs. Tests with the same program are reported once. The
+// result is sorted by size (instructions), then name. searched counts the candidates.
+func Distinguish(opt DistinguishOptions) (diffs []*Difference, searched int, err error) {
+	if opt.MaxProcs == 0 {
+		opt.MaxProcs = 3
+	}
+	if opt.MaxInstrs == 0 {
+		opt.MaxInstrs = 4
+	}
+	cands := opt.Candidates
+	if cands == nil {
+		cands = Candidates(opt.MaxProcs)
+	}
+	seen := map[string]bool{}
+	for _, t := range cands {
+		if len(t.Procs) > opt.MaxProcs {
+			continue
+		}
+		searched++
+		d, err := Compare(t, opt.X, opt.Y, opt.HW, opt.MaxStates)
+		if err != nil {
+			return nil, searched, err
+		}
+		if d == nil {
+			continue
+		}
+		if !opt.NoShrink {
+			d = shrinkDifference(d, opt)
+		}
+		if len(d.Test.Procs) > opt.MaxProcs || Instrs(d.Test) > opt.MaxInstrs {
+			continue
+		}
+		key := programKey(d.Test)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		d.Source = litmus.Format(d.Test)
+		diffs = append(diffs, d)
+	}
+	sort.SliceStable(diffs, func(i, j int) bool {
+		a, b := Size(diffs[i].Test), Size(diffs[j].Test)
+		if a != b {
+			return a < b
+		}
+		return diffs[i].Test.Name < diffs[j].Test.Name
+	})
+	return diffs, searched, nil
+}
+
+// shrinkDifference shrinks d's test while the difference keeps its signature.
+func shrinkDifference(d *Difference, opt DistinguishOptions) *Difference {
+	sig := d.Signature()
+	var last *Difference
+	small := Shrink(d.Test, func(t *litmus.Test) bool {
+		nd, err := Compare(t, opt.X, opt.Y, opt.HW, opt.MaxStates)
+		if err != nil || nd == nil || nd.Signature() != sig {
+			return false
+		}
+		last = nd
+		return true
+	}, 400)
+	if small == d.Test || last == nil {
+		return d
+	}
+	last.Test = small
+	last.From = d.Test.Name
+	small.Name = d.Test.Name + "-min"
+	small.Doc = "Shrunk by rmacheck distinguish from " + d.Test.Name + ": the smallest program with the same difference."
+	small.HasDoc = true
+	small.Meta = []litmus.Meta{{Key: "From", Value: d.Test.Name}}
+	// the results were computed on the parsed copy: same program, so same results
+	return last
+}
+
+// Witness lines: the steps of a witness execution replayed on its program.
+func Witness(p *model.Program, steps []model.Step) []string {
+	recs, _, err := p.Replay(steps)
+	var out []string
+	for i, rec := range recs {
+		out = append(out, fmt.Sprintf("%2d  %s", i+1, rec.Text))
+		for _, r := range rec.Raised {
+			out = append(out, "    ! "+r.Message)
+		}
+	}
+	if err != nil {
+		out = append(out, "replay failed: "+err.Error())
+	}
+	return out
+}
+
+// OutcomeString prints an outcome as herd7 does: "0:r0=0; x=1;".
+func OutcomeString(p *model.Program, vals []int64) string {
+	var b strings.Builder
+	for i, o := range p.Out {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s=%d;", o.Name, vals[i])
+	}
+	return b.String()
+}

@@ -1,0 +1,577 @@
+package gen
+
+import (
+	"fmt"
+	"math/rand"
+	"sort"
+	"strings"
+
+	"github.com/rmacheck/rmacheck/litmus"
+)
+
+// A diy7-style family: a shape (the accesses of each process and the interesting
+// final outcome), a synchronization inserted between the two accesses of each
+// process, the flavor of the one window, and where the locations live.
+
+// Shape is a relaxation shape of diy7: each process makes one or two accesses, and
+// the condition is the outcome that only a reordering or a stale read explains.
+type Shape struct {
+	Name  string
+	Doc   string
+	Procs [][]Access
+	Cond  string // the final condition, in .lit syntax over x, y and the registers
+}
+
+// Access is one access of a shape: a write of Value, or a read into the next register.
+type Access struct {
+	Write bool
+	Loc   string // "x" or "y"
+	Value int    // for writes
+}
+
+func w(loc string, v int) Access { return Access{Write: true, Loc: loc, Value: v} }
+func r(loc string) Access        { return Access{Loc: loc} }
+
+// Shapes are the shapes of diy7 that `rmacheck gen --shape` knows, in its order.
+var Shapes = []Shape{
+	{"SB", "store buffering: each process stores then loads the other's location",
+		[][]Access{{w("x", 1), r("y")}, {w("y", 1), r("x")}}, "0:r0=0 /\\ 1:r0=0"},
+	{"MP", "message passing: P0 stores x then y, P1 loads y then x",
+		[][]Access{{w("x", 1), w("y", 1)}, {r("y"), r("x")}}, "1:r0=1 /\\ 1:r1=0"},
+	{"LB", "load buffering: each process loads then stores the other's location",
+		[][]Access{{r("x"), w("y", 1)}, {r("y"), w("x", 1)}}, "0:r0=1 /\\ 1:r0=1"},
+	{"2+2W", "two writes each, in opposite orders; both first writes last in coherence",
+		[][]Access{{w("x", 2), w("y", 1)}, {w("y", 2), w("x", 1)}}, "x=2 /\\ y=2"},
+	{"S", "P0 writes x then y, P1 reads y then writes x; P0's first write last in coherence",
+		[][]Access{{w("x", 2), w("y", 1)}, {r("y"), w("x", 1)}}, "1:r0=1 /\\ x=2"},
+	{"R", "P0 writes x then y, P1 writes y then reads x; P1's write last, its read stale",
+		[][]Access{{w("x", 1), w("y", 1)}, {w("y", 2), r("x")}}, "y=2 /\\ 1:r0=0"},
+	{"WRC", "write-to-read causality: P1 reads P0's write and writes y, P2 reads y then x",
+		[][]Access{{w("x", 1)}, {r("x"), w("y", 1)}, {r("y"), r("x")}}, "1:r0=1 /\\ 2:r0=1 /\\ 2:r1=0"},
+	{"IRIW", "independent reads of independent writes: P1 and P3 see the two writes in opposite orders",
+		[][]Access{{w("x", 1)}, {r("x"), r("y")}, {w("y", 1)}, {r("y"), r("x")}},
+		"1:r0=1 /\\ 1:r1=0 /\\ 3:r0=1 /\\ 3:r1=0"},
+}
+
+// ShapeByName finds a shape (case-insensitive).
+func ShapeByName(name string) (Shape, bool) {
+	for _, s := range Shapes {
+		if strings.EqualFold(s.Name, name) {
+			return s, true
+		}
+	}
+	return Shape{}, false
+}
+
+// Syncs are the synchronizations of a family, in `rmacheck gen --sync` spelling, and
+// the token each contributes to a test's name.
+var Syncs = []struct{ Name, Token, Doc string }{
+	{"none", "po", "nothing between the accesses"},
+	{"sync", "sync", "lock_all, MPI_Win_sync between the accesses, unlock_all"},
+	{"fence", "fence", "a fence before, between and after the accesses (every process)"},
+	{"pscw", "pscw", "one post/start/complete/wait round per access (every process)"},
+	{"lock", "lock", "each access under an exclusive lock of its target"},
+	{"lock_all+flush", "flush", "lock_all, flush_all between the accesses, unlock_all"},
+	{"barrier", "barrier", "a barrier between the accesses (every process)"},
+	{"sendrecv", "sendrecv", "a message from the writer of a location, after its write, to the reader, before its read"},
+}
+
+// Collective syncs must be used by every process alike; the others may be mixed.
+func collectiveSync(s string) bool {
+	return s == "fence" || s == "pscw" || s == "barrier" || s == "sendrecv"
+}
+
+func syncToken(s string) string {
+	for _, x := range Syncs {
+		if x.Name == s {
+			return x.Token
+		}
+	}
+	return s
+}
+
+// Flavors and Localities of a family.
+var (
+	Flavors    = []string{"allocate_shared", "allocate"}
+	Localities = []string{"local", "remote"}
+)
+
+func flavorToken(f string) string {
+	if f == "allocate_shared" {
+		return "shared"
+	}
+	return "alloc"
+}
+
+// FamilyOptions select a family: the cross product of the lists (empty: all).
+type FamilyOptions struct {
+	Shapes, Syncs, Flavors, Localities []string
+	// Mix lets each process of a test take its own non-collective sync (none, sync,
+	// lock, lock_all+flush), as diy7's MP+dmb+po: the cross product is then over the
+	// per-process choices; collective syncs (fence, pscw, barrier, sendrecv) are
+	// always used by every process.
+	Mix bool
+	// Max, when > 0, keeps a sample of Max tests drawn with Seed (in family order).
+	Max  int
+	Seed int64
+}
+
+// FamilyTest is one generated test.
+type FamilyTest struct {
+	Name     string
+	Shape    string
+	Syncs    []string // per process
+	Flavor   string
+	Locality string
+	Source   []byte // canonical .lit text (litmus.Format of the parsed test)
+	Test     *litmus.Test
+}
+
+// Size is the number of instructions of the test.
+func (ft *FamilyTest) Size() int { return Size(ft.Test) }
+
+// Size counts the instructions of a test.
+func Size(t *litmus.Test) int {
+	n := 0
+	for _, p := range t.Procs {
+		for _, in := range p.Code {
+			if in != nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func validate(list []string, known []string, what string) error {
+	for _, x := range list {
+		ok := false
+		for _, k := range known {
+			ok = ok || k == x
+		}
+		if !ok {
+			return fmt.Errorf("unknown %s %q (known: %s)", what, x, strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
+// Family generates the tests of a family, deduplicated: a test whose program (all but
+// its name, doc string and Generator line) equals an earlier one's is dropped.
+func Family(opt FamilyOptions) ([]FamilyTest, error) {
+	var shapeNames, syncNames []string
+	for _, s := range Shapes {
+		shapeNames = append(shapeNames, s.Name)
+	}
+	for _, s := range Syncs {
+		syncNames = append(syncNames, s.Name)
+	}
+	if len(opt.Shapes) == 0 {
+		opt.Shapes = shapeNames
+	}
+	if len(opt.Syncs) == 0 {
+		opt.Syncs = syncNames
+	}
+	if len(opt.Flavors) == 0 {
+		opt.Flavors = Flavors
+	}
+	if len(opt.Localities) == 0 {
+		opt.Localities = Localities
+	}
+	var shapes []Shape
+	for _, n := range opt.Shapes {
+		s, ok := ShapeByName(n)
+		if !ok {
+			return nil, fmt.Errorf("unknown shape %q (known: %s)", n, strings.Join(shapeNames, ", "))
+		}
+		shapes = append(shapes, s)
+	}
+	if err := validate(opt.Syncs, syncNames, "sync"); err != nil {
+		return nil, err
+	}
+	if err := validate(opt.Flavors, Flavors, "flavor"); err != nil {
+		return nil, err
+	}
+	if err := validate(opt.Localities, Localities, "locality"); err != nil {
+		return nil, err
+	}
+	var out []FamilyTest
+	seen := map[string]bool{}
+	for _, sh := range shapes {
+		for _, syncs := range syncChoices(len(sh.Procs), opt.Syncs, opt.Mix) {
+			for _, fl := range opt.Flavors {
+				for _, loc := range opt.Localities {
+					ft, err := Build(sh, syncs, fl, loc)
+					if err != nil {
+						return nil, err
+					}
+					key := programKey(ft.Test)
+					if seen[key] {
+						continue
+					}
+					seen[key] = true
+					out = append(out, ft)
+				}
+			}
+		}
+	}
+	if opt.Max > 0 && opt.Max < len(out) {
+		rng := rand.New(rand.NewSource(opt.Seed))
+		keep := rng.Perm(len(out))[:opt.Max]
+		sort.Ints(keep)
+		sample := make([]FamilyTest, 0, opt.Max)
+		for _, i := range keep {
+			sample = append(sample, out[i])
+		}
+		out = sample
+	}
+	return out, nil
+}
+
+// syncChoices lists the per-process sync assignments: each sync for every process,
+// and with mix every combination of the non-collective ones.
+func syncChoices(n int, syncs []string, mix bool) [][]string {
+	var out [][]string
+	var local []string
+	for _, s := range syncs {
+		if !collectiveSync(s) {
+			local = append(local, s)
+		}
+	}
+	if mix && len(local) > 1 {
+		// every combination of the non-collective syncs, then the collective ones
+		idx := make([]int, n)
+		for {
+			c := make([]string, n)
+			for p := range c {
+				c[p] = local[idx[p]]
+			}
+			out = append(out, c)
+			k := n - 1
+			for k >= 0 {
+				idx[k]++
+				if idx[k] < len(local) {
+					break
+				}
+				idx[k] = 0
+				k--
+			}
+			if k < 0 {
+				break
+			}
+		}
+		for _, s := range syncs {
+			if collectiveSync(s) {
+				out = append(out, repeat(s, n))
+			}
+		}
+		return out
+	}
+	for _, s := range syncs {
+		out = append(out, repeat(s, n))
+	}
+	return out
+}
+
+func repeat(s string, n int) []string {
+	c := make([]string, n)
+	for i := range c {
+		c[i] = s
+	}
+	return c
+}
+
+// programKey is the test's program without its name, doc and meta lines.
+func programKey(t *litmus.Test) string {
+	c := *t
+	c.Name, c.Doc, c.HasDoc, c.Meta = "x", "", false, nil
+	return string(litmus.Format(&c))
+}
+
+// Build writes one test of a family: shape sh with syncs[p] for process p, a window
+// of the flavor, locations placed by locality ("local": each location in the
+// segment of its first writer, so writes are local and reads remote; "remote": in
+// the segment of another process that accesses it, so writes are remote).
+func Build(sh Shape, syncs []string, flavor, locality string) (FamilyTest, error) {
+	n := len(sh.Procs)
+	b := &famBuilder{sh: sh, syncs: syncs, shared: flavor == "allocate_shared", owner: map[string]int{}, disp: map[string]int{}}
+	// where each location lives
+	cells := make([]int, n)
+	for _, l := range []string{"x", "y"} {
+		writer, other := -1, -1
+		for p, accs := range sh.Procs {
+			for _, a := range accs {
+				if a.Loc != l {
+					continue
+				}
+				if a.Write && writer < 0 {
+					writer = p
+				}
+			}
+		}
+		for p, accs := range sh.Procs {
+			for _, a := range accs {
+				if a.Loc == l && p != writer && other < 0 {
+					other = p
+				}
+			}
+		}
+		if writer < 0 {
+			continue
+		}
+		o := writer
+		if locality == "remote" && other >= 0 {
+			o = other
+		}
+		b.owner[l], b.disp[l] = o, cells[o]
+		cells[o]++
+		b.locs = append(b.locs, l)
+	}
+	size := 1
+	for _, c := range cells {
+		size = max(size, c)
+	}
+	code := make([][]string, n)
+	for p := 0; p < n; p++ {
+		code[p] = b.process(p)
+	}
+	name := sh.Name + "+" + nameSyncs(syncs) + "+" + flavorToken(flavor) + "+" + locality
+	var src strings.Builder
+	fmt.Fprintf(&src, "MPI %s\n\"%s\"\n", name, b.doc(flavor, locality))
+	fmt.Fprintf(&src, "Generator=rmacheck gen --shape %s --sync %s --flavor %s --locality %s\n",
+		sh.Name, strings.Join(syncs, ","), flavor, locality)
+	fmt.Fprintf(&src, "{\n  win W %s size=%d;\n", flavor, size)
+	for _, l := range b.locs {
+		fmt.Fprintf(&src, "  %s = W@%d[%d];\n", l, b.owner[l], b.disp[l])
+	}
+	src.WriteString("}\n")
+	writeTable(&src, code)
+	fmt.Fprintf(&src, "exists (%s)\n", sh.Cond)
+	t, err := litmus.Parse(name+".lit", []byte(src.String()))
+	if err != nil {
+		return FamilyTest{}, fmt.Errorf("gen: family test %s does not parse: %v\n%s", name, err, src.String())
+	}
+	text := litmus.Format(t)
+	t, err = litmus.Parse(name+".lit", text)
+	if err != nil {
+		return FamilyTest{}, fmt.Errorf("gen: formatted family test %s does not parse: %v", name, err)
+	}
+	return FamilyTest{Name: name, Shape: sh.Name, Syncs: syncs, Flavor: flavor, Locality: locality, Source: text, Test: t}, nil
+}
+
+func nameSyncs(syncs []string) string {
+	same := true
+	for _, s := range syncs {
+		same = same && s == syncs[0]
+	}
+	if same {
+		return syncToken(syncs[0])
+	}
+	toks := make([]string, len(syncs))
+	for i, s := range syncs {
+		toks[i] = syncToken(s)
+	}
+	return strings.Join(toks, "+")
+}
+
+// writeTable lays out the process table, one instruction a row, each column from the top.
+func writeTable(b *strings.Builder, code [][]string) {
+	cols := make([]string, len(code))
+	height := 0
+	for p := range code {
+		cols[p] = fmt.Sprintf("P%d", p)
+		height = max(height, len(code[p]))
+	}
+	b.WriteString(strings.Join(cols, " | ") + " ;\n")
+	for i := 0; i < height; i++ {
+		for p := range code {
+			cols[p] = ""
+			if i < len(code[p]) {
+				cols[p] = code[p][i]
+			}
+		}
+		b.WriteString(strings.Join(cols, " | ") + " ;\n")
+	}
+}
+
+type famBuilder struct {
+	sh     Shape
+	syncs  []string
+	shared bool
+	owner  map[string]int
+	disp   map[string]int
+	locs   []string
+}
+
+// access is the instruction of access k of process p, and its target rank.
+func (b *famBuilder) access(p, k int) (string, int) {
+	a := b.sh.Procs[p][k]
+	t := b.owner[a.Loc]
+	remote := t != p && !b.shared
+	reg := 0
+	for j := 0; j < k; j++ {
+		if !b.sh.Procs[p][j].Write {
+			reg++
+		}
+	}
+	switch {
+	case a.Write && remote:
+		return fmt.Sprintf("put %s %d", a.Loc, a.Value), t
+	case a.Write:
+		return fmt.Sprintf("store %s %d", a.Loc, a.Value), t
+	case remote:
+		return fmt.Sprintf("r%d = get %s", reg, a.Loc), t
+	}
+	return fmt.Sprintf("r%d = load %s", reg, a.Loc), t
+}
+
+// process writes the column of process p.
+func (b *famBuilder) process(p int) []string {
+	accs := b.sh.Procs[p]
+	var code []string
+	add := func(s ...string) { code = append(code, s...) }
+	a1, t1 := b.access(p, 0)
+	a2, t2 := "", -1
+	if len(accs) > 1 {
+		a2, t2 = b.access(p, 1)
+	}
+	// RMA calls of an allocate window need an epoch: syncs that open none get lock_all.
+	bracket := !b.shared
+	switch b.syncs[p] {
+	case "none", "barrier", "sendrecv":
+		if bracket {
+			add("lock_all W")
+		}
+		add(a1)
+		switch b.syncs[p] {
+		case "barrier":
+			add("barrier")
+		case "sendrecv":
+			add(b.messages(p)...)
+		}
+		if a2 != "" {
+			add(a2)
+		}
+		if bracket {
+			add("unlock_all W")
+		}
+	case "sync", "lock_all+flush":
+		mid := "sync W"
+		if b.syncs[p] == "lock_all+flush" {
+			mid = "flush_all W"
+		}
+		add("lock_all W", a1, mid)
+		if a2 != "" {
+			add(a2)
+		}
+		add("unlock_all W")
+	case "lock":
+		add(fmt.Sprintf("lock W %d excl", t1), a1, fmt.Sprintf("unlock W %d", t1))
+		if a2 != "" {
+			add(fmt.Sprintf("lock W %d excl", t2), a2, fmt.Sprintf("unlock W %d", t2))
+		}
+	case "fence":
+		add("fence W", a1, "fence W")
+		if a2 != "" {
+			add(a2)
+		}
+		add("fence W")
+	case "pscw":
+		for k := 0; k < 2; k++ {
+			acc, t := a1, t1
+			if k == 1 {
+				acc, t = a2, t2
+			}
+			exp := b.exposure(p, k)
+			if len(exp) > 0 {
+				add("post W " + group(exp))
+			}
+			remote := acc != "" && t != p
+			if remote {
+				add(fmt.Sprintf("start W {%d}", t))
+			}
+			if acc != "" {
+				add(acc)
+			}
+			if remote {
+				add("complete W")
+			}
+			if len(exp) > 0 {
+				add("wait W")
+			}
+		}
+	}
+	return code
+}
+
+// exposure lists the processes whose access k targets p's segment remotely.
+func (b *famBuilder) exposure(p, k int) []int {
+	var out []int
+	for q, accs := range b.sh.Procs {
+		if q != p && k < len(accs) && b.owner[accs[k].Loc] == p {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func group(ranks []int) string {
+	s := make([]string, len(ranks))
+	for i, r := range ranks {
+		s[i] = fmt.Sprint(r)
+	}
+	return "{" + strings.Join(s, ",") + "}"
+}
+
+// messages is the middle of process p under sendrecv: a send to each process whose
+// second access reads the location p's first access writes, then a receive from
+// each process whose first access writes the location p's second access reads.
+// Sends are buffered and come first, so no process waits for one that waits.
+func (b *famBuilder) messages(p int) []string {
+	var sends, recvs []string
+	mine := b.sh.Procs[p]
+	for q, accs := range b.sh.Procs {
+		if q == p {
+			continue
+		}
+		if mine[0].Write && len(accs) > 1 && !accs[1].Write && accs[1].Loc == mine[0].Loc {
+			sends = append(sends, fmt.Sprintf("send %d", q))
+		}
+		if len(mine) > 1 && !mine[1].Write && accs[0].Write && accs[0].Loc == mine[1].Loc {
+			recvs = append(recvs, fmt.Sprintf("recv %d", q))
+		}
+	}
+	return append(sends, recvs...)
+}
+
+func (b *famBuilder) doc(flavor, locality string) string {
+	var where []string
+	for _, l := range b.locs {
+		where = append(where, fmt.Sprintf("%s in P%d's segment", l, b.owner[l]))
+	}
+	acc := "plain loads and stores"
+	if !b.shared {
+		acc = "put/get to other segments, plain loads and stores to the own one"
+	}
+	var sy []string
+	same := true
+	for _, s := range b.syncs {
+		same = same && s == b.syncs[0]
+	}
+	for p, s := range b.syncs {
+		d := ""
+		for _, x := range Syncs {
+			if x.Name == s {
+				d = x.Doc
+			}
+		}
+		if same {
+			sy = append(sy, d)
+			break
+		}
+		sy = append(sy, fmt.Sprintf("P%d %s", p, d))
+	}
+	return fmt.Sprintf("%s %s; %s window, %s (%s, writes %s); sync: %s.", b.sh.Name, b.sh.Doc, flavor,
+		strings.Join(where, ", "), acc, map[string]string{"local": "local", "remote": "remote"}[locality],
+		strings.Join(sy, "; "))
+}

@@ -1,0 +1,183 @@
+package gen
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/reference"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// Target runs a test runs times and returns the outcomes it showed that the model
+// (for sem and the target's hw model) forbids, each as outcome values.
+type Target func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error)
+
+// MachineHW is the hw model the reference runtime is compared with (conform.MachineHW;
+// gen does not import conform, whose tests import gen).
+func MachineHW() model.HW {
+	hw, _ := model.ParseHW(reference.MachineHW)
+	return hw
+}
+
+// ReferenceWith is the reference runtime run directly with ropt (its Runs and Seed
+// are set per call) and compared with the explorer as conform.Reference does (the
+// CLI's reference target is conform.Reference itself); the fuzz tests use it, and
+// with ropt.BreakStaleLoads check that a broken runtime is found.
+func ReferenceWith(ropt reference.Options) Target {
+	return func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error) {
+		hw := MachineHW()
+		jr := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(explorer.Options{MaxStates: 1_000_000})
+		if jr.Err != nil {
+			return nil, jr.Err
+		}
+		p, err := model.Compile(t, sem, model.SC)
+		if err != nil {
+			return nil, err
+		}
+		ropt.Runs, ropt.Seed = runs, seed
+		res, err := reference.Run(p, ropt)
+		if err != nil {
+			return nil, err
+		}
+		allowed := map[string]bool{}
+		for _, o := range jr.Result.Outcomes {
+			allowed[fmt.Sprint(o.Values)] = true
+		}
+		filter := explorer.FilterOf(jr.Result.Program)
+		var bad [][]int64
+		for _, b := range res.Bins {
+			if (filter == nil || filter(b.Values)) && !allowed[fmt.Sprint(b.Values)] {
+				bad = append(bad, b.Values)
+			}
+		}
+		return bad, nil
+	}
+}
+
+// FuzzOptions configure a fuzzing campaign.
+type FuzzOptions struct {
+	Sem        spec.Semantics
+	Target     Target // default ReferenceWith(reference.Options{})
+	TargetName string // for the reproducer's doc string (default "reference")
+	Config     Config // the programs drawn (gen.Program)
+	Time       time.Duration
+	Programs   int   // at most this many programs drawn (0: until Time)
+	Runs       int   // runs of each program on the target (default 2000)
+	Recheck    int   // runs of the shrunk program before it is reported (default 10 x Runs)
+	Seed       int64 // the first program is gen.Program(Config).Example(Seed)
+	// ShrinkBudget bounds the target runs spent shrinking one program (default 300).
+	ShrinkBudget int
+	Log          func(format string, args ...any)
+}
+
+// Finding is a reproducer: a race-free program on which the target shows outcomes
+// the model forbids.
+type Finding struct {
+	Original  *litmus.Test
+	Test      *litmus.Test // shrunk
+	Source    []byte       // canonical .lit text of Test
+	Forbidden [][]int64    // outcomes of the recheck the model forbids
+	Program   int          // index of the program drawn (seed = Seed + Program)
+}
+
+// FuzzResult is what a campaign did.
+type FuzzResult struct {
+	Programs, RaceFree, Runs int
+	Findings                 []Finding
+	Unconfirmed              int // findings whose shrunk program showed nothing on the recheck
+	Elapsed                  time.Duration
+}
+
+// Fuzz draws random programs, keeps those the explorer finds race-free (no flag at
+// all under Sem on the machine's hw model), runs each on the target, and on any
+// outcome the model forbids shrinks the program (Shrink: it must stay race-free and
+// still show a forbidden outcome) and re-checks it with Recheck runs. It stops at
+// the first confirmed finding, after Programs programs, or when Time is up.
+func Fuzz(opt FuzzOptions) (*FuzzResult, error) {
+	if opt.Target == nil {
+		opt.Target = ReferenceWith(reference.Options{})
+	}
+	if opt.TargetName == "" {
+		opt.TargetName = "reference"
+	}
+	if opt.Runs == 0 {
+		opt.Runs = 2000
+	}
+	if opt.Recheck == 0 {
+		opt.Recheck = 10 * opt.Runs
+	}
+	if opt.ShrinkBudget == 0 {
+		opt.ShrinkBudget = 300
+	}
+	logf := opt.Log
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	hw := MachineHW()
+	start := time.Now()
+	res := &FuzzResult{}
+	programs := Program(opt.Config)
+	raceFree := func(t *litmus.Test) bool {
+		jr := explorer.Job{Test: t, Sem: opt.Sem, HW: hw}.Run(explorer.Options{MaxStates: 1_000_000})
+		return jr.Err == nil && len(jr.Result.Flags) == 0
+	}
+	for i := 0; (opt.Programs == 0 || i < opt.Programs) && (opt.Time == 0 || time.Since(start) < opt.Time); i++ {
+		seed := opt.Seed + int64(i)
+		lt := programs.Example(int(seed))
+		res.Programs++
+		if !raceFree(lt) {
+			continue
+		}
+		res.RaceFree++
+		bad, err := opt.Target(lt, opt.Sem, opt.Runs, seed)
+		res.Runs += opt.Runs
+		if err != nil {
+			return res, fmt.Errorf("program %d: %w", i, err)
+		}
+		if len(bad) == 0 {
+			continue
+		}
+		logf("program %d shows %d forbidden outcomes; shrinking", i, len(bad))
+		small := Shrink(lt, func(t *litmus.Test) bool {
+			if !raceFree(t) {
+				return false
+			}
+			b, err := opt.Target(t, opt.Sem, opt.Runs, seed)
+			res.Runs += opt.Runs
+			return err == nil && len(b) > 0
+		}, opt.ShrinkBudget)
+		again, err := opt.Target(small, opt.Sem, opt.Recheck, seed+1)
+		res.Runs += opt.Recheck
+		if err != nil || len(again) == 0 {
+			res.Unconfirmed++
+			logf("program %d: the shrunk program shows nothing forbidden in %d runs; going on", i, opt.Recheck)
+			continue
+		}
+		small = clone(small)
+		small.Name = fmt.Sprintf("fuzz-%s-%s-%d", opt.TargetName, opt.Sem.Name, seed)
+		p, _ := model.Compile(small, opt.Sem, hw)
+		var shown []string
+		for _, v := range again {
+			shown = append(shown, OutcomeString(p, v))
+		}
+		sort.Strings(shown)
+		small.Doc = fmt.Sprintf("Found by rmacheck fuzz on target %s (semantics %s, hw %s, program seed %d): a race-free program on which the target shows %s, which the model forbids.",
+			opt.TargetName, opt.Sem.Name, hw, seed, strings.Join(shown, " / "))
+		small.HasDoc = true
+		small.Meta = []litmus.Meta{{Key: "Generator", Value: fmt.Sprintf("rmacheck fuzz --target %s --sem %s --seed %d", opt.TargetName, opt.Sem.Name, seed)}}
+		src := litmus.Format(small)
+		final, err := litmus.Parse(small.Name+".lit", src)
+		if err != nil {
+			return res, fmt.Errorf("gen: the reproducer does not parse: %v\n%s", err, src)
+		}
+		res.Findings = append(res.Findings, Finding{Original: lt, Test: final, Source: src, Forbidden: again, Program: i})
+		break
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
