@@ -71,7 +71,7 @@ ALIGN     := litmus/layout ../shared/acceptance/22-*.lit ../shared/acceptance/23
 ASSERTS   := litmus/assertions ../shared/acceptance/20-*.lit ../shared/acceptance/21-*.lit
 PRESETS   := --sem mpi-3.0 --sem A --sem B --sem mpi-4.1
 conformjson = $(wildcard reports/$(1)/*.json)
-reportconform = $(foreach f,$(call conformjson,$(1)),--conform $(f))
+reportconform = $(foreach f,$(call conformjson,$(1)),--conform $(f)) $(foreach f,$(wildcard reports/$(1)/probe-*.txt),--probe $(f))
 
 reports: build
 	$(BIN) report $(T435) --out reports/ticket-435 --title "Ticket #435: are load/store on shared windows RMA operations?" \
@@ -86,6 +86,13 @@ reports: build
 conform-results: build
 	$(BIN) conform --target reference --json --runs 20000 $(PRESETS) $(T435) > reports/ticket-435/reference.json || true
 	$(BIN) conform --target reference --json --runs 20000 --sem mpi-3.0 --sem mpi-4.1 $(SQ) > reports/shared-query/reference.json || true
+	for lib in mpich openmpi; do \
+		$(BIN) conform --target $$lib --json --runs 5000 --oversubscribe $(PRESETS) $(T435) > reports/ticket-435/$$lib.json || true; \
+		$(BIN) conform --target $$lib --json --runs 5000 --sem mpi-3.0 --sem mpi-4.1 $(SQ) > reports/shared-query/$$lib.json || true; \
+		$(BIN) conform --target $$lib --json --runs 5000 --sem mpi-3.0 --sem mpi-4.1 $(ALIGN) > reports/alignment/$$lib.json || true; \
+		$(BIN) probe --target $$lib > reports/alignment/probe-$$lib.txt || true; \
+		cp reports/alignment/probe-$$lib.txt reports/shared-query/probe-$$lib.txt; \
+	done
 
 fmt: build
 	gofmt -w $(GOFILES)

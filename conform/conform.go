@@ -51,6 +51,7 @@ type Bin struct {
 type Report struct {
 	Test          *litmus.Test
 	Target        string
+	Library       string // the MPI library and version, for real-MPI targets
 	Sem           spec.Semantics
 	HW            model.HW // the hw model the target is compared with
 	Runs          int

@@ -9,10 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rmacheck/rmacheck/conform/cgen"
@@ -43,6 +45,32 @@ var Libraries = map[string]Library{
 		ExecArgs: []string{"--allow-run-as-root", "--oversubscribe", "--mca", "osc", "^rdma"},
 		Packages: "openmpi-bin libopenmpi-dev"},
 }
+
+// Version is the library's name and version, as its launcher reports it ("MPICH 4.0.2").
+func (lib Library) Version() string {
+	libVersions.Lock()
+	defer libVersions.Unlock()
+	if v, ok := libVersions.m[lib.Target]; ok {
+		return v
+	}
+	v := lib.Name
+	if out, err := exec.Command(lib.Exec, "--version").CombinedOutput(); err == nil {
+		if m := versionRE.FindStringSubmatch(string(out)); m != nil {
+			v += " " + m[1]
+		}
+	}
+	libVersions.m[lib.Target] = v
+	return v
+}
+
+var (
+	libVersions = struct {
+		sync.Mutex
+		m map[string]string
+	}{m: map[string]string{}}
+	// "Version:   4.0.2" (MPICH's hydra) or "mpiexec.openmpi (OpenRTE) 4.1.4".
+	versionRE = regexp.MustCompile(`(?:Version:\s+|\) )([0-9][0-9.a-z]*)`)
+)
 
 // LookupLibrary finds a real-MPI target and checks that its tools are installed.
 func LookupLibrary(target string) (Library, error) {
@@ -133,6 +161,9 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 		}
 	}
 	rep, allowed, err := begin(t, sem, target, hw, opt)
+	if rep != nil {
+		rep.Library = lib.Version()
+	}
 	if err != nil || rep.Skipped != "" {
 		return rep, err
 	}

@@ -65,6 +65,9 @@ func (r *Report) HTML() []byte {
 		w("<li>%s: %s — but %s. %s</li>\n", e(c.Node), e(c.First), e(c.Second), e(c.Note))
 	}
 	w("</ul>\n")
+	for _, pr := range r.Probes {
+		w("<h2>What the library says: <code>%s</code></h2>\n<pre>%s</pre>\n", e(pr.Name), e(strings.TrimRight(pr.Text, "\n")))
+	}
 	for _, tr := range r.Tests {
 		r.testHTML(&b, tr)
 	}

@@ -39,6 +39,9 @@ func (r *Report) Markdown() []byte {
 	for _, c := range Contradictions {
 		w("- %s: %s — but %s. %s\n", c.Node, c.First, c.Second, c.Note)
 	}
+	for _, pr := range r.Probes {
+		w("\n## What the library says: `%s`\n\n```\n%s\n```\n", pr.Name, strings.TrimRight(pr.Text, "\n"))
+	}
 	for _, tr := range r.Tests {
 		r.testMarkdown(&b, tr)
 	}

@@ -25,6 +25,13 @@ type Report struct {
 	Exploit bool // also run with --assert exploit and show what it adds
 	Tests   []*TestReport
 	Conform []ConformRun // conformance results given with --conform
+	Probes  []Probe      // what libraries said to rmacheck probe, given with --probe
+}
+
+// Probe is the text output of `rmacheck probe` for one library.
+type Probe struct {
+	Name string // the file it came from
+	Text string
 }
 
 // TestReport is one test's section.

@@ -166,7 +166,11 @@ func clearProgress(w io.Writer, quiet bool) {
 func writeConformReport(w io.Writer, rep *conform.Report) {
 	t := rep.Test
 	p := rep.Model.Program
-	fmt.Fprintf(w, "Test %s %s (target %s, semantics %s, compared with hw %s)\n", t.Name, verdictWord(t.Quant), rep.Target, rep.Sem.Name, rep.HW)
+	target := rep.Target
+	if rep.Library != "" {
+		target += ": " + rep.Library
+	}
+	fmt.Fprintf(w, "Test %s %s (target %s, semantics %s, compared with hw %s)\n", t.Name, verdictWord(t.Quant), target, rep.Sem.Name, rep.HW)
 	if rep.Skipped != "" {
 		fmt.Fprintf(w, "%s\n\n", rep.Skipped)
 		return
@@ -217,6 +221,7 @@ type conformRunJSON struct {
 	Test          string             `json:"test"`
 	File          string             `json:"file"`
 	Target        string             `json:"target"`
+	Library       string             `json:"library,omitempty"`
 	Preset        string             `json:"preset"`
 	HW            string             `json:"hw"`
 	Runs          int                `json:"runs"`
@@ -241,7 +246,7 @@ func conformJSON(rep *conform.Report) conformRunJSON {
 		}
 		return m
 	}
-	j := conformRunJSON{Format: jsonVersion, Test: rep.Test.Name, File: rep.Test.File, Target: rep.Target, Preset: rep.Sem.Name,
+	j := conformRunJSON{Format: jsonVersion, Test: rep.Test.Name, File: rep.Test.File, Target: rep.Target, Library: rep.Library, Preset: rep.Sem.Name,
 		HW: rep.HW.String(), Runs: rep.Runs, Positive: rep.Positive, Negative: rep.Negative, Observation: rep.Observation(),
 		Histogram: []conformBinJSON{}, NonConforming: rep.NonConforming, Unseen: []map[string]int64{}, Rate: rep.Rate,
 		Seed: rep.Seed, TimeS: rep.Elapsed.Seconds(), Skipped: rep.Skipped}

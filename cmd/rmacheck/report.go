@@ -19,7 +19,7 @@ func init() { extraCommands = append(extraCommands, newReportCmd) }
 type reportFlags struct {
 	out, title, date string
 	sems, hws        []string
-	conform          []string
+	conform, probes  []string
 	exploit          bool
 	maxStates        int
 }
@@ -49,6 +49,7 @@ func newReportCmd() *cobra.Command {
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics to compare (default: every preset)")
 	fl.StringArrayVar(&f.hws, "hw", []string{"relaxed"}, "hardware models (repeat for several)")
 	fl.StringArrayVar(&f.conform, "conform", nil, "conformance results (rmacheck conform --json output) to include")
+	fl.StringArrayVar(&f.probes, "probe", nil, "rmacheck probe output (text) of a library to include")
 	fl.BoolVar(&f.exploit, "exploit", false, "also show what exploiting the assertions (--assert exploit) adds")
 	fl.IntVar(&f.maxStates, "max-states", 50_000_000, "stop a search that stores more states than this")
 	return cmd
@@ -94,6 +95,13 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 			return exitError{code: exitBadInput, err: err}
 		}
 		r.Conform = append(r.Conform, runs...)
+	}
+	for _, path := range f.probes {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return exitError{code: exitBadInput, err: err}
+		}
+		r.Probes = append(r.Probes, evidence.Probe{Name: filepath.Base(path), Text: string(data)})
 	}
 	if err := r.Build(tests, explorer.Options{MaxStates: f.maxStates}); err != nil {
 		return exitError{code: exitFailed, err: err}
