@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/conform/cgen"
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
@@ -63,7 +64,7 @@ func newFuzzCmd() *cobra.Command {
 			`(as rmacheck conform does) and, on any outcome the model forbids, shrinks the program by delta `+
 			`debugging (dropping processes, rows, instructions, collective calls and locations while it still `+
 			`parses, validates, stays race-free and shows a forbidden outcome), re-checks the shrunk program with `+
-			`10 x --runs runs, and reports it; --out writes it as DIR/NAME.lit. It stops at the first confirmed `+
+			`10 x --runs runs, and reports it; --out writes it as DIR/NAME.lit (and, for mpich and openmpi, its C as DIR/NAME.c). It stops at the first confirmed `+
 			`reproducer, after --programs programs, or after --time. The mpich and openmpi targets run `+
 			`each program through conform.MPI (C generated and run with the library's mpiexec: slow, so `+
 			`give small --runs). Exit status 0 when nothing was found, 1 `+
@@ -137,6 +138,18 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 				return exitError{code: exitFailed, err: err}
 			}
 			fmt.Fprintf(out, "wrote %s\n", path)
+			if f.target != "reference" { // the C a library's developers can run
+				src, err := cgen.Generate(fd.Test, cgen.Options{})
+				if err != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "rmacheck: no C for %s: %v\n", fd.Test.Name, err)
+					continue
+				}
+				cpath := filepath.Join(f.out, fd.Test.Name+".c")
+				if err := os.WriteFile(cpath, src, 0o644); err != nil {
+					return exitError{code: exitFailed, err: err}
+				}
+				fmt.Fprintf(out, "wrote %s\n", cpath)
+			}
 		}
 	}
 	if len(res.Findings) > 0 {
