@@ -103,7 +103,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	failed := false
 	for _, t := range tests {
 		for _, sem := range sems {
-			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, MaxStates: 50_000_000,
+			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, MaxStates: defaultMaxStates,
 				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC}
 			opt.Progress = conformProgress(errw, t.Name, f.json)
 			var rep *conform.Report

@@ -40,7 +40,7 @@ func newDiffCmd() *cobra.Command {
 	fl.StringArrayVar(&f.sems, "sem", nil, "the two semantics to compare (give --sem twice)")
 	fl.StringVar(&f.hw, "hw", "relaxed", "hardware model: sc, tso or relaxed")
 	fl.BoolVar(&f.switches, "switches", false, "say which switch makes each difference (toggling them one at a time)")
-	fl.IntVar(&f.maxStates, "max-states", 50_000_000, "stop a search that stores more states than this (0: no bound)")
+	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this (0: no bound)")
 	return cmd
 }
 

@@ -36,7 +36,7 @@ func newReplayCmd() *cobra.Command {
 	fl.StringVar(&f.hw, "hw", "relaxed", "hardware model: sc, tso or relaxed")
 	fl.StringVar(&f.outcome, "outcome", "", `the outcome, e.g. '1:r0=0; x=1' or '1:r0=0 /\ x=1'`)
 	fl.StringVar(&f.flag, "flag", "", "a rule id, e.g. E-EPOCH: replay the first execution found that breaks it")
-	fl.IntVar(&f.maxStates, "max-states", 50_000_000, "stop a search that stores more states than this (0: no bound)")
+	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this (0: no bound)")
 	fl.StringVar(&f.assert, "assert", "check", "assertions: check or exploit (see run --help)")
 	return cmd
 }

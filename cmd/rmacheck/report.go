@@ -51,7 +51,7 @@ func newReportCmd() *cobra.Command {
 	fl.StringArrayVar(&f.conform, "conform", nil, "conformance results (rmacheck conform --json output) to include")
 	fl.StringArrayVar(&f.probes, "probe", nil, "rmacheck probe output (text) of a library to include")
 	fl.BoolVar(&f.exploit, "exploit", false, "also show what exploiting the assertions (--assert exploit) adds")
-	fl.IntVar(&f.maxStates, "max-states", 50_000_000, "stop a search that stores more states than this")
+	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this")
 	return cmd
 }
 

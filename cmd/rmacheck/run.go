@@ -17,6 +17,10 @@ import (
 
 func init() { extraCommands = append(extraCommands, newRunCmd, newReplayCmd) }
 
+// defaultMaxStates bounds a search by default: about 6 GiB of stored states (some 300
+// bytes each), so that two searches at once (-j 2) fit in this 24 GiB machine.
+const defaultMaxStates = 20_000_000
+
 type runFlags struct {
 	sems      []string
 	hw        string
@@ -59,7 +63,7 @@ func newRunCmd() *cobra.Command {
 	fl.BoolVar(&f.json, "json", false, "one JSON object per (test, preset, hw), one a line")
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "parallel searches (default: one per CPU)")
 	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n, 1-based) of the files, for job arrays")
-	fl.IntVar(&f.maxStates, "max-states", 50_000_000, "stop a search that stores more states than this (0: no bound)")
+	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this (0: no bound)")
 	fl.BoolVar(&f.noReduce, "no-reduce", false, "turn off the partial-order reduction (same results, more states)")
 	fl.StringVar(&f.assert, "assert", "check", "assertions: check (raise E-ASSERT when false) or exploit (also act on them as an implementation may; expect lines are not checked)")
 	return cmd
