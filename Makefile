@@ -58,8 +58,10 @@ gen: build
 	rm -rf $(FAMILY)
 	$(BIN) gen --mix --out $(FAMILY)
 
-# The corpus and the acceptance tests on the reference runtime, every preset, 10^5 runs each.
+# The corpus and the acceptance tests on the reference runtime, every preset, 10^5 runs each,
+# and the random-program property with 20,000 runs a program.
 conform: build
+	RMACHECK_CONFORM_RUNS=20000 $(GO) test -count=1 -run RandomProgramsConform -rapid.checks=200 ./conform
 	$(BIN) conform --target reference --runs 100000 --sem mpi-3.0 --sem A --sem B --sem mpi-4.1 $(CORPUS) ../shared/acceptance
 
 # Evidence reports (reports/*/report.md and report.html). Deterministic: they read the

@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -37,13 +38,22 @@ func litmusValues(rep *Report, vals []int64) string {
 	return s
 }
 
+// propertyRuns is the iterations per program of the random-program property: modest
+// in make test, larger under make conform (RMACHECK_CONFORM_RUNS).
+func propertyRuns() int {
+	if n, err := strconv.Atoi(os.Getenv("RMACHECK_CONFORM_RUNS")); err == nil && n > 0 {
+		return n
+	}
+	return 300
+}
+
 // TestRandomProgramsConform: for random programs, every outcome the reference
 // runtime shows is one the model allows for the same preset and this machine's hw.
 func TestRandomProgramsConform(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		lt := gen.Program(gen.Config{MinProcs: 2, MaxProcs: 2, MaxInstrs: 4}).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		rep, err := Reference(lt, sem, Options{Runs: 300, Seed: 7, MaxStates: 1_000_000})
+		rep, err := Reference(lt, sem, Options{Runs: propertyRuns(), Seed: 7, MaxStates: 1_000_000})
 		if err != nil {
 			t.Fatal(err)
 		}
