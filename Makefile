@@ -61,7 +61,7 @@ gen: build
 # The corpus and the acceptance tests on the reference runtime, every preset, 10^5 runs each,
 # and the random-program property with 20,000 runs a program.
 conform: build
-	RMACHECK_CONFORM_RUNS=20000 $(GO) test -count=1 -run RandomProgramsConform -rapid.checks=200 ./conform
+	RMACHECK_CONFORM_RUNS=20000 $(GO) test -count=1 -run RandomProgramsConform ./conform -rapid.checks=200
 	$(BIN) conform --target reference --runs 100000 --sem mpi-3.0 --sem A --sem B --sem mpi-4.1 $(CORPUS) ../shared/acceptance
 
 # Evidence reports (reports/*/report.md and report.html). Deterministic: they read the
