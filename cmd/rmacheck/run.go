@@ -51,7 +51,7 @@ func newRunCmd() *cobra.Command {
   rmacheck run --sem A --show witness SB.lit        # herd7-style block with witness traces
   rmacheck run --sem mpi-3.0,lock_ls=on litmus      # a preset with a switch changed
   rmacheck run --hw tso --json litmus > out.jsonl   # machine-readable, one object per run
-  rmacheck run -j 2 --shard 1/4 litmus              # the first quarter of the corpus, on 2 cores
+  rmacheck run -j 2 --shard 1/4 litmus              # one file in four (job arrays), on 2 cores
   rmacheck run --assert exploit litmus/assertions   # act on the assertions as an implementation may`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd, args, f) },
