@@ -145,7 +145,7 @@ func (r *Report) testHTML(b *strings.Builder, tr *TestReport) {
 func outcomesHTML(res *explorer.Result) string {
 	var parts []string
 	for _, o := range res.Outcomes {
-		s := "<code>" + html.EscapeString(outcomeText(res.Program, o.Values)) + "</code>"
+		s := "<code>" + html.EscapeString(res.Program.OutcomeString(o.Values)) + "</code>"
 		if o.Sat {
 			s = `<span class="sat">` + s + `</span>`
 		}
@@ -189,7 +189,7 @@ func distinctionHTML(b *strings.Builder, d *Diff) {
 	}{{d.SemA.Name, d.OnlyA, d.A}, {d.SemB.Name, d.OnlyB, d.B}}
 	for _, s := range sides {
 		for _, o := range s.only {
-			fmt.Fprintf(b, "<p>Only %s allows <code>%s</code>, for instance so:</p>\n", e(s.name), e(outcomeText(s.r.Program, o.Values)))
+			fmt.Fprintf(b, "<p>Only %s allows <code>%s</code>, for instance so:</p>\n", e(s.name), e(s.r.Program.OutcomeString(o.Values)))
 			b.WriteString(Diagram(s.r.Program, o.Witness))
 		}
 	}

@@ -203,7 +203,7 @@ func valuesText(v map[string]int64) string {
 func outcomeList(res *explorer.Result) string {
 	var parts []string
 	for _, o := range res.Outcomes {
-		s := "`" + outcomeText(res.Program, o.Values) + "`"
+		s := "`" + res.Program.OutcomeString(o.Values) + "`"
 		if o.Sat {
 			s = "**" + s + "**"
 		}
@@ -236,7 +236,7 @@ func (r *Report) exploitMarkdown(b *strings.Builder, tr *TestReport) {
 		}
 		var parts []string
 		for _, o := range added {
-			parts = append(parts, "`"+outcomeText(ex.Program, o.Values)+"`")
+			parts = append(parts, "`"+ex.Program.OutcomeString(o.Values)+"`")
 		}
 		fmt.Fprintf(b, "\nExploiting the assertions under %s (`--assert exploit`) adds %s.\n", s.Name, strings.Join(parts, ", "))
 	}
@@ -250,8 +250,8 @@ func distinctionMarkdown(b *strings.Builder, d *Diff) {
 	}{{d.SemA.Name, d.OnlyA, d.A}, {d.SemB.Name, d.OnlyB, d.B}}
 	for _, s := range sides {
 		for _, o := range s.only {
-			fmt.Fprintf(b, " Only %s allows `%s`, for instance so:\n\n", s.name, outcomeText(s.r.Program, o.Values))
-			for i, line := range TraceLines(s.r.Program, o.Witness) {
+			fmt.Fprintf(b, " Only %s allows `%s`, for instance so:\n\n", s.name, s.r.Program.OutcomeString(o.Values))
+			for i, line := range s.r.Program.TraceLines(o.Witness, false) {
 				fmt.Fprintf(b, "%d. %s\n", i+1, line)
 			}
 			b.WriteString("\n")
@@ -264,17 +264,4 @@ func distinctionMarkdown(b *strings.Builder, d *Diff) {
 		fmt.Fprintf(b, " Only %s raises %s: %s\n", d.SemB.Name, f.Rule, f.Message)
 	}
 	b.WriteString("\n")
-}
-
-// TraceLines describes each step of a witness.
-func TraceLines(p *model.Program, steps []model.Step) []string {
-	recs, _, err := p.Replay(steps)
-	var out []string
-	for _, r := range recs {
-		out = append(out, r.Text)
-	}
-	if err != nil {
-		out = append(out, "replay failed: "+err.Error())
-	}
-	return out
 }

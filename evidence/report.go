@@ -155,18 +155,6 @@ var Contradictions = []struct{ Node, First, Second, Note string }{
 		"fence_ls on and post_start_ls off (mpi-4.1) give fence a guarantee for load/store that start does not get."},
 }
 
-// outcomeText is "0:r0=0; x=1;".
-func outcomeText(p *model.Program, vals []int64) string {
-	var b strings.Builder
-	for i, o := range p.Out {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprintf(&b, "%s=%d;", o.Name, vals[i])
-	}
-	return b.String()
-}
-
 // ruleLink is the report node address of a rule's first citation ("" for none).
 func ruleLink(rule string) string {
 	r, ok := spec.LookupRule(rule)

@@ -207,31 +207,3 @@ func shrinkDifference(d *Difference, opt DistinguishOptions) *Difference {
 	// the results were computed on the parsed copy: same program, so same results
 	return last
 }
-
-// Witness lines: the steps of a witness execution replayed on its program.
-func Witness(p *model.Program, steps []model.Step) []string {
-	recs, _, err := p.Replay(steps)
-	var out []string
-	for i, rec := range recs {
-		out = append(out, fmt.Sprintf("%2d  %s", i+1, rec.Text))
-		for _, r := range rec.Raised {
-			out = append(out, "    ! "+r.Message)
-		}
-	}
-	if err != nil {
-		out = append(out, "replay failed: "+err.Error())
-	}
-	return out
-}
-
-// OutcomeString prints an outcome as herd7 does: "0:r0=0; x=1;".
-func OutcomeString(p *model.Program, vals []int64) string {
-	var b strings.Builder
-	for i, o := range p.Out {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprintf(&b, "%s=%d;", o.Name, vals[i])
-	}
-	return b.String()
-}

@@ -163,7 +163,7 @@ func Fuzz(opt FuzzOptions) (*FuzzResult, error) {
 		p, _ := model.Compile(small, opt.Sem, hw)
 		var shown []string
 		for _, v := range again {
-			shown = append(shown, OutcomeString(p, v))
+			shown = append(shown, p.OutcomeString(v))
 		}
 		sort.Strings(shown)
 		small.Doc = fmt.Sprintf("Found by rmacheck fuzz on target %s (semantics %s, hw %s, program seed %d): a race-free program on which the target shows %s, which the model forbids.",

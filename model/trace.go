@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // NextInstr names the first instruction process proc has not executed in s.
 func (p *Program) NextInstr(s State, proc int) (row int, text string, ok bool) {
@@ -126,4 +129,35 @@ func (p *Program) NoteLocalStore(s State, c int) {
 	if p.Cells[c].Separate {
 		s.setU64(p.Layout.DirtyPriv, s.u64(p.Layout.DirtyPriv)|1<<uint(c))
 	}
+}
+
+// OutcomeString prints outcome values (in the order of Out) as herd7 does: "0:r0=0; x=1;".
+func (p *Program) OutcomeString(vals []int64) string {
+	var b strings.Builder
+	for i, o := range p.Out {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s=%d;", o.Name, vals[i])
+	}
+	return b.String()
+}
+
+// TraceLines replays a trace and describes each step, one line a step; with raised,
+// the rules a step breaks follow it on lines of their own ("! message").
+func (p *Program) TraceLines(steps []Step, raised bool) []string {
+	recs, _, err := p.Replay(steps)
+	out := make([]string, 0, len(recs))
+	for _, rec := range recs {
+		out = append(out, rec.Text)
+		if raised {
+			for _, r := range rec.Raised {
+				out = append(out, "! "+r.Message)
+			}
+		}
+	}
+	if err != nil {
+		out = append(out, "replay failed: "+err.Error())
+	}
+	return out
 }

@@ -182,7 +182,7 @@ func writeConformReport(w io.Writer, rep *conform.Report) {
 		if b.Sat {
 			mark = "*>"
 		}
-		line := fmt.Sprintf("%-*d %s%s", width, b.Count, mark, outcomeString(p, b.Values))
+		line := fmt.Sprintf("%-*d %s%s", width, b.Count, mark, p.OutcomeString(b.Values))
 		if !b.Allowed {
 			line += "  NON-CONFORMING: the model forbids it"
 		}
@@ -198,7 +198,7 @@ func writeConformReport(w io.Writer, rep *conform.Report) {
 	fmt.Fprintf(w, "Rate %s %.0f runs/s (%d runs, seed %d)\n", t.Name, rep.Rate, rep.Runs, rep.Seed)
 	fmt.Fprintf(w, "Model %s/%s allows %d outcomes; %s\n", rep.Sem.Name, rep.HW, len(rep.Model.Outcomes), conformVerdict(rep))
 	for _, u := range rep.Unseen {
-		fmt.Fprintf(w, "unseen %s\n", outcomeString(p, u))
+		fmt.Fprintf(w, "unseen %s\n", p.OutcomeString(u))
 	}
 	fmt.Fprintf(w, "Time %s %.2f\n\n", t.Name, rep.Elapsed.Seconds())
 }

@@ -104,7 +104,7 @@ func writeDiff(w io.Writer, d *evidence.Diff) {
 	}{{d.SemA.Name, d.OnlyA, d.FlagsOnlyA, d.A}, {d.SemB.Name, d.OnlyB, d.FlagsOnlyB, d.B}}
 	for _, s := range sides {
 		for _, o := range s.only {
-			fmt.Fprintf(w, "  only %s allows %s\n", s.name, outcomeString(s.r.Program, o.Values))
+			fmt.Fprintf(w, "  only %s allows %s\n", s.name, s.r.Program.OutcomeString(o.Values))
 			writeTrace(w, s.r.Program, o.Witness, "      ")
 		}
 		for i := range s.flags {

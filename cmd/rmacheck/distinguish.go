@@ -154,12 +154,10 @@ func writeDifference(w io.Writer, d *gen.Difference, x, y spec.Semantics) {
 			if o.Sat {
 				sat = " (satisfies the condition)"
 			}
-			fmt.Fprintf(w, "Only %s allows %s%s\n", sem.Name, gen.OutcomeString(r.Program, o.Values), sat)
+			fmt.Fprintf(w, "Only %s allows %s%s\n", sem.Name, r.Program.OutcomeString(o.Values), sat)
 			if i == 0 {
 				fmt.Fprintf(w, "Witness under %s:\n", sem.Name)
-				for _, l := range gen.Witness(r.Program, o.Witness) {
-					fmt.Fprintf(w, "  %s\n", l)
-				}
+				writeTrace(w, r.Program, o.Witness, "  ")
 			}
 		}
 		for _, rule := range flags {
@@ -170,9 +168,7 @@ func writeDifference(w io.Writer, d *gen.Difference, x, y spec.Semantics) {
 				if len(fl.Trace) == 0 {
 					fmt.Fprintf(w, "  (the initial state: the two accesses are possible at once)\n")
 				}
-				for _, l := range gen.Witness(r.TraceProgram(fl), fl.Trace) {
-					fmt.Fprintf(w, "  %s\n", l)
-				}
+				writeTrace(w, r.TraceProgram(fl), fl.Trace, "  ")
 			}
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rmacheck/rmacheck/evidence"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 )
@@ -83,7 +82,7 @@ func toJSON(jr *explorer.JobResult) jsonRun {
 	}
 	for _, f := range r.Flags {
 		j.Flags = append(j.Flags, jsonFlag{Rule: f.Rule, Class: f.Class.String(), Message: f.Message,
-			Procs: nonNilInts(f.Procs), Rows: nonNilInts(f.Rows), Trace: evidence.TraceLines(r.TraceProgram(&f), f.Trace)})
+			Procs: nonNilInts(f.Procs), Rows: nonNilInts(f.Rows), Trace: r.TraceProgram(&f).TraceLines(f.Trace, false)})
 	}
 	return j
 }

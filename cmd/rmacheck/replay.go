@@ -91,12 +91,12 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 		if o == nil {
 			return exitError{code: exitFailed, err: fmt.Errorf("no execution of %s under %s (hw %s) ends in %s", t.Name, sems[0].Name, hw, f.outcome)}
 		}
-		steps, what = o.Witness, "outcome "+outcomeString(p, o.Values)
+		steps, what = o.Witness, "outcome "+p.OutcomeString(o.Values)
 	}
 	fmt.Fprintf(out, "Witness of %s under %s (hw %s): %s\n", t.Name, sems[0].Name, hw, what)
 	writeTrace(out, p, steps, "")
 	_, final, _ := p.Replay(steps)
-	fmt.Fprintf(out, "Final %s\n", outcomeString(p, p.OutcomeValues(final)))
+	fmt.Fprintf(out, "Final %s\n", p.OutcomeString(p.OutcomeValues(final)))
 	return nil
 }
 

@@ -405,18 +405,6 @@ func quantifiedHolds(q litmus.Quant, positive, negative int) bool {
 	return positive > 0
 }
 
-// outcomeString prints an outcome as herd7 does: "0:r0=0; x=1;".
-func outcomeString(p *model.Program, vals []int64) string {
-	var b strings.Builder
-	for i, o := range p.Out {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprintf(&b, "%s=%d;", o.Name, vals[i])
-	}
-	return b.String()
-}
-
 func writeBlock(w io.Writer, jr *explorer.JobResult, show string) {
 	t := jr.Test
 	if jr.Err != nil {
@@ -432,7 +420,7 @@ func writeBlock(w io.Writer, jr *explorer.JobResult, show string) {
 		if o.Sat {
 			mark = "*>"
 		}
-		line := mark + " " + outcomeString(p, o.Values)
+		line := mark + " " + p.OutcomeString(o.Values)
 		if len(o.Flags) > 0 {
 			line += "  # " + strings.Join(o.Flags, ",")
 		}
@@ -461,16 +449,19 @@ func writeBlock(w io.Writer, jr *explorer.JobResult, show string) {
 	fmt.Fprintf(w, "Time %s %.3f\n\n", t.Name, r.Time.Seconds())
 }
 
-// writeTrace prints a witness, one step a line.
+// writeTrace prints a witness, one step a line, with the rules a step breaks.
 func writeTrace(w io.Writer, p *model.Program, steps []model.Step, indent string) {
-	recs, _, err := p.Replay(steps)
-	for i, rec := range recs {
-		fmt.Fprintf(w, "%s%2d  %s\n", indent, i+1, rec.Text)
-		for _, r := range rec.Raised {
-			fmt.Fprintf(w, "%s    ! %s\n", indent, r.Message)
+	n := 0
+	for _, line := range p.TraceLines(steps, true) {
+		if strings.HasPrefix(line, "! ") {
+			fmt.Fprintf(w, "%s    %s\n", indent, line)
+			continue
 		}
-	}
-	if err != nil {
-		fmt.Fprintf(w, "%sreplay failed: %v\n", indent, err)
+		if strings.HasPrefix(line, "replay failed") {
+			fmt.Fprintf(w, "%s%s\n", indent, line)
+			continue
+		}
+		n++
+		fmt.Fprintf(w, "%s%2d  %s\n", indent, n, line)
 	}
 }
