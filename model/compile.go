@@ -552,8 +552,10 @@ func (c *compiler) dependencies(proc int) {
 				in.Blockers |= 1 << uint(i)
 			}
 		}
-		c.forwarding(proc, j)
+		// originBuffers may add the completing call as a blocker, which a
+		// forwarded load must respect too: it goes first.
 		c.originBuffers(proc, j)
+		c.forwarding(proc, j)
 	}
 	for j := range code {
 		in := &code[j]
@@ -625,16 +627,11 @@ func writeRegs(in *Instr) uint32 {
 }
 
 func readRegs(in *Instr) uint32 {
-	var m uint32
+	m := argRegs(in)
 	if in.GuardReg >= 0 {
 		m |= 1 << uint(in.GuardReg)
 		if in.GuardVal.Reg >= 0 {
 			m |= 1 << uint(in.GuardVal.Reg)
-		}
-	}
-	for k := 0; k < in.NArgs && k < 2; k++ {
-		if in.Args[k].Reg >= 0 {
-			m |= 1 << uint(in.Args[k].Reg)
 		}
 	}
 	return m
@@ -683,12 +680,24 @@ func (c *compiler) originBuffers(proc, j int) {
 	}
 }
 
-// touchesBuffer: b reads or writes a's result register, or writes a's source register.
+// touchesBuffer: b reads or writes a's result register, or writes a's source
+// register (an operand of the call, not its guard).
 func touchesBuffer(a, b *Instr) bool {
 	if a.Dst >= 0 && (readRegs(b)|writeRegs(b))&(1<<uint(a.Dst)) != 0 {
 		return true
 	}
-	return readRegs(a)&writeRegs(b) != 0
+	return argRegs(a)&writeRegs(b) != 0
+}
+
+// argRegs are the registers an instruction's operands read (not its guard's).
+func argRegs(in *Instr) uint32 {
+	var m uint32
+	for k := 0; k < in.NArgs && k < 2; k++ {
+		if in.Args[k].Reg >= 0 {
+			m |= 1 << uint(in.Args[k].Reg)
+		}
+	}
+	return m
 }
 
 // completer is the first call after RMA instruction i that completes it at the origin.
@@ -745,7 +754,9 @@ func (c *compiler) localSteps(proc int) {
 			regs = readRegs(in) // its own result register is written by its perform step
 		}
 		in.Local = guardOK && regs&rmaDst == 0 && c.localKind(in)
-		in.LocalReturn = in.TwoPhase && (in.Kind != KFence || (!p.hasSeparate && !c.windowHasOps(int(in.Win))))
+		// A free's return disables the process's later accesses to the window (they
+		// become E-EPOCH), which the concurrency checks see: never local.
+		in.LocalReturn = in.TwoPhase && in.Kind != KFree && (in.Kind != KFence || (!p.hasSeparate && !c.windowHasOps(int(in.Win))))
 		if in.Local || (in.LocalSkip && in.GuardReg >= 0) || in.LocalReturn {
 			p.Procs[proc].LocalMask |= 1 << uint(k)
 		}

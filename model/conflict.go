@@ -172,7 +172,9 @@ func (c *compiler) candidate(a, b *access, sameCell bool) (Candidate, bool) {
 			if sameCell && a.writes {
 				return Candidate{kind: pairPlainS, rule: "S1"}, true
 			}
-			if b.store && a.writes && b.proc == cell.Rank && p.Cells[b.cell].Win == cell.Win && p.Cells[b.cell].Rank == cell.Rank {
+			// S3: a put or accumulate (a no_op one too: it "conflicts with ... stores in
+			// separate windows", §5) against a store of the owner to the window.
+			if b.store && (a.writes || a.accumulate) && b.proc == cell.Rank && p.Cells[b.cell].Win == cell.Win && p.Cells[b.cell].Rank == cell.Rank {
 				return Candidate{kind: pairS3, rule: "S3"}, true
 			}
 			return Candidate{}, false

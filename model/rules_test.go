@@ -645,3 +645,80 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+// TestReviewRegressions: bugs an independent review found, each kept as a case.
+func TestReviewRegressions(t *testing.T) {
+	runCases(t, []ruleCase{
+		{"forwarded-load-after-completer", "§3: an instruction after the completing call does not execute before it returns, even a forwarded load",
+			"mpi-3.0", model.Relaxed, `{ win W allocate size=1; win V allocate_shared size=1; y = V@0[0]; W@1[0] = 5; }
+ P0              | P1      ;
+ fence W         | fence W ;
+ r0 = get W@1[0] |         ;
+ store y 1       |         ;
+ fence W         | fence W ;
+ r0 = load y     |         ;
+exists (0:r0=5)
+`, []string{"0:r0=1;"}, nil},
+		{"guard-is-no-origin-buffer", "§3: a guard register is not the source register of a put", "mpi-3.0", model.Relaxed,
+			`{ win W allocate size=1; 0:r1 = 1; }
+ P0                     | P1      ;
+ fence W                | fence W ;
+ [r1 == 1] put W@1[0] 7 |         ;
+ r1 = 2                 |         ;
+ fence W                | fence W ;
+exists (W@1[0]=7)
+`, []string{"W@1[0]=7;"}, nil},
+		{"post-while-locked", "E-EPOCH-MIX: a post while the caller's window is locked (locked and exposed at once)", "mpi-3.0", model.Relaxed,
+			`{ win W allocate size=1; }
+ P0            | P1         | P2          ;
+ lock W 1 excl | recv 0     | start W {1} ;
+ send 1        | post W {2} | complete W  ;
+ recv 1        | send 0     |             ;
+ unlock W 1    | wait W     |             ;
+exists (W@1[0]=0)
+`, []string{"W@1[0]=0;"}, []string{"E-EPOCH-MIX"}},
+		{"noop-gacc-vs-separate-store", "§5: a no_op accumulate conflicts with stores in separate windows (S3)", "mpi-3.0", model.Relaxed,
+			`{ win W allocate size=1 model=separate; x = W@1[0]; }
+ P0                  | P1        ;
+ lock W 1 shared     | store x 1 ;
+ r0 = gacc x no_op 0 |           ;
+ unlock W 1          |           ;
+exists (0:r0=0)
+`, []string{"0:r0=0;"}, []string{"S3"}},
+	})
+}
+
+// TestFreeReturnIsNotLocal: a free's return disables later accesses of the process
+// (E-EPOCH), so the reduced search must not take it alone: the same flags either way.
+func TestFreeReturnIsNotLocal(t *testing.T) {
+	src := `{ win W allocate_shared size=[1,0]; win V create over=W; x = W@0[0]; y = V@0[0]; }
+ P0        | P1                    ;
+ free W    | free W                ;
+ store x 1 | lock_all V nocheck    ;
+           | r1 = shared_query V 0 ;
+           | sync V                ;
+           | r0 = load y           ;
+           | unlock_all V          ;
+exists (1:r0=1)
+`
+	lt, err := litmus.Parse("t.lit", []byte("MPI t\n"+src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sem, _ := spec.Preset("mpi-4.1")
+	p, _ := model.Compile(lt, sem, model.Relaxed)
+	flags := func(noReduce bool) []string {
+		r, err := explorer.Explore(p, explorer.Options{NoReduce: noReduce})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range r.Flags {
+			out = append(out, f.Rule)
+		}
+		return out
+	}
+	if d := cmp.Diff(flags(true), flags(false)); d != "" {
+		t.Errorf("reduced search raises other rules than the plain one (-plain +reduced):\n%s", d)
+	}
+}

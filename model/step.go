@@ -932,6 +932,10 @@ func (p *Program) post(s State, proc int, in *Instr, rec *Record) bool {
 		p.epochMix(s, proc, in, rec, "post while an exposure epoch is already open")
 		return true
 	}
+	if s.u32(wl.Holders+4*proc) != 0 {
+		// and the post proceeds, so the rest of the execution can be listed
+		p.epochMix(s, proc, in, rec, "post while a lock of this window is held on the caller: locked and exposed at once (node330)")
+	}
 	p.checkNostore(s, rec, proc, in)
 	for o := 0; o < p.NProcs; o++ {
 		if in.Group&(1<<uint(o)) != 0 {
