@@ -112,17 +112,31 @@ func WindowLayout(t *litmus.Test, sem spec.Semantics, abi ABI) ([]Segment, []Loc
 	return segs, locs
 }
 
-// staticAlignment raises E-ALIGN for every typed access the guarantee does not align.
+// staticAlignment marks every typed access the guarantee does not align: the access
+// raises E-ALIGN when it executes (a guarded one only when its guard holds).
 func (c *compiler) staticAlignment(abi ABI) {
 	_, locs := WindowLayout(c.t, c.p.Sem, abi)
 	for _, la := range locs {
 		if la.OK {
 			continue
 		}
-		c.p.Static = append(c.p.Static, StaticFlag{Rule: "E-ALIGN", Proc: la.Proc, Row: la.Row,
-			Message: fmt.Sprintf("P%d row %d: %s: a %s at offset %d of an allocation aligned to %d bytes is only %d-byte aligned, not %d [E-ALIGN, node251]",
-				la.Proc, la.Row, la.Instr, la.Type, la.Offset, la.Segment.Align, la.Aligned, la.Type.Align())})
+		in := c.instrAt(la.Proc, la.Row)
+		if in == nil {
+			continue
+		}
+		in.AlignErr = fmt.Sprintf("P%d row %d: %s: a %s at offset %d of an allocation aligned to %d bytes is only %d-byte aligned, not %d",
+			la.Proc, la.Row, la.Instr, la.Type, la.Offset, la.Segment.Align, la.Aligned, la.Type.Align())
 	}
+}
+
+// instrAt finds the compiled instruction of a process at a table row.
+func (c *compiler) instrAt(proc, row int) *Instr {
+	for k := range c.p.Procs[proc].Code {
+		if c.p.Procs[proc].Code[k].Row == row {
+			return &c.p.Procs[proc].Code[k]
+		}
+	}
+	return nil
 }
 
 func gcd(a, b int) int {

@@ -132,6 +132,9 @@ type Instr struct {
 	// OriginBuf lists the earlier RMA instructions whose origin buffer this
 	// instruction touches before they complete locally (E-ORIGIN-BUF).
 	OriginBuf []int8
+	// AlignErr: the access is misaligned under the window's guarantee (§6); it
+	// raises E-ALIGN, with this message, when it executes.
+	AlignErr string
 	// Local: executing this instruction touches only its process's own state, cannot
 	// be disabled by another process's step, and commutes with every such step, so
 	// the reduced search may take it at once, alone (a persistent set of one).
@@ -244,7 +247,8 @@ type Program struct {
 	usesNostore bool
 }
 
-// StaticFlag is an error that the layout alone decides (E-ALIGN).
+// StaticFlag is an error the program's text alone decides (E-ASSERT's all-or-none
+// and nocheck pairing rules), raised in every execution.
 type StaticFlag struct {
 	Rule    string
 	Message string

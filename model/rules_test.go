@@ -677,6 +677,12 @@ exists (W@1[0]=7)
  unlock W 1    | wait W     |             ;
 exists (W@1[0]=0)
 `, []string{"W@1[0]=0;"}, []string{"E-EPOCH-MIX"}},
+		{"align-guard-false", "§6: a misaligned access raises E-ALIGN only when it executes, not when its guard skips it", "mpi-3.0", model.Relaxed,
+			`{ win W allocate_shared bytes=[3,16]; z = W@1[0] : longdouble; 1:r0 = 0; }
+ P0 | P1                   ;
+    | [r0 == 1] r1 = load z ;
+exists (1:r1=0)
+`, []string{"1:r1=0;"}, nil},
 		{"noop-gacc-vs-separate-store", "§5: a no_op accumulate conflicts with stores in separate windows (S3)", "mpi-3.0", model.Relaxed,
 			`{ win W allocate size=1 model=separate; x = W@1[0]; }
  P0                  | P1        ;

@@ -237,6 +237,9 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 	if !p.exec(s, proc, j, in, st.Choice, rec) {
 		return false
 	}
+	if in.AlignErr != "" {
+		p.raise(s, rec, "E-ALIGN", proc, in.Row, "%s", in.AlignErr)
+	}
 	switch {
 	case in.Kind == KPost, in.Kind == KUnlockAll, in.Kind == KSync, in.Kind == KUnlock && int(in.Target) == proc:
 		// An R5 point (the fence's is in fenceReturn): a later nostore speaks of
