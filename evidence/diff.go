@@ -26,6 +26,19 @@ type Diff struct {
 	FlagsOnlyB []explorer.Flag
 }
 
+// Side is one semantics' half of a Diff: what only it allows and raises.
+type Side struct {
+	Name   string
+	Only   []explorer.Outcome
+	Flags  []explorer.Flag
+	Result *explorer.Result
+}
+
+// Sides lists the two halves, A first.
+func (d *Diff) Sides() []Side {
+	return []Side{{d.SemA.Name, d.OnlyA, d.FlagsOnlyA, d.A}, {d.SemB.Name, d.OnlyB, d.FlagsOnlyB, d.B}}
+}
+
 // Differs reports whether the outcome sets or the flags differ.
 func (d *Diff) Differs() bool {
 	return len(d.OnlyA)+len(d.OnlyB)+len(d.FlagsOnlyA)+len(d.FlagsOnlyB) > 0

@@ -182,15 +182,10 @@ func histogramHTML(c ConformRun) string {
 func distinctionHTML(b *strings.Builder, d *Diff) {
 	e := html.EscapeString
 	fmt.Fprintf(b, "<h3>%s vs %s</h3>\n", e(d.SemA.Name), e(d.SemB.Name))
-	sides := []struct {
-		name string
-		only []explorer.Outcome
-		r    *explorer.Result
-	}{{d.SemA.Name, d.OnlyA, d.A}, {d.SemB.Name, d.OnlyB, d.B}}
-	for _, s := range sides {
-		for _, o := range s.only {
-			fmt.Fprintf(b, "<p>Only %s allows <code>%s</code>, for instance so:</p>\n", e(s.name), e(s.r.Program.OutcomeString(o.Values)))
-			b.WriteString(Diagram(s.r.Program, o.Witness))
+	for _, s := range d.Sides() {
+		for _, o := range s.Only {
+			fmt.Fprintf(b, "<p>Only %s allows <code>%s</code>, for instance so:</p>\n", e(s.Name), e(s.Result.Program.OutcomeString(o.Values)))
+			b.WriteString(Diagram(s.Result.Program, o.Witness))
 		}
 	}
 	for _, f := range d.FlagsOnlyA {

@@ -243,15 +243,10 @@ func (r *Report) exploitMarkdown(b *strings.Builder, tr *TestReport) {
 }
 
 func distinctionMarkdown(b *strings.Builder, d *Diff) {
-	sides := []struct {
-		name string
-		only []explorer.Outcome
-		r    *explorer.Result
-	}{{d.SemA.Name, d.OnlyA, d.A}, {d.SemB.Name, d.OnlyB, d.B}}
-	for _, s := range sides {
-		for _, o := range s.only {
-			fmt.Fprintf(b, " Only %s allows `%s`, for instance so:\n\n", s.name, s.r.Program.OutcomeString(o.Values))
-			for i, line := range s.r.Program.TraceLines(o.Witness, false) {
+	for _, s := range d.Sides() {
+		for _, o := range s.Only {
+			fmt.Fprintf(b, " Only %s allows `%s`, for instance so:\n\n", s.Name, s.Result.Program.OutcomeString(o.Values))
+			for i, line := range s.Result.Program.TraceLines(o.Witness, false) {
 				fmt.Fprintf(b, "%d. %s\n", i+1, line)
 			}
 			b.WriteString("\n")

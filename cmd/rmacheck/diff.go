@@ -96,21 +96,15 @@ func runDiff(cmd *cobra.Command, args []string, f diffFlags) error {
 
 func writeDiff(w io.Writer, d *evidence.Diff) {
 	fmt.Fprintf(w, "Test %s (%s): %s %s, %s %s\n", d.Test.Name, d.Test.File, d.SemA.Name, d.A.ObservationString(), d.SemB.Name, d.B.ObservationString())
-	sides := []struct {
-		name  string
-		only  []explorer.Outcome
-		flags []explorer.Flag
-		r     *explorer.Result
-	}{{d.SemA.Name, d.OnlyA, d.FlagsOnlyA, d.A}, {d.SemB.Name, d.OnlyB, d.FlagsOnlyB, d.B}}
-	for _, s := range sides {
-		for _, o := range s.only {
-			fmt.Fprintf(w, "  only %s allows %s\n", s.name, s.r.Program.OutcomeString(o.Values))
-			writeTrace(w, s.r.Program, o.Witness, "      ")
+	for _, s := range d.Sides() {
+		for _, o := range s.Only {
+			fmt.Fprintf(w, "  only %s allows %s\n", s.Name, s.Result.Program.OutcomeString(o.Values))
+			writeTrace(w, s.Result.Program, o.Witness, "      ")
 		}
-		for i := range s.flags {
-			fl := &s.flags[i]
-			fmt.Fprintf(w, "  only %s raises %s: %s\n", s.name, fl.Rule, fl.Message)
-			writeTrace(w, s.r.TraceProgram(fl), fl.Trace, "      ")
+		for i := range s.Flags {
+			fl := &s.Flags[i]
+			fmt.Fprintf(w, "  only %s raises %s: %s\n", s.Name, fl.Rule, fl.Message)
+			writeTrace(w, s.Result.TraceProgram(fl), fl.Trace, "      ")
 		}
 	}
 }
