@@ -82,3 +82,25 @@ func TestExploitCorpus(t *testing.T) {
 		t.Errorf("no corpus test shows what exploiting a false assertion changes")
 	}
 }
+
+// TestExploitNoputStillWaitsForGets: noput promises no incoming update; a get into
+// the epoch must still complete before the fence returns (a case rapid found).
+func TestExploitNoputStillWaitsForGets(t *testing.T) {
+	lt, err := litmus.Parse("t.lit", []byte(`MPI noput-get
+{ win W allocate size=2; }
+ P0                                | P1                                | P2                                ;
+ fence W nostore noput noprecede   | fence W nostore noput noprecede   | fence W nostore noput noprecede   ;
+ fence W                           | fence W                           | r0 = get W@1[1]                   ;
+ fence W noput noprecede nosucceed | store W@1[1] 1                    | fence W                           ;
+                                   | fence W noput noprecede nosucceed | fence W noput noprecede nosucceed ;
+exists (2:r0=1)
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sem, _ := spec.Preset("mpi-3.0")
+	falseAssert, added, missing := exploitDiff(t, lt, sem, model.SC)
+	if falseAssert || len(added)+len(missing) > 0 {
+		t.Errorf("assertions hold (false: %v), yet exploit adds %v and drops %v", falseAssert, added, missing)
+	}
+}

@@ -15,7 +15,7 @@ import (
 //	nostore           the caller's segment was not stored since its last synchronization
 //	                  (read: its last R5 point, the last copy to the public window): no R5 copy
 //	noput             no put or accumulate targets the caller until the next fence (or
-//	                  wait): that fence does not wait for incoming operations, nor copy (R6)
+//	                  wait): that fence does not wait for incoming updates, nor copy (R6)
 //	noprecede         the fence completes no operation of the caller: it does not wait
 //	nosucceed         the fence starts no operation of the caller
 //
@@ -294,7 +294,7 @@ func (p *Program) checkNoprecede(s State, rec *Record, proc int, in *Instr) {
 // checkNoput: an update issued into an epoch whose target's opening fence (or post)
 // asserted noput.
 func (p *Program) checkNoput(s State, rec *Record, proc int, in *Instr, kind, index int) {
-	if !accWrites(in) && in.Op != litmus.OpPut && in.Op != litmus.OpRput && in.Kind != KRemoteStore {
+	if !updates(in) {
 		return
 	}
 	t := int(in.Target)

@@ -866,19 +866,27 @@ func (p *Program) fenceCanReturn(s State, proc int, in *Instr) bool {
 	}
 	// R2, and §7: the operations of the closing epoch complete at the join of the
 	// arrivals, before any member returns, not only before their target does. With
-	// exploit, a previous noput lets the caller skip waiting for its incoming ones.
-	skipTarget := -1
-	if p.Exploit && s[wl.FenceOpen+proc]&2 != 0 {
-		skipTarget = proc
-	}
+	// exploit, a previous noput lets the caller skip waiting for incoming updates
+	// (puts and accumulates, which noput says do not come); gets still complete.
+	noput := p.Exploit && s[wl.FenceOpen+proc]&2 != 0
 	for i, sl := range p.Slots {
 		off := p.Layout.Slot[i]
 		op := &p.Procs[sl.Proc].Code[sl.Instr]
-		if s[off] == SlotPending && op.Win == in.Win && s[off+1] == EpochFence && int(s[off+2]) < k && int(op.Target) != skipTarget {
-			return false
+		if s[off] != SlotPending || op.Win != in.Win || s[off+1] != EpochFence || int(s[off+2]) >= k {
+			continue
 		}
+		if noput && int(op.Target) == proc && updates(op) {
+			continue
+		}
+		return false
 	}
 	return true
+}
+
+// updates: the operation changes its target's memory (put, a writing accumulate,
+// a remote store under ls_is_rma), what noput promises will not come.
+func updates(in *Instr) bool {
+	return accWrites(in) || in.Op == litmus.OpPut || in.Op == litmus.OpRput || in.Kind == KRemoteStore
 }
 
 // pendingFence reports whether an operation of a fence epoch before k on win is
