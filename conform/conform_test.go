@@ -10,6 +10,7 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/reference"
@@ -66,12 +67,7 @@ func TestRandomProgramsConform(t *testing.T) {
 // TestCorpusConforms runs the corpus and the acceptance tests on the reference
 // runtime under every preset; none may show an outcome the model forbids.
 func TestCorpusConforms(t *testing.T) {
-	files, _ := filepath.Glob("../litmus/*/*.lit")
-	acc, _ := filepath.Glob("../../shared/acceptance/*.lit")
-	files = append(files, acc...)
-	if len(files) == 0 {
-		t.Fatal("no corpus")
-	}
+	files := corpus.All(t)
 	runs, skipped := 0, 0
 	for _, f := range files {
 		lt, err := litmus.ParseFile(f)

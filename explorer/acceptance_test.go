@@ -1,58 +1,27 @@
 package explorer_test
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// acceptanceDir is ../shared/acceptance beside the module root, when it exists.
-func acceptanceDir(t *testing.T) string {
-	dir := filepath.Join("..", "..", "shared", "acceptance")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no acceptance folder at %s", dir)
-	}
-	return dir
-}
-
-// knownDisagreements reads litmus/acceptance-disagreements.txt: "FILE PRESET HW | why".
-func knownDisagreements(t *testing.T) map[string]string {
-	f, err := os.Open(filepath.Join("..", "litmus", "acceptance-disagreements.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	known := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		key, why, _ := strings.Cut(line, "|")
-		known[strings.Join(strings.Fields(key), " ")] = strings.TrimSpace(why)
-	}
-	return known
-}
-
 // TestAcceptance runs every expect line of ../shared/acceptance: each preset and hw
 // model a file names must give the stated observation.
 func TestAcceptance(t *testing.T) {
-	dir := acceptanceDir(t)
-	known := knownDisagreements(t)
+	known := corpus.Disagreements(t)
 	for key, why := range known {
 		t.Logf("known disagreement, skipped: %s: %s", key, why)
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.lit"))
+	files := corpus.Acceptance(t)
 	if len(files) == 0 {
-		t.Fatalf("no .lit files in %s", dir)
+		t.Skip("no acceptance files")
 	}
 	checked := 0
 	for _, file := range files {

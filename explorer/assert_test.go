@@ -9,6 +9,7 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
@@ -58,9 +59,7 @@ func TestExploitChangesNothingWhenTrue(t *testing.T) {
 // TestExploitCorpus: the same over the corpus and the acceptance tests; for those
 // that break an assertion it logs the outcomes exploiting it adds, and some must.
 func TestExploitCorpus(t *testing.T) {
-	files, _ := filepath.Glob("../litmus/*/*.lit")
-	acc, _ := filepath.Glob("../../shared/acceptance/*.lit")
-	files = append(files, acc...)
+	files := corpus.All(t)
 	changed := 0
 	for _, f := range files {
 		lt, err := litmus.ParseFile(f)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
@@ -17,7 +18,7 @@ import (
 // BenchmarkAcceptance runs each acceptance test under all four presets (hw relaxed):
 // one op is the four searches of one file.
 func BenchmarkAcceptance(b *testing.B) {
-	files, _ := filepath.Glob("../../shared/acceptance/*.lit")
+	files := corpus.Acceptance(b)
 	if len(files) == 0 {
 		b.Skip("no ../shared/acceptance folder")
 	}
@@ -41,7 +42,7 @@ func BenchmarkAcceptance(b *testing.B) {
 // BenchmarkAcceptanceAll is the whole acceptance run: every file, every expect line's
 // preset and hw model, sequentially.
 func BenchmarkAcceptanceAll(b *testing.B) {
-	files, _ := filepath.Glob("../../shared/acceptance/*.lit")
+	files := corpus.Acceptance(b)
 	if len(files) == 0 {
 		b.Skip("no ../shared/acceptance folder")
 	}

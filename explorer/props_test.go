@@ -2,7 +2,6 @@ package explorer_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
@@ -182,12 +182,7 @@ func TestReductionRandom(t *testing.T) {
 // TestReductionCorpus: the same on every test of the corpus and of the acceptance
 // folder, under every preset and hw model.
 func TestReductionCorpus(t *testing.T) {
-	files, _ := filepath.Glob("../litmus/*/*.lit")
-	acc, _ := filepath.Glob("../../shared/acceptance/*.lit")
-	files = append(files, acc...)
-	if len(files) == 0 {
-		t.Fatal("no corpus files found")
-	}
+	files := corpus.All(t)
 	var plainStates, reducedStates int
 	for _, f := range files {
 		lt, err := litmus.ParseFile(f)

@@ -1,10 +1,10 @@
 package gen
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
@@ -25,7 +25,7 @@ func mustSem(t *testing.T, name string) spec.Semantics {
 // observations; when the family has no such sync (SB+rfi-guard), it finds at least
 // three distinguishing tests within the acceptance test's size.
 func TestDistinguishAcceptance(t *testing.T) {
-	files, _ := filepath.Glob("../../shared/acceptance/*.lit")
+	files := corpus.Acceptance(t)
 	if len(files) == 0 {
 		t.Skip("../shared/acceptance is absent")
 	}

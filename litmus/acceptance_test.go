@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rmacheck/rmacheck/internal/corpus"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -29,11 +31,7 @@ func moduleRoot(t testing.TB) string {
 }
 
 // litFiles lists the acceptance files and the corpus beside this package.
-func acceptanceFiles(t testing.TB) []string {
-	dir := filepath.Join(moduleRoot(t), "..", "shared", "acceptance")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.lit"))
-	return files
-}
+func acceptanceFiles(t testing.TB) []string { return corpus.Acceptance(t) }
 
 func corpusFiles(t testing.TB) []string {
 	var files []string

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/rmacheck/rmacheck/internal/corpus"
 )
 
 // countComments counts the comments of a .lit source independently of the lexer: `#` to
@@ -132,15 +134,7 @@ func checkComments(t *testing.T, name string, src []byte) {
 // the acceptance suite: the comment count stays and Format is a fixed point.
 func TestFormatKeepsCorpusComments(t *testing.T) {
 	root := moduleRoot(t)
-	files, _ := filepath.Glob(filepath.Join(root, "litmus", "*", "*.lit"))
-	acc, _ := filepath.Glob(filepath.Join(root, "..", "shared", "acceptance", "*.lit"))
-	if len(acc) == 0 {
-		t.Log("../shared/acceptance is absent: corpus only")
-	}
-	if len(files)+len(acc) == 0 {
-		t.Skip("no .lit files")
-	}
-	for _, f := range append(files, acc...) {
+	for _, f := range corpus.All(t) {
 		rel, _ := filepath.Rel(root, f)
 		t.Run(rel, func(t *testing.T) {
 			src, err := os.ReadFile(f)

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
 )
 
@@ -68,12 +69,8 @@ var refused = map[string]string{
 	"free-in-lock_all.lit": "the outcome reads a cell of an allocate window that the test frees",
 }
 
-func corpus(t *testing.T) []string {
-	var files []string
-	for _, pat := range []string{"../../litmus/*/*.lit", "../../../shared/acceptance/*.lit"} {
-		m, _ := filepath.Glob(pat)
-		files = append(files, m...)
-	}
+func corpusFiles(t *testing.T) []string {
+	files := corpus.All(t)
 	if len(files) < 100 {
 		t.Fatalf("only %d corpus files found", len(files))
 	}
@@ -85,7 +82,7 @@ func corpus(t *testing.T) []string {
 func TestCorpusCompiles(t *testing.T) {
 	dir := t.TempDir()
 	var cfiles []string
-	for _, path := range corpus(t) {
+	for _, path := range corpusFiles(t) {
 		lt, err := litmus.ParseFile(path)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
