@@ -329,28 +329,38 @@ type Expect struct {
 	Comments Comments
 }
 
-// ExpectItem is PRESET=OBS.
+// ExpectItem is PRESET=OBS, where OBS is Always, Sometimes or Never, optionally
+// followed by race-class rules (Never+U2, Sometimes+RACE+U3) or +none, or Erroneous,
+// optionally Erroneous(RULE).
 type ExpectItem struct {
 	Pos    Pos
 	Preset string
 	Obs    Obs
 	Rule   string // with ObsErroneous: the rule in parentheses, or ""
+	// RaceChecked: the item lists the race-class rules expected, exactly (Race), or
+	// none at all (+none, Race empty). Without it race-class rules are not checked.
+	RaceChecked bool
+	Race        []string
+	RacePos     []Pos // of each rule of Race (of "none" when Race is empty)
 }
 
-// String spells the observation as in .lit files: Never, Sometimes, Always, Erroneous(RULE).
+// ObsString spells the observation as in .lit files: Never, Sometimes+RACE,
+// Always+none, Erroneous, Erroneous(RULE).
 func (e ExpectItem) ObsString() string {
-	switch e.Obs {
-	case ObsNever:
-		return "Never"
-	case ObsSometimes:
-		return "Sometimes"
-	case ObsAlways:
-		return "Always"
+	if e.Obs == ObsErroneous {
+		if e.Rule != "" {
+			return "Erroneous(" + e.Rule + ")"
+		}
+		return "Erroneous"
 	}
-	if e.Rule != "" {
-		return "Erroneous(" + e.Rule + ")"
+	s := e.Obs.String()
+	if e.RaceChecked && len(e.Race) == 0 {
+		return s + "+none"
 	}
-	return "Erroneous"
+	for _, r := range e.Race {
+		s += "+" + r
+	}
+	return s
 }
 
 // Op is an instruction's operation.

@@ -458,8 +458,16 @@ func (g *gen) expects() {
 				continue
 			}
 			it := ExpectItem{Preset: p, Obs: Obs(g.intn(0, 3, "obs"))}
-			if it.Obs == ObsErroneous && g.coin("rule") {
-				it.Rule = pick(g, "ruleid", raisable())
+			switch {
+			case it.Obs == ObsErroneous && g.coin("rule"):
+				it.Rule = pick(g, "ruleid", erroneousRules())
+			case it.Obs != ObsErroneous && g.coin("race"):
+				it.RaceChecked = true
+				for _, r := range raceRules() {
+					if g.coin("race-" + r) {
+						it.Race = append(it.Race, r)
+					}
+				}
 			}
 			e.Items = append(e.Items, it)
 		}

@@ -24,6 +24,27 @@ func Parse(filename string, src []byte) (*Test, error) {
 	return t, errs.dedupSortCap()
 }
 
+// ParseCondition parses a condition on its own, as replay --outcome takes it:
+// `0:r0=0 /\ 1:r0=0`, or herd7's outcome spelling `0:r0=0; 1:r0=0;` (';' between
+// atoms is a conjunction, a trailing one is allowed). Positions in errors are 1:COL.
+func ParseCondition(s string) (Cond, error) {
+	p := &parser{outcome: true}
+	p.lx = newLexer("", []byte(s), &p.errs)
+	p.t = &Test{}
+	p.next()
+	var c Cond
+	ok := p.protect(func() {
+		c = p.parseCond()
+		if p.tok.kind != tEOF {
+			p.expected(`"/\\", "\\/", "=>" or the end of the condition`)
+		}
+	})
+	if !ok || len(p.errs) > 0 {
+		return nil, p.errs.dedupSortCap()
+	}
+	return c, nil
+}
+
 // ParseFile reads a file and parses it.
 func ParseFile(path string) (*Test, error) {
 	src, err := os.ReadFile(path)
@@ -63,6 +84,8 @@ type parser struct {
 	t       *Test
 	nprocs  int
 	depth   int // nesting of the condition being parsed
+	// outcome: a condition given on its own (ParseCondition), where ';' joins atoms.
+	outcome bool
 
 	lines []line    // the lines comments attach to, in source order
 	stmt  *Comments // the comments of the init statement just parsed
@@ -1051,8 +1074,11 @@ func (p *parser) parseOr() Cond {
 
 func (p *parser) parseAnd() Cond {
 	l := p.parseNot()
-	for p.tok.kind == tAnd {
+	for p.tok.kind == tAnd || (p.outcome && p.tok.kind == tSemi) {
 		p.next()
+		if p.outcome && p.tok.kind == tEOF {
+			break // herd7's outcome lines end with ';'
+		}
 		l = &And{L: l, R: p.parseNot()}
 	}
 	return l
@@ -1083,6 +1109,13 @@ func (p *parser) parsePrimary() Cond {
 		b := &Bool{Pos: p.tpos(), V: p.tok.text == "true"}
 		p.next()
 		return b
+	case p.tok.kind == tIdent && procName(p.tok.text) && p.peek().kind == tColon:
+		name, pos := p.tok.text, p.tpos()
+		p.next()
+		p.next()
+		reg := p.tok.text
+		p.errorf(pos, "a register is named by its rank, not its column: write %s:%s, not %s:%s", name[1:], reg, name, reg)
+		panic(bailout{})
 	case p.tok.kind == tInt || p.tok.kind == tIdent:
 		pos := p.tpos()
 		r := p.parseRef()
@@ -1094,6 +1127,15 @@ func (p *parser) parsePrimary() Cond {
 	return nil
 }
 
+// procName: P followed by digits, a column header.
+func procName(s string) bool {
+	if len(s) < 2 || s[0] != 'P' {
+		return false
+	}
+	_, err := strconv.Atoi(s[1:])
+	return err == nil
+}
+
 func (p *parser) word(what string) (string, Pos) {
 	p.tok = p.lx.scanWord(p.tok.off)
 	if p.tok.kind != tWord {
@@ -1102,6 +1144,32 @@ func (p *parser) word(what string) (string, Pos) {
 	s, pos := p.tok.text, p.tpos()
 	p.next()
 	return s, pos
+}
+
+// raceRules reads the race-class part of an expect item, "+RACE+U2" or "+none": one
+// word (words may hold '+'), split at each '+'.
+func (p *parser) raceRules(it *ExpectItem) {
+	w, pos := p.word("race-class rules after the observation (+RACE, +U2, +U3 or +none)")
+	it.RaceChecked = true
+	col := pos.Col
+	for i, rule := range strings.Split(w, "+") {
+		if i == 0 {
+			col++ // the leading '+'
+			continue
+		}
+		if rule == "" {
+			p.errorf(Pos{Line: pos.Line, Col: col}, "expected a race-class rule (RACE, U2, U3) or none after +")
+		}
+		if rule == "none" {
+			if w != "+none" {
+				p.errorf(Pos{Line: pos.Line, Col: col}, "+none stands alone: it means no race-class rule at all")
+			}
+		} else {
+			it.Race = append(it.Race, rule)
+			it.RacePos = append(it.RacePos, Pos{Line: pos.Line, Col: col})
+		}
+		col += len(rule) + 1
+	}
 }
 
 func (p *parser) parseExpect() {
@@ -1138,6 +1206,9 @@ func (p *parser) parseExpect() {
 			p.next()
 			it.Rule, _ = p.word("rule id")
 			p.expect(tRParen, "after rule id")
+		}
+		if p.tok.kind == tPlus && p.tok.off == p.prevEnd {
+			p.raceRules(&it)
 		}
 		e.Items = append(e.Items, it)
 	}

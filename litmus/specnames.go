@@ -23,13 +23,25 @@ func semanticRule(id string) bool {
 	return ok && r.ID == id && r.Class == spec.ClassRule
 }
 
-// raisable lists the ids of the rules an execution can raise.
-func raisable() []string {
+// rulesOfClass lists the ids of the catalogue's rules of one class, in order.
+func rulesOfClass(c spec.Class) []string {
 	var ids []string
 	for _, r := range spec.Rules {
-		if r.Class != spec.ClassRule {
+		if r.Class == c {
 			ids = append(ids, r.ID)
 		}
 	}
 	return ids
+}
+
+// erroneousRules are the rules Erroneous(RULE) may name.
+func erroneousRules() []string { return rulesOfClass(spec.ClassErroneous) }
+
+// raceRules are the rules OBS+RULE may name.
+func raceRules() []string { return rulesOfClass(spec.ClassRace) }
+
+// raceClass reports whether id (spelled exactly) is a race-class rule.
+func raceClass(id string) bool {
+	r, ok := spec.LookupRule(id)
+	return ok && r.ID == id && r.Class == spec.ClassRace
 }

@@ -685,23 +685,43 @@ func (v *validator) ref(r Ref) {
 }
 
 func (v *validator) cond(c Cond) {
-	switch c := c.(type) {
-	case *Atom:
-		if c.Ref.Reg == nil && c.Ref.Loc == nil {
-			v.errorf(c.Pos, "condition atom names nothing")
+	for _, a := range Atoms(c) {
+		if a.Ref.Reg == nil && a.Ref.Loc == nil {
+			v.errorf(a.Pos, "condition atom names nothing")
 		}
-		v.ref(c.Ref)
-	case *Not:
-		v.cond(c.C)
-	case *And:
-		v.cond(c.L)
-		v.cond(c.R)
-	case *Or:
-		v.cond(c.L)
-		v.cond(c.R)
-	case *Implies:
-		v.cond(c.L)
-		v.cond(c.R)
+		v.ref(a.Ref)
+	}
+}
+
+// raceItems checks the race-class part of an expect item: OBS+RULE names race-class
+// rules only, each once; Erroneous takes none.
+func (v *validator) raceItems(it ExpectItem) {
+	if !it.RaceChecked {
+		return
+	}
+	pos := func(i int) Pos {
+		if i < len(it.RacePos) {
+			return or(it.RacePos[i], it.Pos)
+		}
+		return it.Pos
+	}
+	if it.Obs == ObsErroneous {
+		v.errorf(pos(0), "race-class rules go with Always, Sometimes or Never, not with Erroneous (which ignores them)")
+		return
+	}
+	seen := map[string]bool{}
+	for i, r := range it.Race {
+		switch {
+		case raceClass(r):
+		case isRuleID(r):
+			v.errorf(pos(i), "%s is not race-class (race-class rules: %s); an erroneous rule goes in Erroneous(%s)", r, strings.Join(raceRules(), " "), r)
+		default:
+			v.errorf(pos(i), "unknown race-class rule %q (race-class rules: %s, or none)", r, strings.Join(raceRules(), " "))
+		}
+		if seen[r] {
+			v.errorf(pos(i), "%s listed twice", r)
+		}
+		seen[r] = true
 	}
 }
 
@@ -744,11 +764,14 @@ func (v *validator) expects() {
 				case it.Obs != ObsErroneous:
 					v.errorf(pos, "a rule id only goes with Erroneous, found %s(%s)", it.ObsString(), it.Rule)
 				case semanticRule(it.Rule):
-					v.errorf(pos, "rule %s is a rule the model executes, never raised: Erroneous(RULE) needs one of %s", it.Rule, strings.Join(raisable(), " "))
+					v.errorf(pos, "rule %s is a rule the model executes, never raised: Erroneous(RULE) needs one of %s", it.Rule, strings.Join(erroneousRules(), " "))
+				case raceClass(it.Rule):
+					v.errorf(pos, "%s is race-class, never erroneous: write Never+%s (or Sometimes+%s, Always+%s)", it.Rule, it.Rule, it.Rule, it.Rule)
 				case !isRuleID(it.Rule):
-					v.errorf(pos, "unknown rule %q in Erroneous(...) (rules: %s)", it.Rule, strings.Join(raisable(), " "))
+					v.errorf(pos, "unknown rule %q in Erroneous(...) (rules: %s)", it.Rule, strings.Join(erroneousRules(), " "))
 				}
 			}
+			v.raceItems(it)
 		}
 	}
 }
