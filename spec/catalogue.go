@@ -267,6 +267,26 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
+		ID:    "LIVELOCK",
+		Title: "Spin loop that never exits",
+		Text: "An execution ends with spin loops (repeat ... until, await) blocked, and each blocked " +
+			"loop's body, run once more against the final memory, would still find its condition false: " +
+			"nothing can change what it reads, so it spins forever. (A blocked loop that would now exit " +
+			"only means its last iteration ran too early: that execution is dropped, another one runs " +
+			"the iteration later.) SEMANTICS.md §2 defines it; GenMC's liveness check of await loops reads the same way.",
+		Class: ClassErroneous,
+	},
+	{
+		ID:    "E-EPOCH-END",
+		Title: "Epoch still open at the end",
+		Text: "A process finishes with an epoch still open on a window it has not freed: a lock, " +
+			"lock_all, start or post without its unlock, unlock_all, complete or wait. MPI_Win_free (and " +
+			"so MPI_Finalize) may be called only after the process has completed its involvement in RMA " +
+			"on the window, so such a program is erroneous; its RMA operations need never complete.",
+		Nodes: []string{"node313", "node327"},
+		Class: ClassErroneous,
+	},
+	{
 		ID:    "RACE",
 		Title: "Data race between plain accesses",
 		Text: "Two plain loads or stores to the same cell, at least one a store, race when no chain of " +
@@ -275,4 +295,35 @@ var Rules = []Rule{
 			"never as erroneous MPI.",
 		Class: ClassRace,
 	},
+}
+
+// flagRules are the rules an execution's state can hold as raised, in the order of
+// their bits in the flag word (bit i is flagRules[i]): the rules steps raise, and
+// DEADLOCK, LIVELOCK and E-EPOCH-END, which the end of an execution raises. Race and
+// conflict rules are found by the pair checks (SEMANTICS.md §7), never held in a state.
+var flagRules = []string{
+	"E-EPOCH", "E-EPOCH-MIX", "E-SYNC-EPOCH", "E-ORIGIN-BUF", "E-SQ-FLAVOR", "E-LS-ACCESS",
+	"E-SEPARATE-SHM", "E-INFO", "E-ALIGN", "DEADLOCK", "E-ASSERT", "LIVELOCK", "E-EPOCH-END",
+}
+
+// FlagBit is the bit of a rule in a state's flag word. It panics for a rule that
+// has none: asking for one is a bug in the model, not an input error.
+func FlagBit(rule string) uint32 {
+	for i, r := range flagRules {
+		if r == rule {
+			return 1 << uint(i)
+		}
+	}
+	panic("spec: rule " + rule + " has no flag bit")
+}
+
+// FlagRules turns a flag word into rule ids, in bit order.
+func FlagRules(word uint32) []string {
+	var out []string
+	for i, r := range flagRules {
+		if word&(1<<uint(i)) != 0 {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -40,6 +40,8 @@ var catalogueTable = []struct {
 	{"E-SEPARATE-SHM", ClassErroneous, []string{"node311"}},
 	{"E-ALIGN", ClassErroneous, []string{"node251"}},
 	{"DEADLOCK", ClassErroneous, nil},
+	{"LIVELOCK", ClassErroneous, nil},
+	{"E-EPOCH-END", ClassErroneous, []string{"node313", "node327"}},
 	{"RACE", ClassRace, nil},
 }
 
@@ -101,7 +103,7 @@ func TestCatalogueWellFormed(t *testing.T) {
 		}
 
 		switch {
-		case r.ID == "DEADLOCK" || r.ID == "RACE":
+		case r.ID == "DEADLOCK" || r.ID == "LIVELOCK" || r.ID == "RACE":
 			if len(r.Nodes) != 0 {
 				t.Errorf("%s cites %v; SEMANTICS.md gives it no node", r.ID, r.Nodes)
 			}
@@ -202,4 +204,29 @@ func tail(s string) string {
 		return s[len(s)-20:]
 	}
 	return s
+}
+
+// TestFlagBits: every rule a state can hold has its own bit, FlagRules reads the
+// bits back, and every such rule is erroneous-class.
+func TestFlagBits(t *testing.T) {
+	var all uint32
+	for _, r := range flagRules {
+		b := FlagBit(r)
+		if all&b != 0 {
+			t.Errorf("%s shares a bit", r)
+		}
+		all |= b
+		if got := FlagRules(b); len(got) != 1 || got[0] != r {
+			t.Errorf("FlagRules(FlagBit(%s)) = %v", r, got)
+		}
+		if rl, ok := LookupRule(r); !ok || rl.Class != ClassErroneous {
+			t.Errorf("%s: a state-held rule must be an erroneous-class rule of the catalogue", r)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("FlagBit(U2) did not panic: race-class rules are never held in a state")
+		}
+	}()
+	FlagBit("U2")
 }

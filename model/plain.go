@@ -1,0 +1,115 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/rmacheck/rmacheck/litmus"
+)
+
+// Plain loads and stores (SEMANTICS.md §2): load/store access to a segment, the
+// value a load reads (store forwarding, the tso buffer, the process's copy), and
+// the tso store buffer's drain.
+
+// lsAccessOK checks that a load/store may touch its cell: the window is not freed,
+// and a remote segment is one the process has load/store access to (node311).
+func (p *Program) lsAccessOK(s State, proc int, in *Instr, rec *Record) bool {
+	w := &p.Wins[in.Win]
+	wl := &p.Layout.Win[in.Win]
+	if s[wl.Freed+proc] != 0 {
+		p.raise(s, rec, "E-EPOCH", proc, in.Row, "P%d row %d: %s accesses window %s after free", proc, in.Row, in.Text, w.Name)
+		return false
+	}
+	if !in.Remote {
+		return true
+	}
+	if w.Model == litmus.Separate || p.Cells[in.Cell].Separate {
+		p.raise(s, rec, "E-SEPARATE-SHM", proc, in.Row,
+			"P%d row %d: %s loads or stores another rank's segment of the separate window %s: MPI does not define it", proc, in.Row, in.Text, w.Name)
+		return false
+	}
+	if w.Flavor == litmus.FlavorAllocateShared || s[wl.SQ+proc*p.NProcs+int(in.Target)] == 1 {
+		return true
+	}
+	p.raise(s, rec, "E-LS-ACCESS", proc, in.Row,
+		"P%d row %d: %s reaches rank %d's segment of %s window %s without load/store access (no shared_query returned a size > 0)",
+		proc, in.Row, in.Text, in.Target, w.Flavor, w.Name)
+	return false
+}
+
+func (p *Program) plainAccess(s State, proc int, in *Instr, rec *Record) bool {
+	if !p.lsAccessOK(s, proc, in, rec) {
+		return true
+	}
+	c := int(in.Cell)
+	if in.Kind == KPlainLoad {
+		v := p.loadValue(s, proc, in)
+		p.setReg(s, proc, int(in.Dst), v)
+		if rec != nil {
+			rec.Text += fmt.Sprintf("  (reads %s=%d)", p.Cells[c].Name, v)
+		}
+		return true
+	}
+	v := p.val(s, proc, in.Args[0])
+	if p.HW == TSO {
+		l := &p.Layout
+		n := int(s[l.TSOLen[proc]])
+		off := l.TSOBuf[proc] + 9*n
+		s[off] = byte(c)
+		s.setI64(off+1, v)
+		s[l.TSOLen[proc]] = byte(n + 1)
+		p.noteStore(s, proc, c)
+		if rec != nil {
+			rec.Text += fmt.Sprintf("  (buffers %s:=%d)", p.Cells[c].Name, v)
+		}
+		return true
+	}
+	p.writeLocal(s, c, v)
+	p.noteStore(s, proc, c)
+	if rec != nil {
+		rec.Text += fmt.Sprintf("  (%s:=%d)", p.Cells[c].Name, v)
+	}
+	return true
+}
+
+// loadValue: store forwarding from an unexecuted store, else the newest buffered
+// store of the process (tso), else the memory copy the process sees.
+func (p *Program) loadValue(s State, proc int, in *Instr) int64 {
+	c := int(in.Cell)
+	if in.FwdStore >= 0 && p.done(s, proc)&(1<<uint(in.FwdStore)) == 0 {
+		return p.val(s, proc, p.Procs[proc].Code[in.FwdStore].Args[0])
+	}
+	if p.HW == TSO {
+		l := &p.Layout
+		for k := int(s[l.TSOLen[proc]]) - 1; k >= 0; k-- {
+			off := l.TSOBuf[proc] + 9*k
+			if int(s[off]) == c {
+				return s.i64(off + 1)
+			}
+		}
+	}
+	return s.i64(p.localOff(c))
+}
+
+func (p *Program) writeLocal(s State, c int, v int64) {
+	s.setI64(p.localOff(c), v)
+	if p.Cells[c].Separate {
+		s.setU64(p.Layout.DirtyPriv, s.u64(p.Layout.DirtyPriv)|1<<uint(c))
+	}
+}
+
+func (p *Program) drain(s State, proc int, rec *Record) {
+	l := &p.Layout
+	n := int(s[l.TSOLen[proc]])
+	base := l.TSOBuf[proc]
+	c := int(s[base])
+	v := s.i64(base + 1)
+	copy(s[base:base+9*(n-1)], s[base+9:base+9*n])
+	for k := base + 9*(n-1); k < base+9*n; k++ {
+		s[k] = 0
+	}
+	s[l.TSOLen[proc]] = byte(n - 1)
+	p.writeLocal(s, c, v)
+	if rec != nil {
+		rec.Text = fmt.Sprintf("P%d store buffer drains %s:=%d", proc, p.Cells[c].Name, v)
+	}
+}

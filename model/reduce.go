@@ -1,0 +1,137 @@
+package model
+
+import (
+	"math/bits"
+)
+
+// Partial-order reduction: the steps the reduced search takes alone (persistent
+// sets of one), chosen at compile time; the property tests in explorer/ check that
+// the reduced search gives the plain one's outcomes, flags and witnesses.
+
+// localSuccessor emits the first enabled local step, if there is one.
+func (p *Program) localSuccessor(s, scratch State, emit func(Step, State)) bool {
+	l := &p.Layout
+	for proc := range p.Procs {
+		done := p.done(s, proc)
+		candidates := p.Procs[proc].LocalMask &^ done
+		if candidates == 0 {
+			continue
+		}
+		inCall := int(s[l.InCall[proc]]) - 1
+		code := p.Procs[proc].Code
+		for ; candidates != 0; candidates &= candidates - 1 {
+			j := bits.TrailingZeros64(candidates)
+			in := &code[j]
+			st := Step{Kind: StepExec, Proc: int8(proc), Index: int8(j)}
+			switch {
+			case j == inCall:
+				if !in.LocalReturn {
+					continue
+				}
+				st.Kind = StepReturn
+			case !p.ready(s, proc, j, done):
+				continue
+			case in.GuardReg >= 0 && !p.guardHolds(s, proc, in):
+				if !in.LocalSkip {
+					continue
+				}
+			case !in.Local || (in.Kind == KSharedQuery && p.sqOpen(s, proc, in)):
+				continue
+			}
+			copy(scratch, s)
+			if p.Apply(scratch, st, nil) {
+				emit(st, scratch)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// localSteps marks the steps the reduced search may take eagerly. A step is local
+// when it reads and writes only its own process's state (registers, epoch state,
+// done set), or only adds to shared state in ways that merely enable others
+// (a message sent, a post or complete counted, a lock released), and when no other
+// process can disable it. Such a step is independent of every step of the others,
+// so exploring it alone from a state loses no terminal state (Godefroid's
+// persistent sets; the state graph is acyclic, so no cycle proviso is needed).
+// Registers a pending RMA operation writes at perform time are shared with that
+// perform step, so a step touching them is never local.
+func (c *compiler) localSteps(proc int) {
+	p := c.p
+	code := p.Procs[proc].Code
+	var rmaDst uint32
+	for k := range code {
+		if code[k].Kind == KRMA && code[k].Dst >= 0 {
+			rmaDst |= 1 << uint(code[k].Dst)
+		}
+	}
+	for k := range code {
+		in := &code[k]
+		guardOK := in.GuardReg < 0 || readRegs(&Instr{GuardReg: in.GuardReg, GuardVal: in.GuardVal, Dst: -1})&rmaDst == 0
+		in.LocalSkip = guardOK
+		regs := readRegs(in) | writeRegs(in)
+		if in.Kind == KRMA {
+			regs = readRegs(in) // its own result register is written by its perform step
+		}
+		in.Local = guardOK && regs&rmaDst == 0 && c.localKind(in)
+		// A free's return disables the process's later accesses to the window (they
+		// become E-EPOCH), which the concurrency checks see: never local.
+		in.LocalReturn = in.TwoPhase && in.Kind != KFree && (in.Kind != KFence || (!p.hasSeparate && !c.windowHasOps(int(in.Win))))
+		if in.Local || (in.LocalSkip && in.GuardReg >= 0) || in.LocalReturn {
+			p.Procs[proc].LocalMask |= 1 << uint(k)
+		}
+	}
+}
+
+func (c *compiler) localKind(in *Instr) bool {
+	p := c.p
+	// Calls that complete RMA operations at the target (R2-R4) end their
+	// concurrency with other accesses, which the conflict checks read: they are
+	// visible, never local, on windows with RMA operations.
+	completes := in.Win >= 0 && c.windowHasOps(int(in.Win))
+	switch in.Kind {
+	case KArith, KWaitReq, KFlushLocal, KSend, KRecv, KStart, KComplete, KRMA, KRemoteStore, KBarrier, KSharedQuery:
+		return true
+	case KFlush:
+		return !completes
+	case KFence:
+		return in.TwoPhase || (!p.hasSeparate && !completes) // arrival only; a noprecede fence also copies and completes
+	case KSync:
+		return !p.hasSeparate // R5/R6 copies touch the public copy others' RMA reaches
+	case KUnlock, KUnlockAll:
+		// ending a nocheck lock epoch ends what the assertion check looks at
+		return !p.hasSeparate && !completes && !c.nocheckLock[in.Win]
+	case KPost:
+		// Others' locks read the exposure (E-EPOCH-MIX), and R5 copies; a post
+		// ends the state a start-before-post (nocheck) check looks for.
+		return !p.hasSeparate && !c.windowLocked(int(in.Win)) && !c.nocheckPSCW[in.Win]
+	case KWait:
+		return !p.hasSeparate && !c.windowLocked(int(in.Win)) && !completes
+	}
+	return false // loads, stores, remote loads, lock acquisition, free
+}
+
+// windowHasOps: some RMA operation (or, under ls_is_rma, remote store) is issued on
+// the window or on one that shares its memory.
+func (c *compiler) windowHasOps(win int) bool {
+	for _, sl := range c.p.Slots {
+		in := &c.p.Procs[sl.Proc].Code[sl.Instr]
+		if in.Win == int8(win) || c.p.Wins[in.Win].Base == c.p.Wins[win].Base {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *compiler) windowLocked(win int) bool {
+	for i := range c.p.Procs {
+		for k := range c.p.Procs[i].Code {
+			in := &c.p.Procs[i].Code[k]
+			if int(in.Win) == win && (in.Kind == KLock || in.Kind == KLockAll) {
+				return true
+			}
+		}
+	}
+	return false
+}

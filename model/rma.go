@@ -1,0 +1,266 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/rmacheck/rmacheck/litmus"
+)
+
+// RMA operations (SEMANTICS.md §3, node337-339): the epoch an operation is issued
+// in, its perform step at the target, and the searches over pending operations
+// that completion (R1-R4) waits on.
+
+// epochFor finds the access epoch an RMA call of proc to target opens in (node327):
+// a start epoch holding the target, a lock of the target or lock_all, or a fence epoch.
+func (p *Program) epochFor(s State, proc int, in *Instr) (kind, index int) {
+	wl := &p.Layout.Win[in.Win]
+	t := uint(in.Target)
+	n := p.NProcs
+	if s.u32(wl.StartOpen+4*proc)&(1<<t) != 0 {
+		return EpochPSCW, int(s[wl.StartCnt+proc*n+int(t)])
+	}
+	if s.u32(wl.LockHeld+4*proc)&(1<<t) != 0 || s[wl.LockAll+proc] != 0 {
+		return EpochPassive, 0
+	}
+	if k := int(s[wl.FenceDone+proc]); k > 0 && s[wl.FenceOpen+proc]&1 != 0 && in.FenceAfter {
+		return EpochFence, k
+	}
+	return 0, 0
+}
+
+// exposed reports whether the target is exposed to an operation of that epoch, so
+// that it may be performed: the target returned from the fence opening the epoch,
+// or posted the matching exposure; a passive-target lock is held until completion.
+func (p *Program) exposed(s State, win, origin, target, kind, index int) bool {
+	wl := &p.Layout.Win[win]
+	switch kind {
+	case EpochFence:
+		return int(s[wl.FenceDone+target]) >= index
+	case EpochPSCW:
+		return int(s[wl.PostCnt+target*p.NProcs+origin]) >= index
+	}
+	return true
+}
+
+func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
+	w := &p.Wins[in.Win]
+	wl := &p.Layout.Win[in.Win]
+	if in.Kind == KRemoteStore && !p.lsAccessOK(s, proc, in, rec) {
+		return true
+	}
+	if s[wl.Freed+proc] != 0 {
+		p.raise(s, rec, "E-EPOCH", proc, in.Row, "P%d row %d: %s on window %s after free", proc, in.Row, in.Text, w.Name)
+		return true
+	}
+	kind, index := p.epochFor(s, proc, in)
+	if kind == 0 && s[wl.FenceDone+proc] > 0 && s[wl.FenceOpen+proc]&1 == 0 && in.FenceAfter {
+		p.assertFalse(s, rec, proc, in, "an RMA call after a fence that asserted nosucceed")
+	}
+	if kind == 0 {
+		what := "RMA call"
+		if in.Kind == KRemoteStore {
+			what = "remote store (an RMA operation under ls_is_rma)"
+		}
+		p.raise(s, rec, "E-EPOCH", proc, in.Row, "P%d row %d: %s: %s outside an access epoch to rank %d on window %s",
+			proc, in.Row, in.Text, what, in.Target, w.Name)
+		return true
+	}
+	p.checkNoput(s, rec, proc, in, kind, index)
+	off := p.Layout.Slot[in.Slot]
+	s[off] = SlotPending
+	s[off+1] = byte(kind)
+	s[off+2] = byte(index)
+	s.setI64(off+3, p.val(s, proc, in.Args[0]))
+	s.setI64(off+11, p.val(s, proc, in.Args[1]))
+	if rec != nil {
+		rec.Text += fmt.Sprintf("  (issued in %s)", epochName(kind, index))
+	}
+	return true
+}
+
+func epochName(kind, index int) string {
+	switch kind {
+	case EpochFence:
+		return fmt.Sprintf("the fence epoch opened by fence #%d", index)
+	case EpochPSCW:
+		return fmt.Sprintf("start epoch #%d", index)
+	}
+	return "a passive-target epoch"
+}
+
+// remoteLoad is a remote load under ls_is_rma: a get that blocks until it may be
+// performed and completes at once.
+func (p *Program) remoteLoad(s State, proc int, in *Instr, rec *Record) bool {
+	if !p.lsAccessOK(s, proc, in, rec) {
+		return true
+	}
+	kind, index := p.epochFor(s, proc, in)
+	if kind == 0 {
+		p.raise(s, rec, "E-EPOCH", proc, in.Row,
+			"P%d row %d: %s: remote load (an RMA operation under ls_is_rma) outside an access epoch to rank %d on window %s",
+			proc, in.Row, in.Text, in.Target, p.Wins[in.Win].Name)
+		return true
+	}
+	if !p.exposed(s, int(in.Win), proc, int(in.Target), kind, index) {
+		return false
+	}
+	v := p.pub(s, int(in.Cell))
+	p.setReg(s, proc, int(in.Dst), v)
+	if rec != nil {
+		rec.Text += fmt.Sprintf("  (reads %s=%d)", p.Cells[in.Cell].Name, v)
+	}
+	return true
+}
+
+// accReads / accWrites: the fetching and the updating part of an accumulate.
+func accReads(in *Instr) bool {
+	switch in.Op {
+	case litmus.OpGacc, litmus.OpRgacc, litmus.OpFop, litmus.OpCas:
+		return true
+	}
+	return false
+}
+
+func accWrites(in *Instr) bool {
+	switch in.Op {
+	case litmus.OpAcc, litmus.OpRacc, litmus.OpCas:
+		return true
+	case litmus.OpGacc, litmus.OpRgacc, litmus.OpFop:
+		return in.AccOp != litmus.AccNoOp
+	}
+	return false
+}
+
+func isAccumulate(in *Instr) bool { return accReads(in) || accWrites(in) }
+
+// accOrdered: accumulates from one origin to one cell keep issue order for the
+// pairs accumulate_ordering lists (node338).
+func accOrdered(order uint8, a, b *Instr) bool {
+	return (accWrites(a) && accWrites(b) && order&OrdWAW != 0) ||
+		(accWrites(a) && accReads(b) && order&OrdRAW != 0) ||
+		(accReads(a) && accWrites(b) && order&OrdWAR != 0) ||
+		(accReads(a) && accReads(b) && order&OrdRAR != 0)
+}
+
+func (p *Program) perform(s State, k int, rec *Record) bool {
+	sl := p.Slots[k]
+	in := &p.Procs[sl.Proc].Code[sl.Instr]
+	off := p.Layout.Slot[k]
+	if !p.exposed(s, int(in.Win), sl.Proc, int(in.Target), int(s[off+1]), int(s[off+2])) {
+		return false
+	}
+	if isAccumulate(in) {
+		order := p.Wins[in.Win].AccOrder
+		for e := k - 1; e >= 0 && p.Slots[e].Proc == sl.Proc; e-- {
+			prev := &p.Procs[sl.Proc].Code[p.Slots[e].Instr]
+			if s[p.Layout.Slot[e]] == SlotPending && prev.Cell == in.Cell && isAccumulate(prev) && accOrdered(order, prev, in) {
+				return false
+			}
+		}
+	}
+	c := int(in.Cell)
+	old := p.pub(s, c)
+	a, b := s.i64(off+3), s.i64(off+11)
+	nv, writes := old, true
+	switch in.Op {
+	case litmus.OpPut, litmus.OpRput:
+		nv = a
+	case litmus.OpGet, litmus.OpRget:
+		writes = false
+	case litmus.OpCas:
+		if old == a {
+			nv = b
+		}
+	default:
+		nv = reduce(in.AccOp, old, a)
+		writes = in.AccOp != litmus.AccNoOp
+	}
+	if in.Kind == KRemoteStore {
+		nv = a
+	}
+	if in.Dst >= 0 && in.Kind == KRMA {
+		p.setReg(s, sl.Proc, int(in.Dst), old)
+	}
+	if writes {
+		p.setPub(s, c, nv)
+		if p.Cells[c].Separate {
+			s.setU64(p.Layout.DirtyPub, s.u64(p.Layout.DirtyPub)|1<<uint(c))
+		}
+	}
+	s[off] = SlotPerformed
+	if rec != nil {
+		rec.Text = fmt.Sprintf("perform %s of P%d row %d: ", in.Text, sl.Proc, in.Row)
+		if writes {
+			rec.Text += fmt.Sprintf("%s:=%d", p.Cells[c].Name, nv)
+		} else {
+			rec.Text += fmt.Sprintf("reads %s=%d", p.Cells[c].Name, old)
+		}
+	}
+	return true
+}
+
+func reduce(op litmus.AccOp, old, v int64) int64 {
+	switch op {
+	case litmus.AccSum:
+		return old + v
+	case litmus.AccProd:
+		return old * v
+	case litmus.AccMax:
+		return max(old, v)
+	case litmus.AccMin:
+		return min(old, v)
+	case litmus.AccBand:
+		return old & v
+	case litmus.AccBor:
+		return old | v
+	case litmus.AccBxor:
+		return old ^ v
+	case litmus.AccReplace:
+		return v
+	}
+	return old // no_op
+}
+
+// pending reports whether proc has an unperformed operation on win matching the filter.
+func (p *Program) pending(s State, proc, win int, match func(in *Instr, kind int) bool) bool {
+	for k, sl := range p.Slots {
+		if sl.Proc != proc {
+			continue
+		}
+		off := p.Layout.Slot[k]
+		in := &p.Procs[proc].Code[sl.Instr]
+		if s[off] == SlotPending && int(in.Win) == win && match(in, int(s[off+1])) {
+			return true
+		}
+	}
+	return false
+}
+
+func anyOp(*Instr, int) bool { return true }
+
+// completeAtTarget marks performed operations on win as completed at their target
+// (R2-R4), when match accepts their (origin, instruction, epoch kind, index).
+func (p *Program) completeAtTarget(s State, win int, match func(origin int, in *Instr, kind, index int) bool) {
+	for k, sl := range p.Slots {
+		off := p.Layout.Slot[k]
+		if s[off] != SlotPerformed {
+			continue
+		}
+		in := &p.Procs[sl.Proc].Code[sl.Instr]
+		if int(in.Win) == win && match(sl.Proc, in, int(s[off+1]), int(s[off+2])) {
+			s[off] = SlotCompleted
+		}
+	}
+}
+
+func (p *Program) waitReq(s State, in *Instr) bool {
+	k := in.ReqSlot
+	if k < 0 {
+		return true
+	}
+	rma := &p.Procs[p.Slots[k].Proc].Code[p.Slots[k].Instr]
+	if rma.Dst >= 0 && s[p.Layout.Slot[k]] == SlotPending {
+		return false // a request-based get completes locally once its data arrived
+	}
+	return true
+}
