@@ -23,6 +23,9 @@ type Options struct {
 	IncludeErroneous bool
 	Progress         func(done, total int)
 	MaxStates        int
+	// Runtime: further options of the reference runtime (its Runs, Seed and
+	// Progress come from the fields above).
+	Runtime reference.Options
 
 	// For the mpich and openmpi targets (mpi.go):
 	// Oversubscribe lets MPICH run more ranks than cores (it busy-polls: slow, and the
@@ -97,7 +100,9 @@ func Reference(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error)
 	if opt.Progress != nil {
 		progress = func(done int) { opt.Progress(done, runs) }
 	}
-	res, err := reference.Run(p, reference.Options{Runs: runs, Seed: opt.Seed, Progress: progress})
+	ropt := opt.Runtime
+	ropt.Runs, ropt.Seed, ropt.Progress = runs, opt.Seed, progress
+	res, err := reference.Run(p, ropt)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
 	}
@@ -115,7 +120,7 @@ func begin(t *litmus.Test, sem spec.Semantics, target string, hw model.HW, opt O
 	}
 	rep.Model = allowed.Result
 	if allowed.Result.Erroneous() && !opt.IncludeErroneous {
-		rep.Skipped = "skipped: the model finds it " + allowed.Result.ObservationString() + " (undefined behaviour); --include-erroneous runs it anyway"
+		rep.Skipped = "skipped: the model finds it " + allowed.Result.Verdict().ObsString() + " (undefined behaviour); --include-erroneous runs it anyway"
 	}
 	return rep, allowed.Result, nil
 }
@@ -134,20 +139,18 @@ func defaultRuns(p *model.Program) int {
 // compare fills the report from a histogram and the model's allowed outcomes.
 func (rep *Report) compare(res *reference.Result, allowed *explorer.Result) {
 	rep.Runs, rep.Elapsed, rep.Rate = res.Runs, res.Elapsed, res.Rate()
-	allowedSet := map[string]bool{}
-	sat := map[string]bool{}
+	allowedSet := map[model.OutcomeKey]bool{}
 	for _, o := range allowed.Outcomes {
-		allowedSet[fmt.Sprint(o.Values)] = true
-		sat[fmt.Sprint(o.Values)] = o.Sat
+		allowedSet[model.KeyOf(o.Values)] = true
 	}
-	cond, filter := explorer.ConditionOf(allowed.Program), explorer.FilterOf(allowed.Program)
-	seen := map[string]bool{}
+	p := allowed.Program
+	seen := map[model.OutcomeKey]bool{}
 	for _, b := range res.Bins {
-		if filter != nil && !filter(b.Values) {
+		if !p.Keep(b.Values) {
 			continue // dropped before the condition, as the model does
 		}
-		k := fmt.Sprint(b.Values)
-		bin := Bin{Values: b.Values, Count: b.Count, Allowed: allowedSet[k], Sat: cond(b.Values)}
+		k := model.KeyOf(b.Values)
+		bin := Bin{Values: b.Values, Count: b.Count, Allowed: allowedSet[k], Sat: p.Sat(b.Values)}
 		seen[k] = true
 		if bin.Sat {
 			rep.Positive += b.Count
@@ -160,7 +163,7 @@ func (rep *Report) compare(res *reference.Result, allowed *explorer.Result) {
 		rep.Bins = append(rep.Bins, bin)
 	}
 	for _, o := range allowed.Outcomes {
-		if !seen[fmt.Sprint(o.Values)] {
+		if !seen[model.KeyOf(o.Values)] {
 			rep.Unseen = append(rep.Unseen, o.Values)
 		}
 	}
@@ -168,11 +171,5 @@ func (rep *Report) compare(res *reference.Result, allowed *explorer.Result) {
 
 // Observation is litmus7's: Never, Sometimes or Always, over the runs.
 func (rep *Report) Observation() string {
-	switch {
-	case rep.Positive == 0:
-		return "Never"
-	case rep.Negative == 0:
-		return "Always"
-	}
-	return "Sometimes"
+	return litmus.ObsOf(rep.Positive, rep.Negative).String()
 }

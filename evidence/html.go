@@ -8,6 +8,7 @@ import (
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -76,14 +77,15 @@ func (r *Report) HTML() []byte {
 }
 
 func verdictHTML(res *explorer.Result) string {
-	v := html.EscapeString(verdict(res))
+	v := res.Verdict()
+	text := html.EscapeString(v.String())
 	switch {
-	case res.Erroneous():
-		return `<span class="err">` + v + `</span>`
-	case strings.Contains(v, "+"):
-		return `<span class="race">` + v + `</span>`
+	case v.IsErroneous():
+		return `<span class="err">` + text + `</span>`
+	case len(v.Race) > 0:
+		return `<span class="race">` + text + `</span>`
 	}
-	return v
+	return text
 }
 
 func (r *Report) testHTML(b *strings.Builder, tr *TestReport) {
@@ -157,7 +159,7 @@ func outcomesHTML(res *explorer.Result) string {
 func flagsHTML(res *explorer.Result) string {
 	var parts []string
 	for _, f := range res.Flags {
-		title := html.EscapeString(f.Message)
+		title := html.EscapeString(f.Message + output.Citation(f.Rule))
 		if link := ruleLink(f.Rule); link != "" {
 			parts = append(parts, fmt.Sprintf(`<a href="%s" title="%s">%s</a>`, link, title, f.Rule))
 		} else {
@@ -167,7 +169,7 @@ func flagsHTML(res *explorer.Result) string {
 	return strings.Join(parts, ", ")
 }
 
-func histogramHTML(c ConformRun) string {
+func histogramHTML(c output.ConformRecord) string {
 	var parts []string
 	for _, h := range c.Histogram {
 		s := fmt.Sprintf("%d × <code>%s</code>", h.Count, html.EscapeString(valuesText(h.Values)))
@@ -179,7 +181,7 @@ func histogramHTML(c ConformRun) string {
 	return strings.Join(parts, "<br>")
 }
 
-func distinctionHTML(b *strings.Builder, d *Diff) {
+func distinctionHTML(b *strings.Builder, d *explorer.Diff) {
 	e := html.EscapeString
 	fmt.Fprintf(b, "<h3>%s vs %s</h3>\n", e(d.SemA.Name), e(d.SemB.Name))
 	for _, s := range d.Sides() {
@@ -188,11 +190,10 @@ func distinctionHTML(b *strings.Builder, d *Diff) {
 			b.WriteString(Diagram(s.Result.Program, o.Witness))
 		}
 	}
-	for _, f := range d.FlagsOnlyA {
-		fmt.Fprintf(b, "<p>Only %s raises %s: %s</p>\n", e(d.SemA.Name), f.Rule, e(f.Message))
-	}
-	for _, f := range d.FlagsOnlyB {
-		fmt.Fprintf(b, "<p>Only %s raises %s: %s</p>\n", e(d.SemB.Name), f.Rule, e(f.Message))
+	for _, s := range d.Sides() {
+		for i := range s.Flags {
+			fmt.Fprintf(b, "<p>Only %s raises %s</p>\n", e(s.Name), e(output.DiagnosticLine(d.Test.File, &s.Flags[i].Diagnostic)))
+		}
 	}
 }
 

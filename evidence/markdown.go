@@ -8,6 +8,7 @@ import (
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -77,7 +78,7 @@ func (r *Report) summaryMarkdown(b *strings.Builder) {
 		row := []string{"[" + tr.Test.Name + "](#" + anchor(tr.Test.Name) + ")"}
 		for _, hw := range r.HWs {
 			for _, s := range r.Sems {
-				row = append(row, verdict(tr.Result(s, hw)))
+				row = append(row, tr.Result(s, hw).Verdict().String())
 			}
 		}
 		var pairs []string
@@ -87,21 +88,6 @@ func (r *Report) summaryMarkdown(b *strings.Builder) {
 		row = append(row, strings.Join(pairs, ", "))
 		fmt.Fprintf(b, "| %s |\n", strings.Join(row, " | "))
 	}
-}
-
-// verdict is the observation with the race-class flags after it.
-func verdict(r *explorer.Result) string {
-	v := r.ObservationString()
-	var race []string
-	for _, f := range r.Flags {
-		if f.Class == spec.ClassRace {
-			race = append(race, f.Rule)
-		}
-	}
-	if len(race) > 0 && !r.Erroneous() {
-		v += " +" + strings.Join(race, ",")
-	}
-	return v
 }
 
 func anchor(name string) string {
@@ -147,7 +133,7 @@ func (r *Report) testMarkdown(b *strings.Builder, tr *TestReport) {
 	for _, hw := range r.HWs {
 		for _, s := range r.Sems {
 			res := tr.Result(s, hw)
-			w("| %s | %s | %s | %s | %s |\n", s.Name, hw, verdict(res), outcomeList(res), flagLinks(res))
+			w("| %s | %s | %s | %s | %s |\n", s.Name, hw, res.Verdict().String(), outcomeList(res), flagLinks(res))
 		}
 	}
 	if r.Exploit {
@@ -165,14 +151,14 @@ func (r *Report) testMarkdown(b *strings.Builder, tr *TestReport) {
 	}
 }
 
-func libSuffix(c ConformRun) string {
+func libSuffix(c output.ConformRecord) string {
 	if c.Library == "" {
 		return ""
 	}
 	return " (" + c.Library + ")"
 }
 
-func histogramText(c ConformRun) string {
+func histogramText(c output.ConformRecord) string {
 	var parts []string
 	for _, h := range c.Histogram {
 		mark := ""
@@ -230,7 +216,7 @@ func (r *Report) exploitMarkdown(b *strings.Builder, tr *TestReport) {
 		if ex == nil || def == nil {
 			continue
 		}
-		added := outcomesOnly(ex, def)
+		added := explorer.Compare(ex, def).OnlyX
 		if len(added) == 0 {
 			continue
 		}
@@ -242,21 +228,20 @@ func (r *Report) exploitMarkdown(b *strings.Builder, tr *TestReport) {
 	}
 }
 
-func distinctionMarkdown(b *strings.Builder, d *Diff) {
+func distinctionMarkdown(b *strings.Builder, d *explorer.Diff) {
 	for _, s := range d.Sides() {
 		for _, o := range s.Only {
 			fmt.Fprintf(b, " Only %s allows `%s`, for instance so:\n\n", s.Name, s.Result.Program.OutcomeString(o.Values))
-			for i, line := range s.Result.Program.TraceLines(o.Witness, false) {
+			for i, line := range output.TraceText(s.Result.Program, o.Witness) {
 				fmt.Fprintf(b, "%d. %s\n", i+1, line)
 			}
 			b.WriteString("\n")
 		}
 	}
-	for _, f := range d.FlagsOnlyA {
-		fmt.Fprintf(b, " Only %s raises %s: %s\n", d.SemA.Name, f.Rule, f.Message)
-	}
-	for _, f := range d.FlagsOnlyB {
-		fmt.Fprintf(b, " Only %s raises %s: %s\n", d.SemB.Name, f.Rule, f.Message)
+	for _, s := range d.Sides() {
+		for i := range s.Flags {
+			fmt.Fprintf(b, " Only %s raises %s\n", s.Name, output.DiagnosticLine(d.Test.File, &s.Flags[i].Diagnostic))
+		}
 	}
 	b.WriteString("\n")
 }

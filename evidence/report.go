@@ -1,15 +1,13 @@
 package evidence
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -24,8 +22,8 @@ type Report struct {
 	HWs     []model.HW
 	Exploit bool // also run with --assert exploit and show what it adds
 	Tests   []*TestReport
-	Conform []ConformRun // conformance results given with --conform
-	Probes  []Probe      // what libraries said to rmacheck probe, given with --probe
+	Conform []output.ConformRecord // conformance results given with --conform
+	Probes  []Probe                // what libraries said to rmacheck probe, given with --probe
 }
 
 // Probe is the text output of `rmacheck probe` for one library.
@@ -40,61 +38,12 @@ type TestReport struct {
 	Results map[string]*explorer.Result // key: semName + "/" + hw
 	Exploit map[string]*explorer.Result // key: semName (hw relaxed), when Report.Exploit
 	// Distinctions: for each pair of semantics that differ, the diff (hw relaxed).
-	Distinctions []*Diff
+	Distinctions []*explorer.Diff
 }
 
 // Result is the result for a semantics and hw model.
 func (tr *TestReport) Result(sem spec.Semantics, hw model.HW) *explorer.Result {
 	return tr.Results[sem.Name+"/"+hw.String()]
-}
-
-// ConformRun is one line of `rmacheck conform --json` output.
-type ConformRun struct {
-	Test          string           `json:"test"`
-	File          string           `json:"file"`
-	Target        string           `json:"target"`
-	Library       string           `json:"library,omitempty"`
-	Preset        string           `json:"preset"`
-	HW            string           `json:"hw"`
-	Runs          int              `json:"runs"`
-	Positive      int              `json:"positive"`
-	Negative      int              `json:"negative"`
-	Observation   string           `json:"observation"`
-	Histogram     []ConformBin     `json:"histogram"`
-	NonConforming int              `json:"nonconforming"`
-	Unseen        []map[string]int `json:"unseen"`
-	Rate          float64          `json:"rate"`
-	Skipped       string           `json:"skipped,omitempty"`
-}
-
-// ConformBin is one outcome of a conformance histogram.
-type ConformBin struct {
-	Values  map[string]int64 `json:"values"`
-	Count   int              `json:"count"`
-	Allowed bool             `json:"allowed"`
-}
-
-// ReadConform reads the JSON lines `rmacheck conform --json` writes.
-func ReadConform(path string) ([]ConformRun, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var runs []ConformRun
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for line := 1; sc.Scan(); line++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var r ConformRun
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
-		}
-		runs = append(runs, r)
-	}
-	return runs, sc.Err()
 }
 
 // Build explores every test under every semantics and hw model of the report.
@@ -119,7 +68,7 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 		}
 		for i := range r.Sems {
 			for j := i + 1; j < len(r.Sems); j++ {
-				d, err := Compare(t, r.Sems[i], r.Sems[j], model.Relaxed, opt)
+				d, err := explorer.CompareSemantics(t, r.Sems[i], r.Sems[j], model.Relaxed, opt)
 				if err != nil {
 					return err
 				}
@@ -134,8 +83,8 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 }
 
 // ConformFor lists the conformance runs of a test.
-func (r *Report) ConformFor(t *litmus.Test) []ConformRun {
-	var out []ConformRun
+func (r *Report) ConformFor(t *litmus.Test) []output.ConformRecord {
+	var out []output.ConformRecord
 	for _, c := range r.Conform {
 		if c.Test == t.Name {
 			out = append(out, c)

@@ -13,6 +13,7 @@ import (
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -32,8 +33,8 @@ func smallReport(t *testing.T) *Report {
 	b, _ := spec.Preset("B")
 	r := &Report{Title: "A vs B", Command: "rmacheck report testdata --out x", Version: "test", Date: "2026-12-01",
 		Sems: []spec.Semantics{a, b}, HWs: []model.HW{model.Relaxed, model.TSO}}
-	r.Conform = []ConformRun{{Test: "SB", Target: "reference", Preset: "B", Runs: 10, Positive: 1, Negative: 9, Observation: "Sometimes",
-		Histogram: []ConformBin{{Values: map[string]int64{"0:r0": 0, "1:r0": 0}, Count: 1, Allowed: true}, {Values: map[string]int64{"0:r0": 1, "1:r0": 0}, Count: 9, Allowed: true}}}}
+	r.Conform = []output.ConformRecord{{Test: "SB", Target: "reference", Preset: "B", Runs: 10, Positive: 1, Negative: 9, Observation: "Sometimes",
+		Histogram: []output.BinRecord{{Values: map[string]int64{"0:r0": 0, "1:r0": 0}, Count: 1, Allowed: true}, {Values: map[string]int64{"0:r0": 1, "1:r0": 0}, Count: 9, Allowed: true}}}}
 	if err := r.Build(tests, explorer.Options{}); err != nil {
 		t.Fatal(err)
 	}

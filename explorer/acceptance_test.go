@@ -49,7 +49,7 @@ func TestAcceptance(t *testing.T) {
 				}
 				if !jr.Result.Meets(item) {
 					t.Errorf("%s: preset %s, hw %s: expected %s, found %s", filepath.Base(file), item.Preset, hw,
-						item.ObsString(), jr.Result.ObservationString())
+						item.ObsString(), jr.Result.Verdict().ObsString())
 				}
 			}
 		}

@@ -6,6 +6,7 @@ package explorer
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -49,14 +50,10 @@ type Outcome struct {
 	Witness []model.Step
 }
 
-// Flag is a rule broken by some execution, with the first execution found that breaks it.
+// Flag is a rule broken by some execution: its diagnostic, with the shortest
+// execution found that breaks it.
 type Flag struct {
-	Rule    string
-	Class   spec.Class
-	Message string
-	Procs   []int
-	Rows    []int
-	Trace   []model.Step
+	model.Diagnostic
 	// Pair: found by the conflict and race checks (two accesses concurrent in some
 	// reachable state), not raised by a step; not marked on outcomes.
 	Pair bool
@@ -108,53 +105,28 @@ func (r *Result) HasFlag(rule string) bool {
 	return false
 }
 
-// ObservationString is the verdict as .lit expect lines spell it: Never, Sometimes,
-// Always, or Erroneous(R1,R2) listing the erroneous-class rules raised.
-func (r *Result) ObservationString() string {
-	var rules []string
+// Verdict is the answer of the search: the observation, and the erroneous- and
+// race-class rules some execution raises, in catalogue order.
+func (r *Result) Verdict() litmus.Verdict {
+	v := litmus.Verdict{Obs: r.Observation}
 	for _, f := range r.Flags {
-		if f.Class == spec.ClassErroneous {
-			rules = append(rules, f.Rule)
+		switch f.Class {
+		case spec.ClassErroneous:
+			v.Erroneous = append(v.Erroneous, f.Rule)
+		case spec.ClassRace:
+			v.Race = append(v.Race, f.Rule)
 		}
 	}
-	if len(rules) > 0 {
-		return "Erroneous(" + strings.Join(rules, ",") + ")"
-	}
-	return obsName(r.Observation)
+	return v
 }
 
-func obsName(o litmus.Obs) string {
-	switch o {
-	case litmus.ObsAlways:
-		return "Always"
-	case litmus.ObsSometimes:
-		return "Sometimes"
-	}
-	return "Never"
-}
-
-// Meets reports whether an expectation holds for this result (SEMANTICS.md §5):
-// Erroneous(RULE) when some execution raises RULE; Erroneous when some execution
-// raises an erroneous-class rule; Always/Sometimes/Never when that is the
-// observation and no execution raises an erroneous-class rule.
-func (r *Result) Meets(e litmus.ExpectItem) bool {
-	if e.Obs == litmus.ObsErroneous {
-		if e.Rule != "" {
-			return r.HasFlag(e.Rule)
-		}
-		return r.Erroneous()
-	}
-	return !r.Erroneous() && r.Observation == e.Obs
-}
+// Meets reports whether an expectation holds for this result (litmus.ExpectItem.Met).
+func (r *Result) Meets(e litmus.ExpectItem) bool { return e.Met(r.Verdict()) }
 
 // Explore runs every execution of p.
 func Explore(p *model.Program, opt Options) (*Result, error) {
 	start := time.Now()
-	e := &search{p: p, opt: opt, seen: newVisited(p.StateSize()), outcomes: map[string]int{}, flagAt: map[string]flagSite{}}
-	e.cond = compileCond(p, p.Test.Cond)
-	if p.Test.Filter != nil {
-		e.filter = compileCond(p, p.Test.Filter)
-	}
+	e := &search{p: p, opt: opt, seen: newVisited(p.StateSize()), outcomes: map[model.OutcomeKey]int{}, flagAt: map[string]flagSite{}}
 	if err := e.run(); err != nil {
 		return nil, err
 	}
@@ -163,11 +135,10 @@ func Explore(p *model.Program, opt Options) (*Result, error) {
 	return r, nil
 }
 
+// flagSite is where a rule was first raised: its diagnostic and the state its trace ends in.
 type flagSite struct {
-	state int // the state the rule was first raised in
-	msg   string
-	procs []int
-	rows  []int
+	state int
+	diag  model.Diagnostic
 	pair  bool
 }
 
@@ -177,11 +148,9 @@ type search struct {
 	seen     *visited
 	trans    int
 	finals   int
-	outcomes map[string]int // key: values; index into outs
+	outcomes map[model.OutcomeKey]int // index into outs
 	outs     []outcomeAcc
 	flagAt   map[string]flagSite
-	cond     func([]int64) bool
-	filter   func([]int64) bool
 	// conflictFound marks the candidate pairs (model.Program.Candidates) already
 	// found concurrent; unfound counts the others, so checks stop once all are found.
 	conflictFound []bool
@@ -245,16 +214,16 @@ func (e *search) final(idx int, s model.State) {
 	p := e.p
 	flags := p.Flags(s)
 	if !p.Finished(s) {
-		flags |= flagBitOf("DEADLOCK")
+		flags |= spec.FlagBit("DEADLOCK")
 		if _, ok := e.flagAt["DEADLOCK"]; !ok {
-			e.flagAt["DEADLOCK"] = flagSite{state: idx, msg: deadlockMessage(p, s)}
+			e.flagAt["DEADLOCK"] = flagSite{state: idx, diag: deadlock(p, s)}
 		}
 	}
 	vals := p.OutcomeValues(s)
-	if e.filter != nil && !e.filter(vals) {
+	if !p.Keep(vals) {
 		return
 	}
-	key := fmt.Sprint(vals)
+	key := model.KeyOf(vals)
 	if k, ok := e.outcomes[key]; ok {
 		e.outs[k].flags |= flags
 		return
@@ -263,29 +232,30 @@ func (e *search) final(idx int, s model.State) {
 	e.outs = append(e.outs, outcomeAcc{values: vals, flags: flags, witness: idx})
 }
 
-func flagBitOf(rule string) uint32 {
-	for i, r := range model.FlagRules {
-		if r == rule {
-			return 1 << uint(i)
-		}
-	}
-	return 0
-}
-
-func deadlockMessage(p *model.Program, s model.State) string {
+// deadlock describes a final state where some process has not finished: at the
+// first stuck process, related to the others.
+func deadlock(p *model.Program, s model.State) model.Diagnostic {
 	var stuck []string
+	var sites []model.Site
 	for i := range p.Procs {
-		if row, text, ok := p.NextInstr(s, i); ok {
-			stuck = append(stuck, fmt.Sprintf("P%d at row %d (%s)", i, row, text))
+		if j, ok := p.NextInstr(s, i); ok {
+			in := &p.Procs[i].Code[j]
+			stuck = append(stuck, fmt.Sprintf("P%d at row %d (%s)", i, in.Row, in.Text))
+			sites = append(sites, p.SiteOf(i, j))
 		}
 	}
-	return "no process can move and some have not finished: " + strings.Join(stuck, ", ")
+	d := model.Diagnostic{Rule: "DEADLOCK", Class: spec.ClassErroneous,
+		Message: "no process can move and some have not finished: " + strings.Join(stuck, ", ")}
+	if len(sites) > 0 {
+		d.At, d.Related = sites[0], sites[1:]
+	}
+	return d
 }
 
 func (e *search) noteStaticFlags(root int) {
-	for _, f := range e.p.Static {
-		if _, ok := e.flagAt[f.Rule]; !ok {
-			e.flagAt[f.Rule] = flagSite{state: root, msg: f.Message, procs: []int{f.Proc}, rows: []int{f.Row}}
+	for _, d := range e.p.Static {
+		if _, ok := e.flagAt[d.Rule]; !ok {
+			e.flagAt[d.Rule] = flagSite{state: root, diag: d}
 		}
 	}
 }
@@ -296,14 +266,14 @@ func (e *search) noteFlags(parent model.State, st model.Step, child int, f uint3
 	var rec model.Record
 	tmp := parent.Clone()
 	e.p.Apply(tmp, st, &rec)
-	for _, rule := range model.FlagList(f) {
+	for _, rule := range spec.FlagRules(f) {
 		if _, ok := e.flagAt[rule]; ok {
 			continue
 		}
-		site := flagSite{state: child, msg: rule}
-		for _, r := range rec.Raised {
-			if r.Rule == rule {
-				site.msg, site.procs, site.rows = r.Message, []int{r.Proc}, []int{r.Row}
+		site := flagSite{state: child, diag: model.Diagnostic{Rule: rule, Class: spec.ClassErroneous, Message: rule}}
+		for _, d := range rec.Raised {
+			if d.Rule == rule {
+				site.diag = d
 				break
 			}
 		}
@@ -314,11 +284,11 @@ func (e *search) noteFlags(parent model.State, st model.Step, child int, f uint3
 // checkConflicts records the candidate pairs that are concurrent in state idx; the
 // first pair found for a rule gives its message and witness (the path to idx).
 func (e *search) checkConflicts(idx int, s model.State) {
-	e.p.Conflicts(s, e.conflictFound, func(c model.ConflictReport) {
-		e.conflictFound[c.Candidate] = true
+	e.p.Conflicts(s, e.conflictFound, func(ci int, d model.Diagnostic) {
+		e.conflictFound[ci] = true
 		e.unfound--
-		if _, ok := e.flagAt[c.Rule]; !ok {
-			e.flagAt[c.Rule] = flagSite{state: idx, msg: c.Message, procs: c.Procs, rows: c.Rows, pair: true}
+		if _, ok := e.flagAt[d.Rule]; !ok {
+			e.flagAt[d.Rule] = flagSite{state: idx, diag: d, pair: true}
 		}
 	})
 }
@@ -339,7 +309,7 @@ func (e *search) trace(idx int) []model.Step {
 func (e *search) result() *Result {
 	r := &Result{Program: e.p, States: e.seen.count, Transitions: e.trans, Finals: e.finals, StoreBytes: e.seen.bytes()}
 	for _, o := range e.outs {
-		out := Outcome{Values: o.values, Flags: model.FlagList(o.flags), Sat: e.cond(o.values), Witness: e.trace(o.witness)}
+		out := Outcome{Values: o.values, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(o.values), Witness: e.trace(o.witness)}
 		if out.Sat {
 			r.Positive++
 		} else {
@@ -347,85 +317,16 @@ func (e *search) result() *Result {
 		}
 		r.Outcomes = append(r.Outcomes, out)
 	}
-	sort.Slice(r.Outcomes, func(i, j int) bool { return lessValues(r.Outcomes[i].Values, r.Outcomes[j].Values) })
-	switch {
-	case r.Positive == 0:
-		r.Observation = litmus.ObsNever
-	case r.Negative == 0:
-		r.Observation = litmus.ObsAlways
-	default:
-		r.Observation = litmus.ObsSometimes
-	}
+	sort.Slice(r.Outcomes, func(i, j int) bool { return slices.Compare(r.Outcomes[i].Values, r.Outcomes[j].Values) < 0 })
+	r.Observation = litmus.ObsOf(r.Positive, r.Negative)
 	for _, rl := range spec.Rules { // catalogue order
 		site, ok := e.flagAt[rl.ID]
 		if !ok {
 			continue
 		}
-		r.Flags = append(r.Flags, Flag{Rule: rl.ID, Class: rl.Class, Message: site.msg, Procs: site.procs, Rows: site.rows,
-			Trace: e.trace(site.state), Pair: site.pair})
+		d := site.diag
+		d.Trace = e.trace(site.state)
+		r.Flags = append(r.Flags, Flag{Diagnostic: d, Pair: site.pair})
 	}
 	return r
-}
-
-func lessValues(a, b []int64) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return a[i] < b[i]
-		}
-	}
-	return false
-}
-
-// compileCond turns a condition into a predicate over outcome values.
-func compileCond(p *model.Program, c litmus.Cond) func([]int64) bool {
-	index := map[string]int{}
-	for i, o := range p.Out {
-		index[o.Name] = i
-	}
-	var build func(litmus.Cond) func([]int64) bool
-	build = func(c litmus.Cond) func([]int64) bool {
-		switch x := c.(type) {
-		case *litmus.Atom:
-			i := index[refName(x.Ref)]
-			v := x.Value
-			return func(vals []int64) bool { return vals[i] == v }
-		case *litmus.Not:
-			f := build(x.C)
-			return func(vals []int64) bool { return !f(vals) }
-		case *litmus.And:
-			l, r := build(x.L), build(x.R)
-			return func(vals []int64) bool { return l(vals) && r(vals) }
-		case *litmus.Or:
-			l, r := build(x.L), build(x.R)
-			return func(vals []int64) bool { return l(vals) || r(vals) }
-		case *litmus.Implies:
-			l, r := build(x.L), build(x.R)
-			return func(vals []int64) bool { return !l(vals) || r(vals) }
-		case *litmus.Bool:
-			v := x.V
-			return func([]int64) bool { return v }
-		}
-		return func([]int64) bool { return true }
-	}
-	return build(c)
-}
-
-// refName is the name an outcome item has (model.OutItem.Name).
-func refName(r litmus.Ref) string {
-	if r.Reg != nil {
-		return fmt.Sprintf("%d:%s", r.Reg.Proc, r.Reg.Reg)
-	}
-	return litmus.RefString(r)
-}
-
-// ConditionOf is the test's condition as a predicate over outcome values (in the
-// order of Program.Out), for drivers that collect outcomes of their own.
-func ConditionOf(p *model.Program) func([]int64) bool { return compileCond(p, p.Test.Cond) }
-
-// FilterOf is the test's filter as a predicate (nil when the test has none).
-func FilterOf(p *model.Program) func([]int64) bool {
-	if p.Test.Filter == nil {
-		return nil
-	}
-	return compileCond(p, p.Test.Filter)
 }

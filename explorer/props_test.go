@@ -102,14 +102,14 @@ func TestWitnessesReplay(t *testing.T) {
 			}
 			switch {
 			case f.Rule == "DEADLOCK":
-			case contains(model.FlagRules, f.Rule):
-				if !contains(model.FlagList(p.Flags(final)), f.Rule) {
+			case !f.Pair:
+				if !contains(spec.FlagRules(p.Flags(final)), f.Rule) {
 					t.Fatalf("trace of %s ends in a state without it", f.Rule)
 				}
 			default: // a conflict: the trace ends where the two accesses are concurrent
 				seen := false
-				p.Conflicts(final, make([]bool, len(p.Candidates)), func(c model.ConflictReport) {
-					seen = seen || c.Rule == f.Rule
+				p.Conflicts(final, make([]bool, len(p.Candidates)), func(_ int, d model.Diagnostic) {
+					seen = seen || d.Rule == f.Rule
 				})
 				if !seen {
 					t.Fatalf("trace of %s ends in a state where no pair breaks it", f.Rule)

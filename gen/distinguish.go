@@ -25,23 +25,28 @@ type DistinguishOptions struct {
 	MaxStates int // per search (default 1,000,000)
 }
 
-// Difference is a test on which the two semantics differ.
+// Difference is a test on which the two semantics differ: the comparison of the
+// two results (explorer.Diff, the one comparison diff and the reports use too),
+// with the test's canonical text and the candidate it was shrunk from.
 type Difference struct {
-	Test   *litmus.Test
+	*explorer.Diff
 	Source []byte // canonical .lit text
 	From   string // the candidate it was shrunk from ("" when not shrunk)
-	X, Y   *explorer.Result
-	// OnlyX are the outcomes X allows and Y does not, OnlyY the converse.
-	OnlyX, OnlyY []explorer.Outcome
-	// FlagsX are the rules some execution raises under X and none under Y.
-	FlagsX, FlagsY []string
 }
 
-// Signature summarizes the difference: the two observations and which side has
-// outcomes or flags of its own. Shrinking keeps it.
+// Signature summarizes the difference: the two verdicts and which side has outcomes
+// or rules of its own. Shrinking keeps it.
 func (d *Difference) Signature() string {
-	return fmt.Sprintf("%s|%s|%v|%v|%s|%s", d.X.ObservationString(), d.Y.ObservationString(),
-		len(d.OnlyX) > 0, len(d.OnlyY) > 0, strings.Join(d.FlagsX, ","), strings.Join(d.FlagsY, ","))
+	return fmt.Sprintf("%s|%s|%v|%v|%s|%s", d.A.Verdict(), d.B.Verdict(),
+		len(d.OnlyX) > 0, len(d.OnlyY) > 0, ruleNames(d.FlagsX), ruleNames(d.FlagsY))
+}
+
+func ruleNames(flags []explorer.Flag) string {
+	var names []string
+	for _, f := range flags {
+		names = append(names, f.Rule)
+	}
+	return strings.Join(names, ",")
 }
 
 // Class is the shape and synchronizations of the test's name (SHAPE+SYNCS, without
@@ -58,62 +63,17 @@ func (d *Difference) Class() string {
 	return strings.Join(parts, "+") + "|" + d.Signature()
 }
 
-// Compare runs t under both semantics and returns the difference, or nil when the
-// outcome sets, observations and flags are the same.
+// Compare runs t under both semantics and returns the difference, or nil when they
+// answer alike (the same outcomes and the same rules, rule by rule).
 func Compare(t *litmus.Test, x, y spec.Semantics, hw model.HW, maxStates int) (*Difference, error) {
 	if maxStates == 0 {
 		maxStates = 1_000_000
 	}
-	rx := explorer.Job{Test: t, Sem: x, HW: hw}.Run(explorer.Options{MaxStates: maxStates})
-	if rx.Err != nil {
-		return nil, rx.Err
+	d, err := explorer.CompareSemantics(t, x, y, hw, explorer.Options{MaxStates: maxStates})
+	if err != nil || !d.Differs() {
+		return nil, err
 	}
-	ry := explorer.Job{Test: t, Sem: y, HW: hw}.Run(explorer.Options{MaxStates: maxStates})
-	if ry.Err != nil {
-		return nil, ry.Err
-	}
-	d := &Difference{Test: t, X: rx.Result, Y: ry.Result}
-	d.OnlyX = onlyIn(rx.Result, ry.Result)
-	d.OnlyY = onlyIn(ry.Result, rx.Result)
-	d.FlagsX = flagsOnlyIn(rx.Result, ry.Result)
-	d.FlagsY = flagsOnlyIn(ry.Result, rx.Result)
-	if len(d.OnlyX)+len(d.OnlyY)+len(d.FlagsX)+len(d.FlagsY) == 0 &&
-		rx.Result.ObservationString() == ry.Result.ObservationString() {
-		return nil, nil
-	}
-	return d, nil
-}
-
-func onlyIn(a, b *explorer.Result) []explorer.Outcome {
-	in := map[string]bool{}
-	for _, o := range b.Outcomes {
-		in[fmt.Sprint(o.Values)] = true
-	}
-	var out []explorer.Outcome
-	for _, o := range a.Outcomes {
-		if !in[fmt.Sprint(o.Values)] {
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
-// flagsOnlyIn lists the erroneous-class rules a raises and b does not, and a's
-// race-class rules when b raises none: which race-class rule names a race (RACE for
-// two loads/stores, U2/U3 when one side is an RMA operation, as a remote load is
-// under ls_is_rma) is not a difference of its own.
-func flagsOnlyIn(a, b *explorer.Result) []string {
-	bRace := false
-	for _, f := range b.Flags {
-		bRace = bRace || f.Class == spec.ClassRace
-	}
-	var out []string
-	for _, f := range a.Flags {
-		if f.Class == spec.ClassRace && !bRace || f.Class != spec.ClassRace && !b.HasFlag(f.Rule) {
-			out = append(out, f.Rule)
-		}
-	}
-	return out
+	return &Difference{Diff: d}, nil
 }
 
 // Candidates are the programs distinguish searches, smallest first: the tests of

@@ -65,7 +65,7 @@ func TestDistinguishAcceptance(t *testing.T) {
 			for _, d := range found[hw] {
 				n := d.Test.Name
 				if strings.HasPrefix(n, shape+"+") && strings.Contains(n, "+"+sync+"+") &&
-					obsMatch(d.X.ObservationString(), obs["A"]) && obsMatch(d.Y.ObservationString(), obs["B"]) {
+					obsMatch(d.A.Verdict().ObsString(), obs["A"]) && obsMatch(d.B.Verdict().ObsString(), obs["B"]) {
 					same++
 				}
 				if Size(d.Test) <= Size(lt)+4 {

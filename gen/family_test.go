@@ -117,7 +117,7 @@ func TestFamilyAcceptanceShapes(t *testing.T) {
 			if jr.Err != nil {
 				t.Fatal(jr.Err)
 			}
-			if got := jr.Result.ObservationString(); got != w[sem.Name] {
+			if got := jr.Result.Verdict().ObsString(); got != w[sem.Name] {
 				t.Errorf("%s %s: %s, want %s", ft.Name, sem.Name, got, w[sem.Name])
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
@@ -17,52 +18,40 @@ import (
 // (for sem and the target's hw model) forbids, each as outcome values.
 type Target func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error)
 
-// MachineHW is the hw model the reference runtime is compared with (conform.MachineHW;
-// gen does not import conform, whose tests import gen).
-func MachineHW() model.HW {
-	hw, _ := model.ParseHW(reference.MachineHW)
-	return hw
+// ReferenceTarget runs tests on the reference runtime through conform.Reference,
+// with ropt's further runtime options (the fuzz tests set BreakStaleLoads to check
+// that a broken runtime is found).
+func ReferenceTarget(ropt reference.Options) Target {
+	return func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error) {
+		return forbidden(conform.Reference(t, sem, conform.Options{Runs: runs, Seed: seed, MaxStates: 1_000_000, Runtime: ropt}))
+	}
 }
 
-// ReferenceWith is the reference runtime run directly with ropt (its Runs and Seed
-// are set per call) and compared with the explorer as conform.Reference does (the
-// CLI's reference target is conform.Reference itself); the fuzz tests use it, and
-// with ropt.BreakStaleLoads check that a broken runtime is found.
-func ReferenceWith(ropt reference.Options) Target {
+// MPITarget runs tests on a real MPI library (mpich, openmpi) through conform.MPI.
+func MPITarget(target string) Target {
 	return func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error) {
-		hw := MachineHW()
-		jr := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(explorer.Options{MaxStates: 1_000_000})
-		if jr.Err != nil {
-			return nil, jr.Err
-		}
-		p, err := model.Compile(t, sem, model.SC)
-		if err != nil {
-			return nil, err
-		}
-		ropt.Runs, ropt.Seed = runs, seed
-		res, err := reference.Run(p, ropt)
-		if err != nil {
-			return nil, err
-		}
-		allowed := map[string]bool{}
-		for _, o := range jr.Result.Outcomes {
-			allowed[fmt.Sprint(o.Values)] = true
-		}
-		filter := explorer.FilterOf(jr.Result.Program)
-		var bad [][]int64
-		for _, b := range res.Bins {
-			if (filter == nil || filter(b.Values)) && !allowed[fmt.Sprint(b.Values)] {
-				bad = append(bad, b.Values)
-			}
-		}
-		return bad, nil
+		return forbidden(conform.MPI(t, sem, target, conform.Options{Runs: runs, Seed: seed}))
 	}
+}
+
+// forbidden lists the outcomes of a conformance run that the model forbids.
+func forbidden(rep *conform.Report, err error) ([][]int64, error) {
+	if err != nil {
+		return nil, err
+	}
+	var bad [][]int64
+	for _, b := range rep.Bins {
+		if !b.Allowed {
+			bad = append(bad, b.Values)
+		}
+	}
+	return bad, nil
 }
 
 // FuzzOptions configure a fuzzing campaign.
 type FuzzOptions struct {
 	Sem        spec.Semantics
-	Target     Target // default ReferenceWith(reference.Options{})
+	Target     Target // default ReferenceTarget(reference.Options{})
 	TargetName string // for the reproducer's doc string (default "reference")
 	Config     Config // the programs drawn (gen.Program)
 	Time       time.Duration
@@ -100,7 +89,7 @@ type FuzzResult struct {
 // the first confirmed finding, after Programs programs, or when Time is up.
 func Fuzz(opt FuzzOptions) (*FuzzResult, error) {
 	if opt.Target == nil {
-		opt.Target = ReferenceWith(reference.Options{})
+		opt.Target = ReferenceTarget(reference.Options{})
 	}
 	if opt.TargetName == "" {
 		opt.TargetName = "reference"
@@ -118,7 +107,7 @@ func Fuzz(opt FuzzOptions) (*FuzzResult, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	hw := MachineHW()
+	hw := conform.MachineHW()
 	start := time.Now()
 	res := &FuzzResult{}
 	programs := Program(opt.Config)

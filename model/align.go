@@ -120,23 +120,13 @@ func (c *compiler) staticAlignment(abi ABI) {
 		if la.OK {
 			continue
 		}
-		in := c.instrAt(la.Proc, la.Row)
+		in := c.p.InstrAt(Site{Proc: la.Proc, Row: la.Row})
 		if in == nil {
 			continue
 		}
-		in.AlignErr = fmt.Sprintf("P%d row %d: %s: a %s at offset %d of an allocation aligned to %d bytes is only %d-byte aligned, not %d",
-			la.Proc, la.Row, la.Instr, la.Type, la.Offset, la.Segment.Align, la.Aligned, la.Type.Align())
+		in.AlignErr = fmt.Sprintf("%s: a %s at offset %d of an allocation aligned to %d bytes is only %d-byte aligned, not %d",
+			la.Instr, la.Type, la.Offset, la.Segment.Align, la.Aligned, la.Type.Align())
 	}
-}
-
-// instrAt finds the compiled instruction of a process at a table row.
-func (c *compiler) instrAt(proc, row int) *Instr {
-	for k := range c.p.Procs[proc].Code {
-		if c.p.Procs[proc].Code[k].Row == row {
-			return &c.p.Procs[proc].Code[k]
-		}
-	}
-	return nil
 }
 
 func gcd(a, b int) int {

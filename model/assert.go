@@ -91,9 +91,9 @@ func (c *compiler) agree(w, k int, lists [][]int, members []int, bit uint8) {
 		return
 	}
 	name := map[uint8]string{AssertNoprecede: "noprecede", AssertNosucceed: "nosucceed"}[bit]
-	p.Static = append(p.Static, StaticFlag{Rule: "E-ASSERT", Proc: withProc, Row: with.Row,
-		Message: fmt.Sprintf("P%d row %d: %s asserts %s, but P%d row %d: %s, the same fence of window %s, does not: all members or none must give it",
-			withProc, with.Row, with.Text, name, withoutProc, without.Row, without.Text, p.Wins[w].Name)})
+	p.Static = append(p.Static, newDiagnostic("E-ASSERT", p.site(withProc, with),
+		fmt.Sprintf("%s asserts %s, but %s of P%d (row %d), the same fence of window %s, does not: all members or none must give it",
+			with.Text, name, without.Text, withoutProc, without.Row, p.Wins[w].Name), p.site(withoutProc, without)))
 }
 
 // startPostPairs matches the k-th post of t that names o with the k-th start of o
@@ -111,9 +111,9 @@ func (c *compiler) startPostPairs(w, t, o int) {
 			if sn {
 				with, withProc, other, otherProc = start, o, post, t
 			}
-			p.Static = append(p.Static, StaticFlag{Rule: "E-ASSERT", Proc: withProc, Row: with.Row,
-				Message: fmt.Sprintf("P%d row %d: %s asserts nocheck, but the matching P%d row %d: %s does not: nocheck is valid only if every matching post and start give it",
-					withProc, with.Row, with.Text, otherProc, other.Row, other.Text)})
+			p.Static = append(p.Static, newDiagnostic("E-ASSERT", p.site(withProc, with),
+				fmt.Sprintf("%s asserts nocheck, but the matching %s of P%d (row %d) does not: nocheck is valid only if every matching post and start give it",
+					with.Text, other.Text, otherProc, other.Row), p.site(otherProc, other)))
 		}
 		if pn || sn {
 			a, b := c.syncAccess(o, starts[k]), c.syncAccess(t, posts[k])
@@ -227,23 +227,22 @@ func (p *Program) assertionBroken(s State, cand *Candidate, a, b *access) bool {
 	return false
 }
 
-func (p *Program) describeAssertion(ci int, cand *Candidate, a, b *access) ConflictReport {
+func (p *Program) describeAssertion(cand *Candidate, a, b *access) Diagnostic {
 	ia, ib := &p.Procs[a.proc].Code[a.instr], &p.Procs[b.proc].Code[b.instr]
 	var msg string
 	switch cand.kind {
 	case pairStartPost:
-		msg = fmt.Sprintf("P%d row %d: %s is called before the matching P%d row %d: %s: nocheck promises the post comes first", a.proc, ia.Row, ia.Text, b.proc, ib.Row, ib.Text)
+		msg = fmt.Sprintf("%s is called before the matching %s of P%d (row %d): nocheck promises the post comes first", ia.Text, ib.Text, b.proc, ib.Row)
 	default:
-		msg = fmt.Sprintf("P%d row %d: %s and P%d row %d: %s: a nocheck lock epoch meets a conflicting lock", a.proc, ia.Row, ia.Text, b.proc, ib.Row, ib.Text)
+		msg = fmt.Sprintf("%s and %s of P%d (row %d): a nocheck lock epoch meets a conflicting lock", ia.Text, ib.Text, b.proc, ib.Row)
 	}
-	msg += " [E-ASSERT, node332]"
-	return ConflictReport{Candidate: ci, Rule: "E-ASSERT", Message: msg, Procs: []int{a.proc, b.proc}, Rows: []int{ia.Row, ib.Row}}
+	return newDiagnostic("E-ASSERT", p.site(a.proc, ia), msg, p.site(b.proc, ib))
 }
 
 // ----- checks made when a call executes (state flags) -----
 
 func (p *Program) assertFalse(s State, rec *Record, proc int, in *Instr, format string, args ...any) {
-	p.raise(s, rec, "E-ASSERT", proc, in.Row, "P%d row %d: %s: "+format, append([]any{proc, in.Row, in.Text}, args...)...)
+	p.raise(s, rec, "E-ASSERT", proc, in, "%s: "+format, append([]any{in.Text}, args...)...)
 }
 
 // checkNostore: nostore on a fence or post is false if the caller stored to its
@@ -285,7 +284,7 @@ func (p *Program) checkNoprecede(s State, rec *Record, proc int, in *Instr) {
 		off := p.Layout.Slot[i]
 		op := &p.Procs[sl.Proc].Code[sl.Instr]
 		if sl.Proc == proc && op.Win == in.Win && s[off] != SlotIdle && s[off+1] == EpochFence && int(s[off+2]) == k {
-			p.assertFalse(s, rec, proc, in, "noprecede, but it closes an epoch with P%d row %d: %s", proc, op.Row, op.Text)
+			p.assertFalse(s, rec, proc, in, "noprecede, but it closes an epoch with %s (row %d)", op.Text, op.Row)
 			return
 		}
 	}
@@ -310,6 +309,6 @@ func (p *Program) checkNoput(s State, rec *Record, proc int, in *Instr, kind, in
 		}
 	}
 	if opener != nil && opener.Asserts&AssertNoput != 0 {
-		p.assertFalse(s, rec, proc, in, "updates rank %d, whose P%d row %d: %s asserted noput", t, t, opener.Row, opener.Text)
+		p.assertFalse(s, rec, proc, in, "updates rank %d, whose %s (row %d) asserted noput", t, opener.Text, opener.Row)
 	}
 }

@@ -15,7 +15,7 @@ import (
 func (p *Program) winUsable(s State, proc int, in *Instr, rec *Record) bool {
 	wl := &p.Layout.Win[in.Win]
 	if s[wl.Freed+proc] != 0 {
-		p.raise(s, rec, "E-EPOCH", proc, in.Row, "P%d row %d: %s on window %s after free", proc, in.Row, in.Text, p.Wins[in.Win].Name)
+		p.raise(s, rec, "E-EPOCH", proc, in, "%s on window %s after free", in.Text, p.Wins[in.Win].Name)
 		return false
 	}
 	return true
@@ -50,11 +50,11 @@ func (p *Program) copyR6(s State, proc, win int) {
 }
 
 func (p *Program) epochMix(s State, proc int, in *Instr, rec *Record, why string) {
-	p.raise(s, rec, "E-EPOCH-MIX", proc, in.Row, "P%d row %d: %s: %s", proc, in.Row, in.Text, why)
+	p.raise(s, rec, "E-EPOCH-MIX", proc, in, "%s: %s", in.Text, why)
 }
 
 func (p *Program) syncEpoch(s State, proc int, in *Instr, rec *Record, why string) {
-	p.raise(s, rec, "E-SYNC-EPOCH", proc, in.Row, "P%d row %d: %s: %s", proc, in.Row, in.Text, why)
+	p.raise(s, rec, "E-SYNC-EPOCH", proc, in, "%s: %s", in.Text, why)
 }
 
 // sqOpen reports whether a shared_query still has two possible answers.
@@ -75,11 +75,11 @@ func (p *Program) sharedQuery(s State, proc int, in *Instr, choice int8, rec *Re
 	sq := p.Layout.Win[in.Win].SQ + proc*p.NProcs + t
 	switch {
 	case w.Flavor == litmus.FlavorDynamic:
-		p.raise(s, rec, "E-SQ-FLAVOR", proc, in.Row, "P%d row %d: %s: shared_query on the dynamic window %s", proc, in.Row, in.Text, w.Name)
+		p.raise(s, rec, "E-SQ-FLAVOR", proc, in, "%s: shared_query on the dynamic window %s", in.Text, w.Name)
 		return true
 	case w.Flavor != litmus.FlavorAllocateShared && !p.Sem.Has(spec.SqAnyFlavor):
-		p.raise(s, rec, "E-SQ-FLAVOR", proc, in.Row, "P%d row %d: %s: shared_query on the %s window %s (allowed from MPI-4.1: sq_any_flavor)",
-			proc, in.Row, in.Text, w.Flavor, w.Name)
+		p.raise(s, rec, "E-SQ-FLAVOR", proc, in, "%s: shared_query on the %s window %s (allowed from MPI-4.1: sq_any_flavor)",
+			in.Text, w.Flavor, w.Name)
 		return true
 	}
 	size := int64(w.SegSize[t])

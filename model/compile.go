@@ -187,10 +187,7 @@ func (c *compiler) registers() {
 		}
 	}
 	refs := append([]*litmus.Ref(nil), c.t.Locations...)
-	for _, a := range condAtoms(c.t.Cond) {
-		refs = append(refs, &a.Ref)
-	}
-	for _, a := range condAtoms(c.t.Filter) {
+	for _, a := range append(litmus.Atoms(c.t.Cond), litmus.Atoms(c.t.Filter)...) {
 		refs = append(refs, &a.Ref)
 	}
 	for _, r := range refs {
@@ -220,32 +217,6 @@ func (c *compiler) operand(proc int, v litmus.Value) Operand {
 		return Operand{Reg: c.reg(proc, v.Reg)}
 	}
 	return Operand{Reg: -1, Imm: v.Imm}
-}
-
-func condAtoms(cd litmus.Cond) []*litmus.Atom {
-	var out []*litmus.Atom
-	var walk func(litmus.Cond)
-	walk = func(cd litmus.Cond) {
-		switch x := cd.(type) {
-		case *litmus.Atom:
-			out = append(out, x)
-		case *litmus.Not:
-			walk(x.C)
-		case *litmus.And:
-			walk(x.L)
-			walk(x.R)
-		case *litmus.Or:
-			walk(x.L)
-			walk(x.R)
-		case *litmus.Implies:
-			walk(x.L)
-			walk(x.R)
-		}
-	}
-	if cd != nil {
-		walk(cd)
-	}
-	return out
 }
 
 func (c *compiler) proc(i int, lp *litmus.Proc) {
@@ -483,42 +454,6 @@ func (c *compiler) ownCells() {
 	}
 }
 
-func (c *compiler) outcomeItems() {
-	t, p := c.t, c.p
-	seen := map[string]bool{}
-	add := func(r *litmus.Ref) {
-		name := litmus.RefString(*r)
-		if r.Reg != nil {
-			name = fmt.Sprintf("%d:%s", r.Reg.Proc, r.Reg.Reg)
-		}
-		if seen[name] {
-			return
-		}
-		seen[name] = true
-		if r.Reg != nil {
-			p.Out = append(p.Out, OutItem{Name: name, Proc: r.Reg.Proc, Reg: int(c.reg(r.Reg.Proc, r.Reg.Reg)), Cell: -1})
-			return
-		}
-		cell, _, _, _ := c.cell(*r.Loc)
-		p.Out = append(p.Out, OutItem{Name: name, Proc: -1, Cell: cell})
-	}
-	for _, a := range condAtoms(t.Cond) {
-		add(&a.Ref)
-	}
-	for _, a := range condAtoms(t.Filter) {
-		add(&a.Ref)
-	}
-	for _, r := range t.Locations {
-		add(r)
-	}
-	// Cells only initialised still need a cell, so every location is known.
-	for _, in := range t.Inits {
-		if in.Loc != nil {
-			c.cell(*in.Loc)
-		}
-	}
-}
-
 func (c *compiler) initialValues() {
 	p, s := c.p, c.p.init
 	for _, in := range c.t.Inits {
@@ -534,7 +469,7 @@ func (c *compiler) initialValues() {
 		}
 	}
 	for i := range p.Static {
-		s.setU32(p.Layout.Flags, s.u32(p.Layout.Flags)|flagBit(p.Static[i].Rule))
+		s.setU32(p.Layout.Flags, s.u32(p.Layout.Flags)|spec.FlagBit(p.Static[i].Rule))
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Conflicts and races (SEMANTICS.md §5, §7).
@@ -55,15 +54,6 @@ type Candidate struct {
 	A, B int // indexes into Program.accesses
 	kind pairKind
 	rule string // the rule it breaks: RACE, U1, U2, U3, U5, S1, S3, C-CONFLICT or E-INFO
-}
-
-// ConflictReport is a rule broken by two concurrent accesses.
-type ConflictReport struct {
-	Candidate int
-	Rule      string
-	Message   string
-	Procs     []int
-	Rows      []int
 }
 
 // HasConflictChecks reports whether any pair of the program's accesses could conflict.
@@ -235,8 +225,9 @@ func (c *compiler) rmaConflict(a, b *access) string {
 	return ""
 }
 
-// Conflicts reports every candidate pair not yet found that is concurrent in s.
-func (p *Program) Conflicts(s State, found []bool, report func(ConflictReport)) {
+// Conflicts reports every candidate pair not yet found that is concurrent in s,
+// with its index in Candidates.
+func (p *Program) Conflicts(s State, found []bool, report func(candidate int, d Diagnostic)) {
 	for ci := range p.Candidates {
 		if found[ci] {
 			continue
@@ -245,7 +236,7 @@ func (p *Program) Conflicts(s State, found []bool, report func(ConflictReport)) 
 		a, b := &p.accesses[cand.A], &p.accesses[cand.B]
 		if cand.kind >= pairStartPost {
 			if p.assertionBroken(s, cand, a, b) {
-				report(p.describeAssertion(ci, cand, a, b))
+				report(ci, p.describeAssertion(cand, a, b))
 			}
 			continue
 		}
@@ -256,7 +247,7 @@ func (p *Program) Conflicts(s State, found []bool, report func(ConflictReport)) 
 		if rule == "" {
 			continue
 		}
-		report(p.describeConflict(ci, rule, a, b))
+		report(ci, p.describeConflict(rule, a, b))
 	}
 }
 
@@ -375,10 +366,12 @@ func (p *Program) opActive(s State, a *access) (status int, active bool) {
 	return SlotIdle, p.exposed(s, int(in.Win), a.proc, int(in.Target), kind, index)
 }
 
-func (p *Program) describeConflict(ci int, rule string, a, b *access) ConflictReport {
+// describeConflict says why a concurrent pair breaks rule. The diagnostic is at b,
+// the plain access when there is one (what the user fixes), related to a.
+func (p *Program) describeConflict(rule string, a, b *access) Diagnostic {
 	ia, ib := &p.Procs[a.proc].Code[a.instr], &p.Procs[b.proc].Code[b.instr]
-	sa := fmt.Sprintf("P%d row %d %s", a.proc, ia.Row, ia.Text)
-	sb := fmt.Sprintf("P%d row %d %s", b.proc, ib.Row, ib.Text)
+	sb := ib.Text
+	sa := fmt.Sprintf("%s of P%d (row %d)", ia.Text, a.proc, ia.Row)
 	var why string
 	switch rule {
 	case "RACE":
@@ -400,11 +393,5 @@ func (p *Program) describeConflict(ci int, rule string, a, b *access) ConflictRe
 	default:
 		why = fmt.Sprintf("%s and %s are concurrent conflicting RMA operations on one location", sb, sa)
 	}
-	r, _ := spec.LookupRule(rule)
-	if len(r.Nodes) > 0 {
-		why += fmt.Sprintf(" [%s, %s]", rule, r.Cite())
-	} else {
-		why += " [" + rule + "]"
-	}
-	return ConflictReport{Candidate: ci, Rule: rule, Message: why, Procs: []int{a.proc, b.proc}, Rows: []int{ia.Row, ib.Row}}
+	return newDiagnostic(rule, p.site(b.proc, ib), why, p.site(a.proc, ia))
 }

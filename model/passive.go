@@ -11,7 +11,7 @@ import (
 
 func (p *Program) noLocks(s State, proc int, in *Instr, rec *Record) {
 	if p.Wins[in.Win].NoLocks {
-		p.raise(s, rec, "E-INFO", proc, in.Row, "P%d row %d: %s locks window %s, created with no_locks=true", proc, in.Row, in.Text, p.Wins[in.Win].Name)
+		p.raise(s, rec, "E-INFO", proc, in, "%s locks window %s, created with no_locks=true", in.Text, p.Wins[in.Win].Name)
 	}
 }
 

@@ -208,14 +208,6 @@ type Slot struct {
 	Proc, Instr int
 }
 
-// OutItem is one value shown in an outcome: a register or a cell.
-type OutItem struct {
-	Name string // "1:r0" or "x" or "W@1[0]"
-	Proc int    // register: rank; cell: -1
-	Reg  int    // register index
-	Cell int
-}
-
 // Program is a litmus test compiled for one semantics and one hardware model.
 type Program struct {
 	Test   *litmus.Test
@@ -228,12 +220,14 @@ type Program struct {
 	Slots  []Slot
 	Chans  []Chan // message channels that the program uses
 	Out    []OutItem
-	Layout Layout
+	// cond and filter are the test's condition and filter over outcome values.
+	cond, filter compiledCond
+	Layout       Layout
 	// AllCells is the scope of an MB of scope all.
 	AllCells uint64
 	// Static errors found while compiling that every execution raises at the start
 	// (E-ALIGN): the rule and its message.
-	Static []StaticFlag
+	Static []Diagnostic
 	init   State
 	// hasSeparate: some cell has a private copy (R5/R6 copies have work to do).
 	hasSeparate bool
@@ -245,15 +239,6 @@ type Program struct {
 	Exploit bool
 	// usesNostore: some call asserts nostore, so the state tracks own stores.
 	usesNostore bool
-}
-
-// StaticFlag is an error the program's text alone decides (E-ASSERT's all-or-none
-// and nocheck pairing rules), raised in every execution.
-type StaticFlag struct {
-	Rule    string
-	Message string
-	Proc    int
-	Row     int
 }
 
 // Chan is a FIFO message channel from one rank to another.

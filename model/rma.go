@@ -49,7 +49,7 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 		return true
 	}
 	if s[wl.Freed+proc] != 0 {
-		p.raise(s, rec, "E-EPOCH", proc, in.Row, "P%d row %d: %s on window %s after free", proc, in.Row, in.Text, w.Name)
+		p.raise(s, rec, "E-EPOCH", proc, in, "%s on window %s after free", in.Text, w.Name)
 		return true
 	}
 	kind, index := p.epochFor(s, proc, in)
@@ -61,8 +61,8 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 		if in.Kind == KRemoteStore {
 			what = "remote store (an RMA operation under ls_is_rma)"
 		}
-		p.raise(s, rec, "E-EPOCH", proc, in.Row, "P%d row %d: %s: %s outside an access epoch to rank %d on window %s",
-			proc, in.Row, in.Text, what, in.Target, w.Name)
+		p.raise(s, rec, "E-EPOCH", proc, in, "%s: %s outside an access epoch to rank %d on window %s",
+			in.Text, what, in.Target, w.Name)
 		return true
 	}
 	p.checkNoput(s, rec, proc, in, kind, index)
@@ -96,9 +96,9 @@ func (p *Program) remoteLoad(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	kind, index := p.epochFor(s, proc, in)
 	if kind == 0 {
-		p.raise(s, rec, "E-EPOCH", proc, in.Row,
-			"P%d row %d: %s: remote load (an RMA operation under ls_is_rma) outside an access epoch to rank %d on window %s",
-			proc, in.Row, in.Text, in.Target, p.Wins[in.Win].Name)
+		p.raise(s, rec, "E-EPOCH", proc, in,
+			"%s: remote load (an RMA operation under ls_is_rma) outside an access epoch to rank %d on window %s",
+			in.Text, in.Target, p.Wins[in.Win].Name)
 		return true
 	}
 	if !p.exposed(s, int(in.Win), proc, int(in.Target), kind, index) {

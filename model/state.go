@@ -204,19 +204,6 @@ func (p *Program) Reg(s State, proc, r int) int64 { return s.i64(p.Layout.Regs[p
 
 func (p *Program) setReg(s State, proc, r int, v int64) { s.setI64(p.Layout.Regs[proc]+8*r, v) }
 
-// OutcomeValues returns the values of the outcome items (Out) in s.
-func (p *Program) OutcomeValues(s State) []int64 {
-	vals := make([]int64, len(p.Out))
-	for i, o := range p.Out {
-		if o.Proc >= 0 {
-			vals[i] = p.Reg(s, o.Proc, o.Reg)
-		} else {
-			vals[i] = p.CellValue(s, o.Cell)
-		}
-	}
-	return vals
-}
-
 // CellValue returns the value of a cell as its owner sees it: the private copy
 // of a separate window, the only copy of a unified one.
 func (p *Program) CellValue(s State, c int) int64 {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/spec"
 )
 
 // StepKind says what a step does.
@@ -33,46 +32,6 @@ func (st Step) Encode() uint32 {
 // DecodeStep unpacks Encode.
 func DecodeStep(v uint32) Step {
 	return Step{Kind: StepKind(v & 0xff), Proc: int8(v >> 8), Index: int8(v >> 16), Choice: int8(v >> 24)}
-}
-
-// Record collects what a step did, for traces. The search passes nil.
-type Record struct {
-	Text   string
-	Raised []Raised
-}
-
-// Raised is a rule broken by a step: the data of a flag (SEMANTICS.md §5).
-type Raised struct {
-	Rule    string
-	Message string
-	Proc    int
-	Row     int
-}
-
-// FlagRules are the rules a state's flag word can hold, bit i = FlagRules[i].
-var FlagRules = []string{
-	"E-EPOCH", "E-EPOCH-MIX", "E-SYNC-EPOCH", "E-ORIGIN-BUF", "E-SQ-FLAVOR", "E-LS-ACCESS",
-	"E-SEPARATE-SHM", "E-INFO", "E-ALIGN", "DEADLOCK", "E-ASSERT",
-}
-
-func flagBit(rule string) uint32 {
-	for i, r := range FlagRules {
-		if r == rule {
-			return 1 << uint(i)
-		}
-	}
-	panic("model: no flag bit for rule " + rule)
-}
-
-// FlagList turns a flag word into rule ids.
-func FlagList(flags uint32) []string {
-	var out []string
-	for i, r := range FlagRules {
-		if flags&(1<<uint(i)) != 0 {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 // Successors calls emit for every step enabled in s with the state it leads to.
@@ -182,8 +141,8 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 	for _, i := range in.OriginBuf {
 		if s[p.Layout.Slot[p.Procs[proc].Code[i].Slot]] != SlotIdle {
 			rma := &p.Procs[proc].Code[i]
-			p.raise(s, rec, "E-ORIGIN-BUF", proc, in.Row,
-				"P%d row %d: %s uses the origin buffer of %s (row %d) before the operation completes locally", proc, in.Row, in.Text, rma.Text, rma.Row)
+			p.raise(s, rec, "E-ORIGIN-BUF", proc, in,
+				"%s uses the origin buffer of %s (row %d) before the operation completes locally", in.Text, rma.Text, rma.Row)
 		}
 	}
 	if in.GuardReg >= 0 && !p.guardHolds(s, proc, in) {
@@ -197,7 +156,7 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 		return false
 	}
 	if in.AlignErr != "" {
-		p.raise(s, rec, "E-ALIGN", proc, in.Row, "%s", in.AlignErr)
+		p.raise(s, rec, "E-ALIGN", proc, in, "%s", in.AlignErr)
 	}
 	switch {
 	case in.Kind == KPost, in.Kind == KUnlockAll, in.Kind == KSync, in.Kind == KUnlock && int(in.Target) == proc:
@@ -221,21 +180,6 @@ func (p *Program) val(s State, proc int, o Operand) int64 {
 		return o.Imm
 	}
 	return p.Reg(s, proc, int(o.Reg))
-}
-
-func (p *Program) raise(s State, rec *Record, rule string, proc, row int, format string, args ...any) {
-	off := p.Layout.Flags
-	s.setU32(off, s.u32(off)|flagBit(rule))
-	if rec != nil {
-		r, _ := spec.LookupRule(rule)
-		msg := fmt.Sprintf(format, args...)
-		if r.ID != "" && len(r.Nodes) > 0 {
-			msg += fmt.Sprintf(" [%s, %s]", rule, r.Cite())
-		} else {
-			msg += " [" + rule + "]"
-		}
-		rec.Raised = append(rec.Raised, Raised{Rule: rule, Message: msg, Proc: proc, Row: row})
-	}
 }
 
 // exec carries out instruction j (its guard held). For a blocking call it returns

@@ -2,19 +2,17 @@ package model
 
 import (
 	"fmt"
-	"strings"
 )
 
-// NextInstr names the first instruction process proc has not executed in s.
-func (p *Program) NextInstr(s State, proc int) (row int, text string, ok bool) {
+// NextInstr is the first instruction process proc has not executed in s.
+func (p *Program) NextInstr(s State, proc int) (j int, ok bool) {
 	done := p.done(s, proc)
 	for j := range p.Procs[proc].Code {
 		if done&(1<<uint(j)) == 0 {
-			in := &p.Procs[proc].Code[j]
-			return in.Row, in.Text, true
+			return j, true
 		}
 	}
-	return 0, "", false
+	return 0, false
 }
 
 // Replay re-runs a trace from the initial state and describes each step. It fails
@@ -62,33 +60,10 @@ func (p *Program) StepName(st Step) string {
 	return fmt.Sprintf("P%d row %d: %s", st.Proc, in.Row, in.Text)
 }
 
-// OutcomeString prints outcome values (in the order of Out) as herd7 does: "0:r0=0; x=1;".
-func (p *Program) OutcomeString(vals []int64) string {
-	var b strings.Builder
-	for i, o := range p.Out {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprintf(&b, "%s=%d;", o.Name, vals[i])
-	}
-	return b.String()
-}
-
-// TraceLines replays a trace and describes each step, one line a step; with raised,
-// the rules a step breaks follow it on lines of their own ("! message").
-func (p *Program) TraceLines(steps []Step, raised bool) []string {
-	recs, _, err := p.Replay(steps)
-	out := make([]string, 0, len(recs))
-	for _, rec := range recs {
-		out = append(out, rec.Text)
-		if raised {
-			for _, r := range rec.Raised {
-				out = append(out, "! "+r.Message)
-			}
-		}
-	}
-	if err != nil {
-		out = append(out, "replay failed: "+err.Error())
-	}
-	return out
+// Terminal reports whether no step is enabled in s: the execution has ended (every
+// process finished, or DEADLOCK).
+func (p *Program) Terminal(s State) bool {
+	n := 0
+	p.Successors(s, make(State, len(s)), false, func(Step, State) { n++ })
+	return n == 0
 }

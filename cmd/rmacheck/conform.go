@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/conform"
-	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/output"
 )
 
 func init() { extraCommands = append(extraCommands, newConformCmd) }
@@ -122,9 +122,9 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 				failed = true
 			}
 			if f.json {
-				json.NewEncoder(out).Encode(conformJSON(rep))
+				json.NewEncoder(out).Encode(output.NewConformRecord(rep))
 			} else {
-				writeConformReport(out, rep)
+				output.Histogram(out, rep)
 			}
 		}
 	}
@@ -160,101 +160,4 @@ func clearProgress(w io.Writer, quiet bool) {
 			fmt.Fprint(w, "\r\033[K")
 		}
 	}
-}
-
-// writeConformReport prints a histogram in litmus7's style, then the comparison.
-func writeConformReport(w io.Writer, rep *conform.Report) {
-	t := rep.Test
-	p := rep.Model.Program
-	target := rep.Target
-	if rep.Library != "" {
-		target += ": " + rep.Library
-	}
-	fmt.Fprintf(w, "Test %s %s (target %s, semantics %s, compared with hw %s)\n", t.Name, verdictWord(t.Quant), target, rep.Sem.Name, rep.HW)
-	if rep.Skipped != "" {
-		fmt.Fprintf(w, "%s\n\n", rep.Skipped)
-		return
-	}
-	fmt.Fprintf(w, "Histogram (%d states)\n", len(rep.Bins))
-	width := len(fmt.Sprint(rep.Runs))
-	for _, b := range rep.Bins {
-		mark := ":>"
-		if b.Sat {
-			mark = "*>"
-		}
-		line := fmt.Sprintf("%-*d %s%s", width, b.Count, mark, p.OutcomeString(b.Values))
-		if !b.Allowed {
-			line += "  NON-CONFORMING: the model forbids it"
-		}
-		fmt.Fprintln(w, line)
-	}
-	ok := map[bool]string{true: "Ok", false: "No"}
-	holds := quantifiedHolds(t.Quant, rep.Positive, rep.Negative)
-	fmt.Fprintln(w, ok[holds])
-	fmt.Fprintf(w, "Witnesses\nPositive: %d, Negative: %d\n", rep.Positive, rep.Negative)
-	validated := map[bool]string{true: "is validated", false: "is NOT validated"}
-	fmt.Fprintf(w, "Condition %s (%s) %s\n", t.Quant, litmus.CondString(t.Cond), validated[holds])
-	fmt.Fprintf(w, "Observation %s %s %d %d\n", t.Name, rep.Observation(), rep.Positive, rep.Negative)
-	fmt.Fprintf(w, "Rate %s %.0f runs/s (%d runs, seed %d)\n", t.Name, rep.Rate, rep.Runs, rep.Seed)
-	fmt.Fprintf(w, "Model %s/%s allows %d outcomes; %s\n", rep.Sem.Name, rep.HW, len(rep.Model.Outcomes), conformVerdict(rep))
-	for _, u := range rep.Unseen {
-		fmt.Fprintf(w, "unseen %s\n", p.OutcomeString(u))
-	}
-	fmt.Fprintf(w, "Time %s %.2f\n\n", t.Name, rep.Elapsed.Seconds())
-}
-
-func conformVerdict(rep *conform.Report) string {
-	if rep.NonConforming > 0 {
-		return fmt.Sprintf("NON-CONFORMING: %d runs show outcomes it forbids", rep.NonConforming)
-	}
-	return "every observed outcome is allowed"
-}
-
-type conformBinJSON struct {
-	Values  map[string]int64 `json:"values"`
-	Count   int              `json:"count"`
-	Allowed bool             `json:"allowed"`
-}
-
-type conformRunJSON struct {
-	Format        int                `json:"format"`
-	Test          string             `json:"test"`
-	File          string             `json:"file"`
-	Target        string             `json:"target"`
-	Library       string             `json:"library,omitempty"`
-	Preset        string             `json:"preset"`
-	HW            string             `json:"hw"`
-	Runs          int                `json:"runs"`
-	Positive      int                `json:"positive"`
-	Negative      int                `json:"negative"`
-	Observation   string             `json:"observation"`
-	Histogram     []conformBinJSON   `json:"histogram"`
-	NonConforming int                `json:"nonconforming"`
-	Unseen        []map[string]int64 `json:"unseen"`
-	Rate          float64            `json:"rate"`
-	Seed          int64              `json:"seed"`
-	TimeS         float64            `json:"time_s"`
-	Skipped       string             `json:"skipped,omitempty"`
-}
-
-func conformJSON(rep *conform.Report) conformRunJSON {
-	p := rep.Model.Program
-	values := func(v []int64) map[string]int64 {
-		m := map[string]int64{}
-		for i, o := range p.Out {
-			m[o.Name] = v[i]
-		}
-		return m
-	}
-	j := conformRunJSON{Format: jsonVersion, Test: rep.Test.Name, File: rep.Test.File, Target: rep.Target, Library: rep.Library, Preset: rep.Sem.Name,
-		HW: rep.HW.String(), Runs: rep.Runs, Positive: rep.Positive, Negative: rep.Negative, Observation: rep.Observation(),
-		Histogram: []conformBinJSON{}, NonConforming: rep.NonConforming, Unseen: []map[string]int64{}, Rate: rep.Rate,
-		Seed: rep.Seed, TimeS: rep.Elapsed.Seconds(), Skipped: rep.Skipped}
-	for _, b := range rep.Bins {
-		j.Histogram = append(j.Histogram, conformBinJSON{Values: values(b.Values), Count: b.Count, Allowed: b.Allowed})
-	}
-	for _, u := range rep.Unseen {
-		j.Unseen = append(j.Unseen, values(u))
-	}
-	return j
 }

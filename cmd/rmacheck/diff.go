@@ -9,6 +9,7 @@ import (
 	"github.com/rmacheck/rmacheck/evidence"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/output"
 )
 
 func init() { extraCommands = append(extraCommands, newDiffCmd) }
@@ -64,7 +65,7 @@ func runDiff(cmd *cobra.Command, args []string, f diffFlags) error {
 	opt := explorer.Options{MaxStates: f.maxStates}
 	differ := 0
 	for _, t := range tests {
-		d, err := evidence.Compare(t, sems[0], sems[1], hw, opt)
+		d, err := explorer.CompareSemantics(t, sems[0], sems[1], hw, opt)
 		if err != nil {
 			fmt.Fprintf(cmd.ErrOrStderr(), "rmacheck: %s: %v\n", t.File, err)
 			bad = true
@@ -74,7 +75,7 @@ func runDiff(cmd *cobra.Command, args []string, f diffFlags) error {
 			continue
 		}
 		differ++
-		writeDiff(out, d)
+		output.Diff(out, d)
 		if f.switches {
 			effects, err := evidence.Attribute(t, sems[0], sems[1], hw, opt)
 			if err != nil {
@@ -94,22 +95,7 @@ func runDiff(cmd *cobra.Command, args []string, f diffFlags) error {
 	return nil
 }
 
-func writeDiff(w io.Writer, d *evidence.Diff) {
-	fmt.Fprintf(w, "Test %s (%s): %s %s, %s %s\n", d.Test.Name, d.Test.File, d.SemA.Name, d.A.ObservationString(), d.SemB.Name, d.B.ObservationString())
-	for _, s := range d.Sides() {
-		for _, o := range s.Only {
-			fmt.Fprintf(w, "  only %s allows %s\n", s.Name, s.Result.Program.OutcomeString(o.Values))
-			writeTrace(w, s.Result.Program, o.Witness, "      ")
-		}
-		for i := range s.Flags {
-			fl := &s.Flags[i]
-			fmt.Fprintf(w, "  only %s raises %s: %s\n", s.Name, fl.Rule, fl.Message)
-			writeTrace(w, s.Result.TraceProgram(fl), fl.Trace, "      ")
-		}
-	}
-}
-
-func writeSwitchEffects(w io.Writer, d *evidence.Diff, effects []evidence.SwitchEffect) {
+func writeSwitchEffects(w io.Writer, d *explorer.Diff, effects []evidence.SwitchEffect) {
 	for _, e := range effects {
 		verdict := "changes nothing here"
 		switch {

@@ -9,10 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/model"
-	"github.com/rmacheck/rmacheck/spec"
+	"github.com/rmacheck/rmacheck/output"
 )
 
 func init() { extraCommands = append(extraCommands, newDistinguishCmd) }
@@ -94,7 +93,7 @@ func runDistinguish(cmd *cobra.Command, f distinguishFlags) error {
 		sems[0].Name, sems[1].Name, hw, len(diffs), f.maxProcs, f.maxInstrs, classes, searched, len(shown))
 	for _, d := range shown {
 		fmt.Fprintln(out)
-		writeDifference(out, d, sems[0], sems[1])
+		writeDifference(out, d)
 	}
 	if f.out != "" && len(shown) > 0 {
 		if err := os.MkdirAll(f.out, 0o755); err != nil {
@@ -134,44 +133,12 @@ func onePerClass(diffs []*gen.Difference) []*gen.Difference {
 	return append(first, rest...)
 }
 
-func writeDifference(w io.Writer, d *gen.Difference, x, y spec.Semantics) {
+func writeDifference(w io.Writer, d *gen.Difference) {
 	from := ""
 	if d.From != "" {
 		from = ", shrunk from " + d.From
 	}
 	fmt.Fprintf(w, "== %s (%d instructions%s)\n", d.Test.Name, gen.Size(d.Test), from)
 	w.Write(d.Source)
-	obs := func(r *explorer.Result) string {
-		if rf := raceFlags(r); rf != "" {
-			return r.ObservationString() + "+" + rf
-		}
-		return r.ObservationString()
-	}
-	fmt.Fprintf(w, "%s: %s   %s: %s\n", x.Name, obs(d.X), y.Name, obs(d.Y))
-	side := func(sem spec.Semantics, r *explorer.Result, only []explorer.Outcome, flags []string) {
-		for i, o := range only {
-			sat := ""
-			if o.Sat {
-				sat = " (satisfies the condition)"
-			}
-			fmt.Fprintf(w, "Only %s allows %s%s\n", sem.Name, r.Program.OutcomeString(o.Values), sat)
-			if i == 0 {
-				fmt.Fprintf(w, "Witness under %s:\n", sem.Name)
-				writeTrace(w, r.Program, o.Witness, "  ")
-			}
-		}
-		for _, rule := range flags {
-			fl := findFlag(r, rule)
-			fmt.Fprintf(w, "Only %s raises %s: %s\n", sem.Name, rule, fl.Message)
-			if len(only) == 0 && rule == flags[0] {
-				fmt.Fprintf(w, "Witness under %s:\n", sem.Name)
-				if len(fl.Trace) == 0 {
-					fmt.Fprintf(w, "  (the initial state: the two accesses are possible at once)\n")
-				}
-				writeTrace(w, r.TraceProgram(fl), fl.Trace, "  ")
-			}
-		}
-	}
-	side(x, d.X, d.OnlyX, d.FlagsX)
-	side(y, d.Y, d.OnlyY, d.FlagsY)
+	output.Diff(w, d.Diff)
 }

@@ -11,35 +11,8 @@ import (
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/conform/cgen"
 	"github.com/rmacheck/rmacheck/gen"
-	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/spec"
+	"github.com/rmacheck/rmacheck/reference"
 )
-
-// referenceTarget runs a test on the reference runtime through conform.Reference and
-// returns the outcomes the model forbids.
-func referenceTarget(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error) {
-	return forbidden(conform.Reference(t, sem, conform.Options{Runs: runs, Seed: seed}))
-}
-
-// mpiTarget runs a test on a real MPI library through conform.MPI.
-func mpiTarget(target string) gen.Target {
-	return func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error) {
-		return forbidden(conform.MPI(t, sem, target, conform.Options{Runs: runs, Seed: seed}))
-	}
-}
-
-func forbidden(rep *conform.Report, err error) ([][]int64, error) {
-	if err != nil {
-		return nil, err
-	}
-	var bad [][]int64
-	for _, b := range rep.Bins {
-		if !b.Allowed {
-			bad = append(bad, b.Values)
-		}
-	}
-	return bad, nil
-}
 
 func init() { extraCommands = append(extraCommands, newFuzzCmd) }
 
@@ -89,14 +62,14 @@ func newFuzzCmd() *cobra.Command {
 }
 
 func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
-	target := referenceTarget
+	target := gen.ReferenceTarget(reference.Options{})
 	switch f.target {
 	case "reference":
 	case "mpich", "openmpi":
 		if _, err := conform.LookupLibrary(f.target); err != nil {
 			return exitError{code: exitBadInput, err: err}
 		}
-		target = mpiTarget(f.target)
+		target = gen.MPITarget(f.target)
 	default:
 		return usageErrorf("--target %q: expected reference, mpich or openmpi", f.target)
 	}

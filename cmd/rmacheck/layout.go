@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/output"
 )
 
 func init() { extraCommands = append(extraCommands, newLayoutCmd) }
@@ -65,7 +66,7 @@ func writeLayout(w io.Writer, test, sem string, abi model.ABI, segs []model.Segm
 		}
 		rows = append(rows, []string{s.Window, s.Flavor.String(), fmt.Sprint(s.Rank), fmt.Sprint(s.Bytes), s.Allocation, fmt.Sprint(s.Offset), align})
 	}
-	writeColumns(w, rows)
+	output.Columns(w, rows)
 	if len(locs) == 0 {
 		return
 	}
@@ -82,5 +83,5 @@ func writeLayout(w io.Writer, test, sem string, abi model.ABI, segs []model.Segm
 		rows = append(rows, []string{fmt.Sprintf("P%d row %d: %s", l.Proc, l.Row, l.Instr), l.Loc, l.Type.String(),
 			fmt.Sprint(l.Type.Align()), fmt.Sprint(l.Offset), aligned, verdict})
 	}
-	writeColumns(w, rows)
+	output.Columns(w, rows)
 }

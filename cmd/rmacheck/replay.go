@@ -2,13 +2,15 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 type replayFlags struct {
@@ -68,35 +70,44 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 	}
 	r := jr.Result
 	p := r.Program
-	out := cmd.OutOrStdout()
 	var steps []model.Step
 	var what string
 	if f.flag != "" {
+		if _, known := spec.LookupRule(f.flag); !known {
+			return usageErrorf("--flag %q: unknown rule (rmacheck explain --all lists them)", f.flag)
+		}
 		fl := findFlag(r, f.flag)
 		if fl == nil {
 			return exitError{code: exitFailed, err: fmt.Errorf("no execution of %s under %s (hw %s) raises %s (raised: %s)",
 				t.Name, sems[0].Name, hw, f.flag, flagNames(r))}
 		}
-		steps, what = fl.Trace, fmt.Sprintf("flag %s: %s", fl.Rule, fl.Message)
+		steps, what = fl.Trace, "flag "+output.DiagnosticLine(t.File, &fl.Diagnostic)
 		if tp := r.TraceProgram(fl); tp != p {
 			p = tp
 			what += " (the concurrency checks run on the relaxed model)"
 		}
 	} else {
-		want, err := parseAssignments(p, f.outcome)
+		o, err := findOutcome(r, f.outcome)
 		if err != nil {
 			return usageErrorf("--outcome: %v", err)
 		}
-		o := findOutcome(r, want)
 		if o == nil {
 			return exitError{code: exitFailed, err: fmt.Errorf("no execution of %s under %s (hw %s) ends in %s", t.Name, sems[0].Name, hw, f.outcome)}
 		}
 		steps, what = o.Witness, "outcome "+p.OutcomeString(o.Values)
 	}
+	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "Witness of %s under %s (hw %s): %s\n", t.Name, sems[0].Name, hw, what)
-	writeTrace(out, p, steps, "")
-	_, final, _ := p.Replay(steps)
-	fmt.Fprintf(out, "Final %s\n", p.OutcomeString(p.OutcomeValues(final)))
+	output.WriteTrace(out, p, steps, "")
+	_, last, err := p.Replay(steps)
+	switch {
+	case err != nil:
+		return exitError{code: exitFailed, err: fmt.Errorf("the witness does not replay: %v", err)}
+	case p.Terminal(last):
+		fmt.Fprintf(out, "Final %s\n", p.OutcomeString(p.OutcomeValues(last)))
+	default:
+		fmt.Fprintf(out, "Stopped at %s (the execution goes on; the rule is broken here)\n", p.OutcomeString(p.OutcomeValues(last)))
+	}
 	return nil
 }
 
@@ -120,54 +131,21 @@ func flagNames(r *explorer.Result) string {
 	return strings.Join(names, ", ")
 }
 
-// parseAssignments reads "1:r0=0; x=1" (separators ';', ',' or '/\') into outcome
-// item index -> value. Only the names the outcome shows can be given.
-func parseAssignments(p *model.Program, s string) (map[int]int64, error) {
-	s = strings.NewReplacer(`/\`, ";", ",", ";").Replace(s)
-	want := map[int]int64{}
-	for _, part := range strings.Split(s, ";") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		name, val, ok := strings.Cut(part, "=")
-		if !ok {
-			return nil, fmt.Errorf("%q: expected NAME=VALUE", part)
-		}
-		v, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q: the value must be an integer", part)
-		}
-		idx := -1
-		var names []string
-		for i, o := range p.Out {
-			names = append(names, o.Name)
-			if o.Name == strings.TrimSpace(name) {
-				idx = i
-			}
-		}
-		if idx < 0 {
-			return nil, fmt.Errorf("%q is not shown in this test's outcomes (shown: %s; add it to a locations line)",
-				strings.TrimSpace(name), strings.Join(names, " "))
-		}
-		want[idx] = v
+// findOutcome finds the first outcome satisfying cond, a condition over the
+// outcome's items ('1:r0=0 /\ x=1', or herd7's '1:r0=0; x=1;').
+func findOutcome(r *explorer.Result, cond string) (*explorer.Outcome, error) {
+	c, err := litmus.ParseCondition(cond)
+	if err != nil {
+		return nil, err
 	}
-	if len(want) == 0 {
-		return nil, fmt.Errorf("no NAME=VALUE given")
+	holds, err := r.Program.Condition(c)
+	if err != nil {
+		return nil, err
 	}
-	return want, nil
-}
-
-func findOutcome(r *explorer.Result, want map[int]int64) *explorer.Outcome {
 	for i := range r.Outcomes {
-		o := &r.Outcomes[i]
-		ok := true
-		for k, v := range want {
-			ok = ok && o.Values[k] == v
-		}
-		if ok {
-			return o
+		if holds(r.Outcomes[i].Values) {
+			return &r.Outcomes[i], nil
 		}
 	}
-	return nil
+	return nil, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/rmacheck/rmacheck/evidence"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/output"
 )
 
 func init() { extraCommands = append(extraCommands, newReportCmd) }
@@ -90,7 +91,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		r.Date = time.Now().UTC().Format("2006-01-02")
 	}
 	for _, path := range f.conform {
-		runs, err := evidence.ReadConform(path)
+		runs, err := output.ReadConformRecords(path)
 		if err != nil {
 			return exitError{code: exitBadInput, err: err}
 		}

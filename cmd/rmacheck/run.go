@@ -12,6 +12,7 @@ import (
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -218,13 +219,13 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	out := cmd.OutOrStdout()
 	switch {
 	case f.json:
-		writeJSONResults(out, results)
+		output.WriteRunRecords(out, results)
 	case f.show != "" || len(sems) == 1:
 		for i := range results {
-			writeBlock(out, &results[i], f.show)
+			output.Block(out, &results[i], output.Show(f.show))
 		}
 	default:
-		writeTable(out, tests, sems, results)
+		output.Table(out, sems, results)
 	}
 	passed, failed, incomplete := tally(cmd.ErrOrStderr(), results)
 	if !f.json {
@@ -275,193 +276,5 @@ func progressPrinter(w io.Writer, quiet bool) func(int, int, *explorer.JobResult
 		if done == total {
 			fmt.Fprint(w, "\r\033[K")
 		}
-	}
-}
-
-// ----- the side-by-side table -----
-
-func writeTable(w io.Writer, tests []*litmus.Test, sems []spec.Semantics, results []explorer.JobResult) {
-	type rowKey struct {
-		test *litmus.Test
-		hw   model.HW
-	}
-	cells := map[rowKey][]string{}
-	var order []rowKey
-	var failures []string
-	for i := range results {
-		jr := &results[i]
-		k := rowKey{jr.Test, jr.HW}
-		if _, ok := cells[k]; !ok {
-			order = append(order, k)
-			cells[k] = make([]string, len(sems))
-		}
-		col := semIndex(sems, jr.Sem)
-		cells[k][col] = tableCell(jr)
-		if jr.ExpectStatus() == "broken" && jr.Err == nil {
-			failures = append(failures, fmt.Sprintf("FAIL %s (%s): %s hw=%s: expected %s, found %s",
-				jr.Test.Name, jr.Test.File, jr.Sem.Name, jr.HW, jr.Expect.ObsString(), jr.Result.ObservationString()))
-		}
-	}
-	header := []string{"Test", "hw"}
-	for _, s := range sems {
-		header = append(header, s.Name)
-	}
-	rows := [][]string{header}
-	for _, k := range order {
-		rows = append(rows, append([]string{k.test.Name, k.hw.String()}, cells[k]...))
-	}
-	writeColumns(w, rows)
-	for _, f := range failures {
-		fmt.Fprintln(w, f)
-	}
-}
-
-func semIndex(sems []spec.Semantics, s spec.Semantics) int {
-	for i := range sems {
-		if sems[i].Name == s.Name {
-			return i
-		}
-	}
-	return 0
-}
-
-func tableCell(jr *explorer.JobResult) string {
-	if jr.Err != nil {
-		return "?"
-	}
-	cell := jr.Result.ObservationString()
-	if race := raceFlags(jr.Result); race != "" && !jr.Result.Erroneous() {
-		cell += "+" + race
-	}
-	switch jr.ExpectStatus() {
-	case "met":
-		cell += " ok"
-	case "broken":
-		cell += " FAIL"
-	}
-	return cell
-}
-
-func raceFlags(r *explorer.Result) string {
-	var out []string
-	for _, f := range r.Flags {
-		if f.Class == spec.ClassRace {
-			out = append(out, f.Rule)
-		}
-	}
-	return strings.Join(out, ",")
-}
-
-// writeColumns prints rows with every column padded to its widest cell.
-func writeColumns(w io.Writer, rows [][]string) {
-	var width []int
-	for _, r := range rows {
-		for i, c := range r {
-			if i >= len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], len(c))
-		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		for i, c := range r {
-			if i == len(r)-1 {
-				b.WriteString(c)
-			} else {
-				fmt.Fprintf(&b, "%-*s  ", width[i], c)
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
-}
-
-// ----- herd7-style blocks -----
-
-func verdictWord(q litmus.Quant) string {
-	switch q {
-	case litmus.NotExists:
-		return "Forbidden"
-	case litmus.Forall:
-		return "Required"
-	}
-	return "Allowed"
-}
-
-// conditionOK is herd7's Ok/No: the quantified condition holds.
-func conditionOK(q litmus.Quant, r *explorer.Result) bool {
-	return quantifiedHolds(q, r.Positive, r.Negative)
-}
-
-// quantifiedHolds: exists holds when some outcome (or run) satisfies the condition,
-// ~exists when none does, forall when all do.
-func quantifiedHolds(q litmus.Quant, positive, negative int) bool {
-	switch q {
-	case litmus.NotExists:
-		return positive == 0
-	case litmus.Forall:
-		return negative == 0
-	}
-	return positive > 0
-}
-
-func writeBlock(w io.Writer, jr *explorer.JobResult, show string) {
-	t := jr.Test
-	if jr.Err != nil {
-		fmt.Fprintf(w, "Test %s (%s, hw %s): no result: %v\n\n", t.Name, jr.Sem.Name, jr.HW, jr.Err)
-		return
-	}
-	r := jr.Result
-	p := r.Program
-	fmt.Fprintf(w, "Test %s %s (semantics %s, hw %s)\n", t.Name, verdictWord(t.Quant), jr.Sem.Name, jr.HW)
-	fmt.Fprintf(w, "States %d\n", len(r.Outcomes))
-	for _, o := range r.Outcomes {
-		mark := "  "
-		if o.Sat {
-			mark = "*>"
-		}
-		line := mark + " " + p.OutcomeString(o.Values)
-		if len(o.Flags) > 0 {
-			line += "  # " + strings.Join(o.Flags, ",")
-		}
-		fmt.Fprintln(w, line)
-		if show == "all" || (show == "witness" && o.Sat) {
-			writeTrace(w, p, o.Witness, "     ")
-		}
-	}
-	if conditionOK(t.Quant, r) {
-		fmt.Fprintln(w, "Ok")
-	} else {
-		fmt.Fprintln(w, "No")
-	}
-	fmt.Fprintf(w, "Witnesses\nPositive: %d Negative: %d\n", r.Positive, r.Negative)
-	for _, f := range r.Flags {
-		fmt.Fprintf(w, "Flag %s (%s): %s\n", f.Rule, f.Class, f.Message)
-		if show == "witness" || show == "all" {
-			writeTrace(w, r.TraceProgram(&f), f.Trace, "     ")
-		}
-	}
-	fmt.Fprintf(w, "Condition %s (%s)\n", t.Quant, litmus.CondString(t.Cond))
-	fmt.Fprintf(w, "Observation %s %s %d %d\n", t.Name, r.ObservationString(), r.Positive, r.Negative)
-	if jr.Expect != nil {
-		fmt.Fprintf(w, "Expect %s %s: %s\n", jr.Expect.ObsString(), jr.Sem.Name, jr.ExpectStatus())
-	}
-	fmt.Fprintf(w, "Time %s %.3f\n\n", t.Name, r.Time.Seconds())
-}
-
-// writeTrace prints a witness, one step a line, with the rules a step breaks.
-func writeTrace(w io.Writer, p *model.Program, steps []model.Step, indent string) {
-	n := 0
-	for _, line := range p.TraceLines(steps, true) {
-		if strings.HasPrefix(line, "! ") {
-			fmt.Fprintf(w, "%s    %s\n", indent, line)
-			continue
-		}
-		if strings.HasPrefix(line, "replay failed") {
-			fmt.Fprintf(w, "%s%s\n", indent, line)
-			continue
-		}
-		n++
-		fmt.Fprintf(w, "%s%2d  %s\n", indent, n, line)
 	}
 }

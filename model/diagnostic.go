@@ -1,0 +1,79 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// Site is where a diagnostic points: an instruction of a process, by its row of the
+// process table and its position in the .lit file.
+type Site struct {
+	Proc int
+	Row  int
+	Pos  litmus.Pos // of the instruction (zero when the program came from no file)
+}
+
+// Diagnostic is a rule broken by some execution (SEMANTICS.md §5), as data, like
+// go/analysis's Diagnostic: the rule, its class, a message, the instruction it is
+// about and the related ones (the other access of a racing pair), and the
+// execution that breaks it. The message carries no position and no citation:
+// printers add FILE:LINE:COL, the rule and its MPI-4.1 report node.
+type Diagnostic struct {
+	Rule    string
+	Class   spec.Class
+	Message string
+	At      Site
+	Related []Site
+	Trace   []Step // the shortest execution found that breaks the rule
+}
+
+// Sites lists At and then the related sites.
+func (d *Diagnostic) Sites() []Site { return append([]Site{d.At}, d.Related...) }
+
+// newDiagnostic fills in the rule's class from the catalogue.
+func newDiagnostic(rule string, at Site, msg string, related ...Site) Diagnostic {
+	r, _ := spec.LookupRule(rule)
+	return Diagnostic{Rule: rule, Class: r.Class, Message: msg, At: at, Related: related}
+}
+
+// SiteOf is the site of instruction j of process proc.
+func (p *Program) SiteOf(proc, j int) Site {
+	in := &p.Procs[proc].Code[j]
+	return p.site(proc, in)
+}
+
+func (p *Program) site(proc int, in *Instr) Site {
+	s := Site{Proc: proc, Row: in.Row}
+	if in.Src != nil {
+		s.Pos = in.Src.Pos
+	}
+	return s
+}
+
+// InstrAt is the instruction a site names.
+func (p *Program) InstrAt(s Site) *Instr {
+	for k := range p.Procs[s.Proc].Code {
+		if in := &p.Procs[s.Proc].Code[k]; in.Row == s.Row {
+			return in
+		}
+	}
+	return nil
+}
+
+// Record collects what a step did, for traces. The search passes nil.
+type Record struct {
+	Text   string
+	Raised []Diagnostic
+}
+
+// raise marks rule in the state's flag word and, when a record is kept, describes
+// the diagnostic at instruction in of proc.
+func (p *Program) raise(s State, rec *Record, rule string, proc int, in *Instr, format string, args ...any) {
+	off := p.Layout.Flags
+	s.setU32(off, s.u32(off)|spec.FlagBit(rule))
+	if rec != nil {
+		rec.Raised = append(rec.Raised, newDiagnostic(rule, p.site(proc, in), fmt.Sprintf(format, args...)))
+	}
+}

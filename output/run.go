@@ -1,0 +1,155 @@
+package output
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// Show says what a herd7-style block prints beside the outcomes.
+type Show string
+
+const (
+	ShowOutcomes Show = "outcomes" // the outcomes and flags (also the default, "")
+	ShowWitness  Show = "witness"  // and the witness of each outcome that satisfies the condition, and of each flag
+	ShowAll      Show = "all"      // and the witness of every outcome
+)
+
+// Block prints one search as herd7 does: Test, States, the outcomes (*> on those that
+// satisfy the condition, the rules raised after #), Ok/No, Witnesses, one Flag line per
+// rule, Condition, Observation (with the expectation, when the test has one) and Time.
+func Block(w io.Writer, jr *explorer.JobResult, show Show) {
+	t := jr.Test
+	if jr.Err != nil {
+		fmt.Fprintf(w, "Test %s (%s, hw %s): no result: %v\n\n", t.Name, jr.Sem.Name, jr.HW, jr.Err)
+		return
+	}
+	r := jr.Result
+	p := r.Program
+	fmt.Fprintf(w, "Test %s %s (semantics %s, hw %s)\n", t.Name, t.Quant.VerdictWord(), jr.Sem.Name, jr.HW)
+	fmt.Fprintf(w, "States %d\n", len(r.Outcomes))
+	for _, o := range r.Outcomes {
+		mark := "  "
+		if o.Sat {
+			mark = "*>"
+		}
+		line := mark + " " + p.OutcomeString(o.Values)
+		if len(o.Flags) > 0 {
+			line += "  # " + strings.Join(o.Flags, ",")
+		}
+		fmt.Fprintln(w, line)
+		if show == ShowAll || (show == ShowWitness && o.Sat) {
+			WriteTrace(w, p, o.Witness, "     ")
+		}
+	}
+	if t.Quant.Holds(r.Positive, r.Negative) {
+		fmt.Fprintln(w, "Ok")
+	} else {
+		fmt.Fprintln(w, "No")
+	}
+	fmt.Fprintf(w, "Witnesses\nPositive: %d Negative: %d\n", r.Positive, r.Negative)
+	for i := range r.Flags {
+		f := &r.Flags[i]
+		fmt.Fprintf(w, "Flag %s (%s): %s\n", f.Rule, f.Class, DiagnosticLine(t.File, &f.Diagnostic))
+		if show == ShowWitness || show == ShowAll {
+			WriteTrace(w, r.TraceProgram(f), f.Trace, "     ")
+		}
+	}
+	fmt.Fprintf(w, "Condition %s (%s)\n", t.Quant, litmus.CondString(t.Cond))
+	fmt.Fprintf(w, "Observation %s %s %d %d\n", t.Name, r.Verdict().ObsString(), r.Positive, r.Negative)
+	if jr.Expect != nil {
+		fmt.Fprintf(w, "Expect %s %s: %s\n", jr.Expect.ObsString(), jr.Sem.Name, jr.ExpectStatus())
+	}
+	fmt.Fprintf(w, "Time %s %.3f\n\n", t.Name, r.Time.Seconds())
+}
+
+// Table prints the results side by side: one row per test and hw model, one column
+// per semantics, each cell the verdict (Sometimes+RACE, Erroneous(E-EPOCH)) marked ok
+// when it meets the test's expect line and FAIL when it breaks it; then a line for
+// each broken expectation.
+func Table(w io.Writer, sems []spec.Semantics, results []explorer.JobResult) {
+	type rowKey struct {
+		test *litmus.Test
+		hw   model.HW
+	}
+	cells := map[rowKey][]string{}
+	var order []rowKey
+	var failures []string
+	for i := range results {
+		jr := &results[i]
+		k := rowKey{jr.Test, jr.HW}
+		if _, ok := cells[k]; !ok {
+			order = append(order, k)
+			cells[k] = make([]string, len(sems))
+		}
+		cells[k][semIndex(sems, jr.Sem)] = tableCell(jr)
+		if jr.ExpectStatus() == "broken" && jr.Err == nil {
+			failures = append(failures, fmt.Sprintf("FAIL %s (%s): %s hw=%s: expected %s, found %s",
+				jr.Test.Name, jr.Test.File, jr.Sem.Name, jr.HW, jr.Expect.ObsString(), jr.Result.Verdict()))
+		}
+	}
+	header := []string{"Test", "hw"}
+	for _, s := range sems {
+		header = append(header, s.Name)
+	}
+	rows := [][]string{header}
+	for _, k := range order {
+		rows = append(rows, append([]string{k.test.Name, k.hw.String()}, cells[k]...))
+	}
+	Columns(w, rows)
+	for _, f := range failures {
+		fmt.Fprintln(w, f)
+	}
+}
+
+func semIndex(sems []spec.Semantics, s spec.Semantics) int {
+	for i := range sems {
+		if sems[i].Name == s.Name {
+			return i
+		}
+	}
+	return 0
+}
+
+func tableCell(jr *explorer.JobResult) string {
+	if jr.Err != nil {
+		return "?"
+	}
+	cell := jr.Result.Verdict().String()
+	switch jr.ExpectStatus() {
+	case "met":
+		cell += " ok"
+	case "broken":
+		cell += " FAIL"
+	}
+	return cell
+}
+
+// Columns prints rows with every column padded to its widest cell.
+func Columns(w io.Writer, rows [][]string) {
+	var width []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], len(c))
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			if i == len(r)-1 {
+				b.WriteString(c)
+			} else {
+				fmt.Fprintf(&b, "%-*s  ", width[i], c)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
