@@ -26,6 +26,8 @@ type Options struct {
 	NoReduce bool
 	// NoConflicts turns off the conflict and race checks (for measuring their cost).
 	NoConflicts bool
+	// ABI: the alignments E-ALIGN checks, for Job.Run's compile (zero: x86-64).
+	ABI model.ABI
 }
 
 // ErrStateLimit is returned when a search reaches Options.MaxStates.

@@ -46,9 +46,15 @@ func (jr *JobResult) ExpectStatus() string {
 func (j Job) Run(opt Options) JobResult {
 	jr := JobResult{Job: j}
 	var opts []model.Option
-	if j.Exploit {
+	if opt.ABI.Name != "" {
+		opts = append(opts, model.WithABI(opt.ABI))
+	}
+	switch {
+	case j.Exploit:
 		opts = append(opts, model.ExploitAssertions())
-	} else {
+	case opt.ABI.Name != "" && opt.ABI.Name != model.X8664.Name:
+		// expect lines describe the default ABI, x86-64
+	default:
 		jr.Expect = FindExpect(j.Test, j.Sem, j.HW)
 	}
 	p, err := model.Compile(j.Test, j.Sem, j.HW, opts...)

@@ -145,9 +145,6 @@ func (t Type) Size() int {
 	}
 }
 
-// Align is the alignment a typed access needs (SEMANTICS.md §6).
-func (t Type) Align() int { return t.Size() }
-
 // TypeByName finds a type by its .lit spelling.
 func TypeByName(s string) (Type, bool) {
 	for i, n := range typeNames {

@@ -20,17 +20,48 @@ import (
 // rank r starting after the bytes of the ranks below it; alloc_shared_noncontig one
 // per rank. create and dynamic windows use user memory, aligned for its type.
 
-// ABI is what the alignment guarantee depends on.
+// ABI is what the alignment guarantee depends on: the alignment of each predefined
+// type, from the platform's processor-specific ABI document. Sizes are the .lit
+// types' own (litmus.Type.Size); only alignments differ between ABIs. The SIMD
+// vector types v32 and v64 are not MPI datatypes: they align to their size on
+// every ABI.
 type ABI struct {
-	Name     string
-	MaxAlign int // the largest alignment of a predefined type (long double)
+	Name string
+	Doc  string // the psABI document the alignments come from
+	// int64, double and long double: the alignments that differ between ABIs.
+	int64Align, doubleAlign, longDoubleAlign int
 }
 
-// X8664 is the default ABI.
-var X8664 = ABI{Name: "x86-64", MaxAlign: 16}
+// Align is the alignment of a type under the ABI.
+func (a ABI) Align(t litmus.Type) int {
+	switch t {
+	case litmus.Int64, litmus.TypeDefault:
+		return a.int64Align
+	case litmus.Double:
+		return a.doubleAlign
+	case litmus.LongDouble:
+		return a.longDoubleAlign
+	}
+	return t.Size() // int8, int16, int32; v32, v64
+}
 
-// ABIs lists the ABIs --abi accepts.
-var ABIs = []ABI{X8664, {Name: "aarch64", MaxAlign: 16}, {Name: "ppc64le", MaxAlign: 16}, {Name: "i386", MaxAlign: 16}}
+// MaxAlign is the largest alignment of a predefined MPI datatype: what MPI-4.0
+// guarantees allocated window memory (node251).
+func (a ABI) MaxAlign() int { return max(a.int64Align, a.doubleAlign, a.longDoubleAlign) }
+
+// The ABIs --abi accepts.
+var (
+	// X8664 is the default ABI. System V AMD64 psABI 1.0, §3.1.2, Figure 3.1
+	// (long double: 16-byte aligned).
+	X8664 = ABI{Name: "x86-64", Doc: "System V AMD64 psABI 1.0, §3.1.2, Figure 3.1", int64Align: 8, doubleAlign: 8, longDoubleAlign: 16}
+	// I386: System V i386 psABI (Intel386 supplement, 4th ed., and the 2015 update),
+	// §2.2 "Fundamental Types", Figure 2.1: long long, double and long double are
+	// 4-byte aligned, so the largest predefined alignment is 4.
+	I386    = ABI{Name: "i386", Doc: "System V i386 psABI, §2.2, Figure 2.1", int64Align: 4, doubleAlign: 4, longDoubleAlign: 4}
+	aarch64 = ABI{Name: "aarch64", Doc: "AAPCS64 (Arm IHI 0055), §5.1, Table 1: quad-precision long double 16-byte aligned", int64Align: 8, doubleAlign: 8, longDoubleAlign: 16}
+	ppc64le = ABI{Name: "ppc64le", Doc: "64-bit ELF V2 ABI for Power, §2.1.2.1, Table 2.1: long double 16-byte aligned", int64Align: 8, doubleAlign: 8, longDoubleAlign: 16}
+	ABIs    = []ABI{X8664, aarch64, ppc64le, I386}
+)
 
 // ParseABI finds an ABI by name.
 func ParseABI(name string) (ABI, error) {
@@ -44,8 +75,13 @@ func ParseABI(name string) (ABI, error) {
 	return ABI{}, fmt.Errorf("unknown ABI %q (known: %s)", name, strings.Join(names, ", "))
 }
 
-// noGuaranteeAlign is the alignment assumed without align_guarantee.
-const noGuaranteeAlign = 8
+// WithABI compiles for an ABI other than x86-64 (the alignments E-ALIGN checks).
+func WithABI(a ABI) Option { return func(p *Program) { p.ABI = a } }
+
+// noGuaranteeAlign is the alignment assumed without align_guarantee: 8, what common
+// libraries return (Open MPI issue #4952), or the ABI's largest alignment when it is
+// smaller, so that the MPI-4.0 guarantee is never weaker than none.
+func noGuaranteeAlign(abi ABI) int { return min(8, abi.MaxAlign()) }
 
 // Segment is one rank's segment of a window.
 type Segment struct {
@@ -104,7 +140,7 @@ func WindowLayout(t *litmus.Test, sem spec.Semantics, abi ABI) ([]Segment, []Loc
 				Offset: seg.Offset + disp*dispUnitBytes(w), OK: true}
 			if seg.Align > 0 {
 				la.Aligned = gcd(la.Offset, seg.Align)
-				la.OK = la.Aligned%typ.Align() == 0
+				la.OK = la.Aligned%abi.Align(typ) == 0
 			}
 			locs = append(locs, la)
 		}
@@ -125,7 +161,7 @@ func (c *compiler) staticAlignment(abi ABI) {
 			continue
 		}
 		in.AlignErr = fmt.Sprintf("%s: a %s at offset %d of an allocation aligned to %d bytes is only %d-byte aligned, not %d",
-			la.Instr, la.Type, la.Offset, la.Segment.Align, la.Aligned, la.Type.Align())
+			la.Instr, la.Type, la.Offset, la.Segment.Align, la.Aligned, abi.Align(la.Type))
 	}
 }
 
@@ -158,9 +194,9 @@ func segBytes(t *litmus.Test, w *litmus.Window, rank int) int {
 func segmentOf(t *litmus.Test, w *litmus.Window, rank int, guarantee bool, abi ABI) Segment {
 	base := w.Base(t)
 	seg := Segment{Window: w.Name, Flavor: w.Flavor, Rank: rank, Bytes: segBytes(t, w, rank)}
-	g := noGuaranteeAlign
+	g := noGuaranteeAlign(abi)
 	if guarantee {
-		g = abi.MaxAlign
+		g = abi.MaxAlign()
 		if v, ok := base.InfoValue("mpi_minimum_memory_alignment"); ok {
 			if n, err := strconv.Atoi(v); err == nil && n > g {
 				g = n

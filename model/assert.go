@@ -43,6 +43,15 @@ func (c *compiler) syncAccess(proc, k int) int {
 func (c *compiler) buildAssertions() {
 	p := c.p
 	for w := range p.Wins {
+		win := &p.Wins[w]
+		for t := 0; t < p.NProcs; t++ {
+			win.Fences = append(win.Fences, p.groupCalls(w, t, -1, KFence))
+			var posts [][]int
+			for o := 0; o < p.NProcs; o++ {
+				posts = append(posts, p.groupCalls(w, t, o, KPost))
+			}
+			win.Posts = append(win.Posts, posts)
+		}
 		c.fenceAllOrNone(w)
 		for t := 0; t < p.NProcs; t++ {
 			for o := 0; o < p.NProcs; o++ {
@@ -241,8 +250,8 @@ func (p *Program) describeAssertion(cand *Candidate, a, b *access) Diagnostic {
 
 // ----- checks made when a call executes (state flags) -----
 
-func (p *Program) assertFalse(s State, rec *Record, proc int, in *Instr, format string, args ...any) {
-	p.raise(s, rec, "E-ASSERT", proc, in, "%s: "+format, append([]any{in.Text}, args...)...)
+func (p *Program) assertFalse(s State, rec *Record, proc int, in *Instr, why func() string) {
+	p.raise(s, rec, "E-ASSERT", proc, in, func() string { return in.Text + ": " + why() })
 }
 
 // checkNostore: nostore on a fence or post is false if the caller stored to its
@@ -252,7 +261,9 @@ func (p *Program) checkNostore(s State, rec *Record, proc int, in *Instr) {
 		return
 	}
 	if s.u64(p.Layout.StoredOwn[proc])&p.Wins[in.Win].OwnCells[proc] != 0 {
-		p.assertFalse(s, rec, proc, in, "nostore, but the process stored to its segment of %s since its last synchronization", p.Wins[in.Win].Name)
+		p.assertFalse(s, rec, proc, in, func() string {
+			return fmt.Sprintf("nostore, but the process stored to its segment of %s since its last synchronization", p.Wins[in.Win].Name)
+		})
 	}
 }
 
@@ -284,7 +295,9 @@ func (p *Program) checkNoprecede(s State, rec *Record, proc int, in *Instr) {
 		off := p.Layout.Slot[i]
 		op := &p.Procs[sl.Proc].Code[sl.Instr]
 		if sl.Proc == proc && op.Win == in.Win && s[off] != SlotIdle && s[off+1] == EpochFence && int(s[off+2]) == k {
-			p.assertFalse(s, rec, proc, in, "noprecede, but it closes an epoch with %s (row %d)", op.Text, op.Row)
+			p.assertFalse(s, rec, proc, in, func() string {
+				return fmt.Sprintf("noprecede, but it closes an epoch with %s (row %d)", op.Text, op.Row)
+			})
 			return
 		}
 	}
@@ -300,15 +313,17 @@ func (p *Program) checkNoput(s State, rec *Record, proc int, in *Instr, kind, in
 	var opener *Instr
 	switch kind {
 	case EpochFence:
-		if f := p.groupCalls(int(in.Win), t, -1, KFence); index-1 < len(f) {
+		if f := p.Wins[in.Win].Fences[t]; index-1 < len(f) {
 			opener = &p.Procs[t].Code[f[index-1]]
 		}
 	case EpochPSCW:
-		if posts := p.groupCalls(int(in.Win), t, proc, KPost); index-1 < len(posts) {
+		if posts := p.Wins[in.Win].Posts[t][proc]; index-1 < len(posts) {
 			opener = &p.Procs[t].Code[posts[index-1]]
 		}
 	}
 	if opener != nil && opener.Asserts&AssertNoput != 0 {
-		p.assertFalse(s, rec, proc, in, "updates rank %d, whose %s (row %d) asserted noput", t, opener.Text, opener.Row)
+		p.assertFalse(s, rec, proc, in, func() string {
+			return fmt.Sprintf("updates rank %d, whose %s (row %d) asserted noput", t, opener.Text, opener.Row)
+		})
 	}
 }

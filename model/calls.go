@@ -15,7 +15,7 @@ import (
 func (p *Program) winUsable(s State, proc int, in *Instr, rec *Record) bool {
 	wl := &p.Layout.Win[in.Win]
 	if s[wl.Freed+proc] != 0 {
-		p.raise(s, rec, "E-EPOCH", proc, in, "%s on window %s after free", in.Text, p.Wins[in.Win].Name)
+		p.raise(s, rec, "E-EPOCH", proc, in, func() string { return fmt.Sprintf("%s on window %s after free", in.Text, p.Wins[in.Win].Name) })
 		return false
 	}
 	return true
@@ -49,12 +49,13 @@ func (p *Program) copyR6(s State, proc, win int) {
 	s.setU64(l.DirtyPub, s.u64(l.DirtyPub)&^m)
 }
 
-func (p *Program) epochMix(s State, proc int, in *Instr, rec *Record, why string) {
-	p.raise(s, rec, "E-EPOCH-MIX", proc, in, "%s: %s", in.Text, why)
+// epochMix and syncEpoch raise E-EPOCH-MIX and E-SYNC-EPOCH at a call, why it is one.
+func (p *Program) epochMix(s State, proc int, in *Instr, rec *Record, why func() string) {
+	p.raise(s, rec, "E-EPOCH-MIX", proc, in, func() string { return in.Text + ": " + why() })
 }
 
-func (p *Program) syncEpoch(s State, proc int, in *Instr, rec *Record, why string) {
-	p.raise(s, rec, "E-SYNC-EPOCH", proc, in, "%s: %s", in.Text, why)
+func (p *Program) syncEpoch(s State, proc int, in *Instr, rec *Record, why func() string) {
+	p.raise(s, rec, "E-SYNC-EPOCH", proc, in, func() string { return in.Text + ": " + why() })
 }
 
 // sqOpen reports whether a shared_query still has two possible answers.
@@ -75,11 +76,12 @@ func (p *Program) sharedQuery(s State, proc int, in *Instr, choice int8, rec *Re
 	sq := p.Layout.Win[in.Win].SQ + proc*p.NProcs + t
 	switch {
 	case w.Flavor == litmus.FlavorDynamic:
-		p.raise(s, rec, "E-SQ-FLAVOR", proc, in, "%s: shared_query on the dynamic window %s", in.Text, w.Name)
+		p.raise(s, rec, "E-SQ-FLAVOR", proc, in, func() string { return fmt.Sprintf("%s: shared_query on the dynamic window %s", in.Text, w.Name) })
 		return true
 	case w.Flavor != litmus.FlavorAllocateShared && !p.Sem.Has(spec.SqAnyFlavor):
-		p.raise(s, rec, "E-SQ-FLAVOR", proc, in, "%s: shared_query on the %s window %s (allowed from MPI-4.1: sq_any_flavor)",
-			in.Text, w.Flavor, w.Name)
+		p.raise(s, rec, "E-SQ-FLAVOR", proc, in, func() string {
+			return fmt.Sprintf("%s: shared_query on the %s window %s (allowed from MPI-4.1: sq_any_flavor)", in.Text, w.Flavor, w.Name)
+		})
 		return true
 	}
 	size := int64(w.SegSize[t])
@@ -150,7 +152,7 @@ func (p *Program) free(s State, proc, j int, in *Instr, rec *Record) bool {
 	wl := &p.Layout.Win[in.Win]
 	if s.u32(wl.StartOpen+4*proc) != 0 || s.u32(wl.PostOpen+4*proc) != 0 || s.u32(wl.LockHeld+4*proc) != 0 ||
 		s[wl.LockAll+proc] != 0 || p.pending(s, proc, int(in.Win), anyOp) {
-		p.epochMix(s, proc, in, rec, "free with an epoch open or an operation pending")
+		p.epochMix(s, proc, in, rec, func() string { return "free with an epoch open or an operation pending" })
 	}
 	if in.TwoPhase {
 		s[p.Layout.InCall[proc]] = byte(j + 1)

@@ -70,7 +70,10 @@ func (c *compiler) compile() error {
 	for i := range p.Procs {
 		c.localSteps(i)
 	}
-	c.staticAlignment(X8664)
+	if p.ABI.Name == "" {
+		p.ABI = X8664
+	}
+	c.staticAlignment(p.ABI)
 	p.buildLayout()
 	p.init = make(State, p.Layout.Size)
 	c.initialValues()

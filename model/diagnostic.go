@@ -1,8 +1,6 @@
 package model
 
 import (
-	"fmt"
-
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -69,11 +67,12 @@ type Record struct {
 }
 
 // raise marks rule in the state's flag word and, when a record is kept, describes
-// the diagnostic at instruction in of proc.
-func (p *Program) raise(s State, rec *Record, rule string, proc int, in *Instr, format string, args ...any) {
+// the diagnostic at instruction in of proc. The message is built only for a record:
+// the search keeps none, so a step that raises a rule allocates nothing either.
+func (p *Program) raise(s State, rec *Record, rule string, proc int, in *Instr, msg func() string) {
 	off := p.Layout.Flags
 	s.setU32(off, s.u32(off)|spec.FlagBit(rule))
 	if rec != nil {
-		rec.Raised = append(rec.Raised, newDiagnostic(rule, p.site(proc, in), fmt.Sprintf(format, args...)))
+		rec.Raised = append(rec.Raised, newDiagnostic(rule, p.site(proc, in), msg()))
 	}
 }

@@ -17,7 +17,7 @@ func (p *Program) fence(s State, proc, j int, in *Instr, rec *Record) bool {
 	wl := &p.Layout.Win[in.Win]
 	if s.u32(wl.StartOpen+4*proc) != 0 || s.u32(wl.LockHeld+4*proc) != 0 || s[wl.LockAll+proc] != 0 {
 		// Flagged, and the fence still runs: the other members wait for it.
-		p.epochMix(s, proc, in, rec, "fence while a start or lock epoch is open on "+p.Wins[in.Win].Name)
+		p.epochMix(s, proc, in, rec, func() string { return "fence while a start or lock epoch is open on " + p.Wins[in.Win].Name })
 	}
 	if !in.TwoPhase && !p.Exploit && !p.noprecedeMayReturn(s, proc, in) {
 		return false

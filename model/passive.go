@@ -11,7 +11,9 @@ import (
 
 func (p *Program) noLocks(s State, proc int, in *Instr, rec *Record) {
 	if p.Wins[in.Win].NoLocks {
-		p.raise(s, rec, "E-INFO", proc, in, "%s locks window %s, created with no_locks=true", in.Text, p.Wins[in.Win].Name)
+		p.raise(s, rec, "E-INFO", proc, in, func() string {
+			return fmt.Sprintf("%s locks window %s, created with no_locks=true", in.Text, p.Wins[in.Win].Name)
+		})
 	}
 }
 
@@ -23,7 +25,7 @@ func (p *Program) lock(s State, proc int, in *Instr, rec *Record) bool {
 	t := int(in.Target)
 	switch {
 	case s.u32(wl.LockHeld+4*proc)&(1<<uint(t)) != 0 || s[wl.LockAll+proc] != 0:
-		p.epochMix(s, proc, in, rec, fmt.Sprintf("a second lock epoch from P%d to rank %d", proc, t))
+		p.epochMix(s, proc, in, rec, func() string { return fmt.Sprintf("a second lock epoch from P%d to rank %d", proc, t) })
 		return true
 	}
 	takesLock := !(p.Exploit && in.Asserts&AssertNocheck != 0) // exploit: nocheck takes no lock
@@ -52,11 +54,11 @@ func (p *Program) lock(s State, proc int, in *Instr, rec *Record) bool {
 func (p *Program) lockMix(s State, proc int, in *Instr, rec *Record, targets uint32) {
 	wl := &p.Layout.Win[in.Win]
 	if s.u32(wl.StartOpen+4*proc) != 0 {
-		p.epochMix(s, proc, in, rec, "a lock inside a start epoch")
+		p.epochMix(s, proc, in, rec, func() string { return "a lock inside a start epoch" })
 	}
 	for t := 0; t < p.NProcs; t++ {
 		if targets&(1<<uint(t)) != 0 && s.u32(wl.PostOpen+4*t) != 0 {
-			p.epochMix(s, proc, in, rec, fmt.Sprintf("a lock of rank %d, which has called post and not yet wait", t))
+			p.epochMix(s, proc, in, rec, func() string { return fmt.Sprintf("a lock of rank %d, which has called post and not yet wait", t) })
 			return
 		}
 	}
@@ -78,7 +80,7 @@ func (p *Program) unlock(s State, proc int, in *Instr, rec *Record) bool {
 	t := int(in.Target)
 	held := s.u32(wl.LockHeld + 4*proc)
 	if held&(1<<uint(t)) == 0 {
-		p.syncEpoch(s, proc, in, rec, fmt.Sprintf("unlock of rank %d, which P%d has not locked", t, proc))
+		p.syncEpoch(s, proc, in, rec, func() string { return fmt.Sprintf("unlock of rank %d, which P%d has not locked", t, proc) })
 		return true
 	}
 	if p.pending(s, proc, int(in.Win), func(op *Instr, _ int) bool { return int(op.Target) == t }) {
@@ -102,7 +104,7 @@ func (p *Program) lockAll(s State, proc int, in *Instr, rec *Record) bool {
 	wl := &p.Layout.Win[in.Win]
 	switch {
 	case s.u32(wl.LockHeld+4*proc) != 0 || s[wl.LockAll+proc] != 0:
-		p.epochMix(s, proc, in, rec, "lock_all while a lock epoch is open")
+		p.epochMix(s, proc, in, rec, func() string { return "lock_all while a lock epoch is open" })
 		return true
 	}
 	group := p.Wins[in.Win].Group
@@ -130,7 +132,7 @@ func (p *Program) unlockAll(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	wl := &p.Layout.Win[in.Win]
 	if s[wl.LockAll+proc] == 0 {
-		p.syncEpoch(s, proc, in, rec, "unlock_all without lock_all")
+		p.syncEpoch(s, proc, in, rec, func() string { return "unlock_all without lock_all" })
 		return true
 	}
 	if p.pending(s, proc, int(in.Win), anyOp) {
@@ -165,7 +167,7 @@ func (p *Program) flush(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	all := in.Op == litmus.OpFlushAll || in.Op == litmus.OpFlushLocalAll
 	if !p.passiveEpoch(s, proc, in, all) {
-		p.syncEpoch(s, proc, in, rec, "flush outside a passive-target epoch")
+		p.syncEpoch(s, proc, in, rec, func() string { return "flush outside a passive-target epoch" })
 		return true
 	}
 	local := in.Kind == KFlushLocal
@@ -191,7 +193,7 @@ func (p *Program) sync(s State, proc int, in *Instr, rec *Record) bool {
 		return true
 	}
 	if !p.passiveEpoch(s, proc, in, true) {
-		p.syncEpoch(s, proc, in, rec, "MPI_Win_sync outside a passive-target epoch")
+		p.syncEpoch(s, proc, in, rec, func() string { return "MPI_Win_sync outside a passive-target epoch" })
 		return true
 	}
 	p.copyR5(s, proc, int(in.Win))

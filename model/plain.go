@@ -16,23 +16,24 @@ func (p *Program) lsAccessOK(s State, proc int, in *Instr, rec *Record) bool {
 	w := &p.Wins[in.Win]
 	wl := &p.Layout.Win[in.Win]
 	if s[wl.Freed+proc] != 0 {
-		p.raise(s, rec, "E-EPOCH", proc, in, "%s accesses window %s after free", in.Text, w.Name)
+		p.raise(s, rec, "E-EPOCH", proc, in, func() string { return fmt.Sprintf("%s accesses window %s after free", in.Text, w.Name) })
 		return false
 	}
 	if !in.Remote {
 		return true
 	}
 	if w.Model == litmus.Separate || p.Cells[in.Cell].Separate {
-		p.raise(s, rec, "E-SEPARATE-SHM", proc, in,
-			"%s loads or stores another rank's segment of the separate window %s: MPI does not define it", in.Text, w.Name)
+		p.raise(s, rec, "E-SEPARATE-SHM", proc, in, func() string {
+			return fmt.Sprintf("%s loads or stores another rank's segment of the separate window %s: MPI does not define it", in.Text, w.Name)
+		})
 		return false
 	}
 	if w.Flavor == litmus.FlavorAllocateShared || s[wl.SQ+proc*p.NProcs+int(in.Target)] == 1 {
 		return true
 	}
-	p.raise(s, rec, "E-LS-ACCESS", proc, in,
-		"%s reaches rank %d's segment of %s window %s without load/store access (no shared_query returned a size > 0)",
-		in.Text, in.Target, w.Flavor, w.Name)
+	p.raise(s, rec, "E-LS-ACCESS", proc, in, func() string {
+		return fmt.Sprintf("%s reaches rank %d's segment of %s window %s without load/store access (no shared_query returned a size > 0)", in.Text, in.Target, w.Flavor, w.Name)
+	})
 	return false
 }
 

@@ -191,6 +191,10 @@ type Window struct {
 	AccOrder uint8 // accumulate_ordering bits: OrdRAR | OrdRAW | OrdWAR | OrdWAW
 	SegSize  []int // per rank, in displacement units
 	OwnCells []uint64
+	// Fences[r] are rank r's fence calls on the window and Posts[t][o] the posts of
+	// t that name o, in program order: the k-th one opens epoch k (noput checks it).
+	Fences [][]int
+	Posts  [][][]int
 	Src      *litmus.Window
 }
 
@@ -223,10 +227,11 @@ type Program struct {
 	// cond and filter are the test's condition and filter over outcome values.
 	cond, filter compiledCond
 	Layout       Layout
+	ABI          ABI // the alignments E-ALIGN checks (default x86-64)
 	// AllCells is the scope of an MB of scope all.
 	AllCells uint64
-	// Static errors found while compiling that every execution raises at the start
-	// (E-ALIGN): the rule and its message.
+	// Static: errors the program's text alone decides (E-ASSERT's all-or-none and
+	// nocheck pairing rules), raised in every execution from its initial state.
 	Static []Diagnostic
 	init   State
 	// hasSeparate: some cell has a private copy (R5/R6 copies have work to do).

@@ -13,12 +13,14 @@ func (p *Program) post(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	wl := &p.Layout.Win[in.Win]
 	if s.u32(wl.PostOpen+4*proc) != 0 {
-		p.epochMix(s, proc, in, rec, "post while an exposure epoch is already open")
+		p.epochMix(s, proc, in, rec, func() string { return "post while an exposure epoch is already open" })
 		return true
 	}
 	if s.u32(wl.Holders+4*proc) != 0 {
 		// and the post proceeds, so the rest of the execution can be listed
-		p.epochMix(s, proc, in, rec, "post while a lock of this window is held on the caller: locked and exposed at once (node330)")
+		p.epochMix(s, proc, in, rec, func() string {
+			return "post while a lock of this window is held on the caller: locked and exposed at once (node330)"
+		})
 	}
 	p.checkNostore(s, rec, proc, in)
 	for o := 0; o < p.NProcs; o++ {
@@ -41,10 +43,10 @@ func (p *Program) start(s State, proc int, in *Instr, rec *Record) bool {
 	n := p.NProcs
 	switch {
 	case s.u32(wl.StartOpen+4*proc) != 0:
-		p.epochMix(s, proc, in, rec, "start while a start epoch is open (nested start)")
+		p.epochMix(s, proc, in, rec, func() string { return "start while a start epoch is open (nested start)" })
 		return true
 	case s.u32(wl.LockHeld+4*proc) != 0 || s[wl.LockAll+proc] != 0:
-		p.epochMix(s, proc, in, rec, "start while a lock epoch is open") // and the start proceeds
+		p.epochMix(s, proc, in, rec, func() string { return "start while a lock epoch is open" }) // and the start proceeds
 	}
 	if p.Sem.Has(spec.PostStartLS) && !(p.Exploit && in.Asserts&AssertNocheck != 0) {
 		for t := 0; t < n; t++ {
@@ -69,7 +71,7 @@ func (p *Program) complete(s State, proc int, in *Instr, rec *Record) bool {
 	wl := &p.Layout.Win[in.Win]
 	group := s.u32(wl.StartOpen + 4*proc)
 	if group == 0 {
-		p.syncEpoch(s, proc, in, rec, "complete without an open start epoch")
+		p.syncEpoch(s, proc, in, rec, func() string { return "complete without an open start epoch" })
 		return true
 	}
 	if p.pending(s, proc, int(in.Win), func(_ *Instr, kind int) bool { return kind == EpochPSCW }) {
@@ -92,7 +94,7 @@ func (p *Program) wait(s State, proc int, in *Instr, rec *Record) bool {
 	n := p.NProcs
 	group := s.u32(wl.PostOpen + 4*proc)
 	if group == 0 {
-		p.syncEpoch(s, proc, in, rec, "wait without an open exposure epoch (no post)")
+		p.syncEpoch(s, proc, in, rec, func() string { return "wait without an open exposure epoch (no post)" })
 		return true
 	}
 	for o := 0; o < n; o++ {

@@ -49,20 +49,21 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 		return true
 	}
 	if s[wl.Freed+proc] != 0 {
-		p.raise(s, rec, "E-EPOCH", proc, in, "%s on window %s after free", in.Text, w.Name)
+		p.raise(s, rec, "E-EPOCH", proc, in, func() string { return fmt.Sprintf("%s on window %s after free", in.Text, w.Name) })
 		return true
 	}
 	kind, index := p.epochFor(s, proc, in)
 	if kind == 0 && s[wl.FenceDone+proc] > 0 && s[wl.FenceOpen+proc]&1 == 0 && in.FenceAfter {
-		p.assertFalse(s, rec, proc, in, "an RMA call after a fence that asserted nosucceed")
+		p.assertFalse(s, rec, proc, in, func() string { return "an RMA call after a fence that asserted nosucceed" })
 	}
 	if kind == 0 {
 		what := "RMA call"
 		if in.Kind == KRemoteStore {
 			what = "remote store (an RMA operation under ls_is_rma)"
 		}
-		p.raise(s, rec, "E-EPOCH", proc, in, "%s: %s outside an access epoch to rank %d on window %s",
-			in.Text, what, in.Target, w.Name)
+		p.raise(s, rec, "E-EPOCH", proc, in, func() string {
+			return fmt.Sprintf("%s: %s outside an access epoch to rank %d on window %s", in.Text, what, in.Target, w.Name)
+		})
 		return true
 	}
 	p.checkNoput(s, rec, proc, in, kind, index)
@@ -96,9 +97,9 @@ func (p *Program) remoteLoad(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	kind, index := p.epochFor(s, proc, in)
 	if kind == 0 {
-		p.raise(s, rec, "E-EPOCH", proc, in,
-			"%s: remote load (an RMA operation under ls_is_rma) outside an access epoch to rank %d on window %s",
-			in.Text, in.Target, p.Wins[in.Win].Name)
+		p.raise(s, rec, "E-EPOCH", proc, in, func() string {
+			return fmt.Sprintf("%s: remote load (an RMA operation under ls_is_rma) outside an access epoch to rank %d on window %s", in.Text, in.Target, p.Wins[in.Win].Name)
+		})
 		return true
 	}
 	if !p.exposed(s, int(in.Win), proc, int(in.Target), kind, index) {

@@ -1,9 +1,7 @@
 package model_test
 
 import (
-	"fmt"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -35,14 +33,7 @@ func explore(t *testing.T, src, sem string, hw model.HW) (outcomes, flags []stri
 		t.Fatal(err)
 	}
 	for _, o := range r.Outcomes {
-		var b strings.Builder
-		for i, item := range p.Out {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			fmt.Fprintf(&b, "%s=%d;", item.Name, o.Values[i])
-		}
-		outcomes = append(outcomes, b.String())
+		outcomes = append(outcomes, p.OutcomeString(o.Values))
 	}
 	for _, f := range r.Flags {
 		flags = append(flags, f.Rule)

@@ -216,7 +216,8 @@ func (p *Program) CellValue(s State, c int) int64 {
 func (p *Program) pub(s State, c int) int64       { return s.i64(p.Layout.Pub + 8*c) }
 func (p *Program) setPub(s State, c int, v int64) { s.setI64(p.Layout.Pub+8*c, v) }
 
-// local is the copy a plain access of the owner reads and writes.
+// localOff is the offset of the copy of cell c that a plain access of its owner reads
+// and writes: the private copy of a separate window, the only copy of a unified one.
 func (p *Program) localOff(c int) int {
 	if p.Cells[c].Separate {
 		return p.Layout.Priv + 8*c

@@ -141,8 +141,9 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 	for _, i := range in.OriginBuf {
 		if s[p.Layout.Slot[p.Procs[proc].Code[i].Slot]] != SlotIdle {
 			rma := &p.Procs[proc].Code[i]
-			p.raise(s, rec, "E-ORIGIN-BUF", proc, in,
-				"%s uses the origin buffer of %s (row %d) before the operation completes locally", in.Text, rma.Text, rma.Row)
+			p.raise(s, rec, "E-ORIGIN-BUF", proc, in, func() string {
+				return fmt.Sprintf("%s uses the origin buffer of %s (row %d) before the operation completes locally", in.Text, rma.Text, rma.Row)
+			})
 		}
 	}
 	if in.GuardReg >= 0 && !p.guardHolds(s, proc, in) {
@@ -156,7 +157,7 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 		return false
 	}
 	if in.AlignErr != "" {
-		p.raise(s, rec, "E-ALIGN", proc, in, "%s", in.AlignErr)
+		p.raise(s, rec, "E-ALIGN", proc, in, func() string { return fmt.Sprintf("%s", in.AlignErr) })
 	}
 	switch {
 	case in.Kind == KPost, in.Kind == KUnlockAll, in.Kind == KSync, in.Kind == KUnlock && int(in.Target) == proc:

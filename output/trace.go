@@ -13,20 +13,21 @@ type TraceStep struct {
 	Raised []model.Diagnostic // the rules the step breaks
 }
 
-// Trace replays steps on p. A trace that stops replaying (a program changed under
-// it) ends with the steps that replayed and the error.
-func Trace(p *model.Program, steps []model.Step) ([]TraceStep, error) {
-	recs, _, err := p.Replay(steps)
+// Trace replays steps on p, and gives the state the trace ends in. A trace that
+// stops replaying (a program changed under it) ends with the steps that replayed
+// and the error.
+func Trace(p *model.Program, steps []model.Step) ([]TraceStep, model.State, error) {
+	recs, last, err := p.Replay(steps)
 	out := make([]TraceStep, len(recs))
 	for i, r := range recs {
 		out[i] = TraceStep{Text: r.Text, Raised: r.Raised}
 	}
-	return out, err
+	return out, last, err
 }
 
 // TraceText is a trace as plain lines, one a step.
 func TraceText(p *model.Program, steps []model.Step) []string {
-	tr, err := Trace(p, steps)
+	tr, _, err := Trace(p, steps)
 	lines := make([]string, 0, len(tr)+1)
 	for _, st := range tr {
 		lines = append(lines, st.Text)
@@ -38,9 +39,10 @@ func TraceText(p *model.Program, steps []model.Step) []string {
 }
 
 // WriteTrace prints a trace, one numbered step a line, each rule a step breaks on a
-// line of its own after it.
-func WriteTrace(w io.Writer, p *model.Program, steps []model.Step, indent string) {
-	tr, err := Trace(p, steps)
+// line of its own after it; it returns the state the trace ends in, and the error
+// of a trace that does not replay (also printed).
+func WriteTrace(w io.Writer, p *model.Program, steps []model.Step, indent string) (model.State, error) {
+	tr, last, err := Trace(p, steps)
 	for i, st := range tr {
 		fmt.Fprintf(w, "%s%2d  %s\n", indent, i+1, st.Text)
 		for k := range st.Raised {
@@ -51,4 +53,5 @@ func WriteTrace(w io.Writer, p *model.Program, steps []model.Step, indent string
 	if err != nil {
 		fmt.Fprintf(w, "%sreplay failed: %v\n", indent, err)
 	}
+	return last, err
 }

@@ -32,9 +32,9 @@ func newLayoutCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, err := model.ParseABI(abi)
+			a, err := parseABI(abi)
 			if err != nil {
-				return usageErrorf("--abi: %v", err)
+				return err
 			}
 			t, err := loadTest(args[0])
 			if err != nil {
@@ -52,7 +52,7 @@ func newLayoutCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&sem, "sem", "mpi-4.1", "semantics PRESET[,switch=on|off...] (align_guarantee decides the guarantee)")
-	cmd.Flags().StringVar(&abi, "abi", model.X8664.Name, "ABI: the largest alignment of a predefined type")
+	addABIFlag(cmd.Flags(), &abi)
 	return cmd
 }
 
@@ -81,7 +81,7 @@ func writeLayout(w io.Writer, test, sem string, abi model.ABI, segs []model.Segm
 			verdict = "E-ALIGN"
 		}
 		rows = append(rows, []string{fmt.Sprintf("P%d row %d: %s", l.Proc, l.Row, l.Instr), l.Loc, l.Type.String(),
-			fmt.Sprint(l.Type.Align()), fmt.Sprint(l.Offset), aligned, verdict})
+			fmt.Sprint(abi.Align(l.Type)), fmt.Sprint(l.Offset), aligned, verdict})
 	}
 	output.Columns(w, rows)
 }

@@ -1,6 +1,10 @@
 // Command rmacheck is a memory-model checker and executable specification for MPI
-// one-sided communication (RMA): it reads litmus tests (.lit files), explains the rules of
-// the semantics, and lists the presets that different readings of the standard give.
+// one-sided communication (RMA): it checks and formats litmus tests (.lit files),
+// explores them under each reading of the standard (run, replay, diff, distinguish),
+// runs them on real memory and real MPI libraries (conform, fuzz, probe, cgen), writes
+// evidence reports (report), and explains every rule it names (explain, presets).
+// This package parses flags and wires the others together; the output formats live
+// in package output.
 package main
 
 import (

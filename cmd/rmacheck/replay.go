@@ -14,7 +14,7 @@ import (
 )
 
 type replayFlags struct {
-	sem, hw, outcome, flag, assert string
+	sem, hw, outcome, flag, assert, abi string
 	maxStates                      int
 }
 
@@ -40,6 +40,7 @@ func newReplayCmd() *cobra.Command {
 	fl.StringVar(&f.flag, "flag", "", "a rule id, e.g. E-EPOCH: replay the first execution found that breaks it")
 	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this (0: no bound)")
 	fl.StringVar(&f.assert, "assert", "check", "assertions: check or exploit (see run --help)")
+	addABIFlag(fl, &f.abi)
 	return cmd
 }
 
@@ -64,7 +65,11 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 	if err != nil {
 		return err
 	}
-	jr := explorer.Job{Test: t, Sem: sems[0], HW: hw, Exploit: exploit}.Run(explorer.Options{MaxStates: f.maxStates})
+	abi, err := parseABI(f.abi)
+	if err != nil {
+		return err
+	}
+	jr := explorer.Job{Test: t, Sem: sems[0], HW: hw, Exploit: exploit}.Run(explorer.Options{MaxStates: f.maxStates, ABI: abi})
 	if jr.Err != nil {
 		return exitError{code: exitFailed, err: jr.Err}
 	}
@@ -98,8 +103,7 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "Witness of %s under %s (hw %s): %s\n", t.Name, sems[0].Name, hw, what)
-	output.WriteTrace(out, p, steps, "")
-	_, last, err := p.Replay(steps)
+	last, err := output.WriteTrace(out, p, steps, "")
 	switch {
 	case err != nil:
 		return exitError{code: exitFailed, err: fmt.Errorf("the witness does not replay: %v", err)}

@@ -23,6 +23,7 @@ type reportFlags struct {
 	conform, probes  []string
 	exploit          bool
 	maxStates        int
+	abi              string
 }
 
 func newReportCmd() *cobra.Command {
@@ -53,6 +54,7 @@ func newReportCmd() *cobra.Command {
 	fl.StringArrayVar(&f.probes, "probe", nil, "rmacheck probe output (text) of a library to include")
 	fl.BoolVar(&f.exploit, "exploit", false, "also show what exploiting the assertions (--assert exploit) adds")
 	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this")
+	addABIFlag(fl, &f.abi)
 	return cmd
 }
 
@@ -104,7 +106,11 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		}
 		r.Probes = append(r.Probes, evidence.Probe{Name: filepath.Base(path), Text: string(data)})
 	}
-	if err := r.Build(tests, explorer.Options{MaxStates: f.maxStates}); err != nil {
+	abi, err := parseABI(f.abi)
+	if err != nil {
+		return err
+	}
+	if err := r.Build(tests, explorer.Options{MaxStates: f.maxStates, ABI: abi}); err != nil {
 		return exitError{code: exitFailed, err: err}
 	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {

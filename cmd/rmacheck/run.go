@@ -32,6 +32,7 @@ type runFlags struct {
 	maxStates int
 	noReduce  bool
 	assert    string
+	abi       string
 }
 
 func newRunCmd() *cobra.Command {
@@ -66,6 +67,7 @@ func newRunCmd() *cobra.Command {
 	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n, 1-based) of the files, for job arrays")
 	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this (0: no bound)")
 	fl.BoolVar(&f.noReduce, "no-reduce", false, "turn off the partial-order reduction (same results, more states)")
+	addABIFlag(fl, &f.abi)
 	fl.StringVar(&f.assert, "assert", "check", "assertions: check (raise E-ASSERT when false) or exploit (also act on them as an implementation may; expect lines are not checked)")
 	return cmd
 }
@@ -204,6 +206,10 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
+	abi, err := parseABI(f.abi)
+	if err != nil {
+		return err
+	}
 	tests, bad, err := loadTests(cmd, args, f.shard)
 	if err != nil {
 		return err
@@ -215,7 +221,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 			jobs = append(jobs, j)
 		}
 	}
-	results := explorer.RunAll(jobs, f.jobs, explorer.Options{MaxStates: f.maxStates, NoReduce: f.noReduce}, progressPrinter(cmd.ErrOrStderr(), f.json))
+	results := explorer.RunAll(jobs, f.jobs, explorer.Options{MaxStates: f.maxStates, NoReduce: f.noReduce, ABI: abi}, progressPrinter(cmd.ErrOrStderr(), f.json))
 	out := cmd.OutOrStdout()
 	switch {
 	case f.json:
