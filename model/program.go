@@ -195,7 +195,7 @@ type Window struct {
 	// t that name o, in program order: the k-th one opens epoch k (noput checks it).
 	Fences [][]int
 	Posts  [][][]int
-	Src      *litmus.Window
+	Src    *litmus.Window
 }
 
 // Accumulate ordering bits (accumulate_ordering info key).

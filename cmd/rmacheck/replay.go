@@ -15,7 +15,7 @@ import (
 
 type replayFlags struct {
 	sem, hw, outcome, flag, assert, abi string
-	maxStates                      int
+	maxStates                           int
 }
 
 func newReplayCmd() *cobra.Command {
