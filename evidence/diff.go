@@ -5,7 +5,6 @@
 package evidence
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/rmacheck/rmacheck/explorer"
@@ -35,7 +34,7 @@ func Attribute(t *litmus.Test, a, b spec.Semantics, hw model.HW, opt explorer.Op
 		}
 		toggled := a
 		toggled.Switches = a.Switches.With(sw, b.Has(sw))
-		toggled.Name = fmt.Sprintf("%s,%s=%s", a.Name, sw, onOff(b.Has(sw)))
+		toggled.Name = a.Name + "," + sw.Setting(b.Has(sw))
 		d, err := explorer.CompareSemantics(t, a, toggled, hw, opt)
 		if err != nil {
 			return nil, err
@@ -48,11 +47,4 @@ func Attribute(t *litmus.Test, a, b spec.Semantics, hw model.HW, opt explorer.Op
 	}
 	sort.SliceStable(effects, func(i, j int) bool { return effects[i].Changes && !effects[j].Changes })
 	return effects, nil
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
 }

@@ -61,6 +61,14 @@ func (s Switch) String() string {
 	return Switches[s].Name
 }
 
+// Setting spells the switch set to on or off, as --sem does: "ls_is_rma=on".
+func (s Switch) Setting(on bool) string {
+	if on {
+		return s.String() + "=on"
+	}
+	return s.String() + "=off"
+}
+
 // SwitchByName finds a switch by its command-line spelling.
 func SwitchByName(name string) (Switch, bool) {
 	for _, si := range Switches {

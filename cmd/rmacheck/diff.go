@@ -104,13 +104,6 @@ func writeSwitchEffects(w io.Writer, d *explorer.Diff, effects []evidence.Switch
 		case e.Changes:
 			verdict = "changes the answer (part of the difference)"
 		}
-		fmt.Fprintf(w, "  switch %s=%s (from %s): %s\n", e.Switch, onOffWord(e.ToB), d.SemA.Name, verdict)
+		fmt.Fprintf(w, "  switch %s (from %s): %s\n", e.Switch.Setting(e.ToB), d.SemA.Name, verdict)
 	}
-}
-
-func onOffWord(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
 }
