@@ -399,6 +399,9 @@ const (
 	OpMov                     // r = V
 	OpAdd                     // r = V + V
 	OpSub                     // r = V - V
+	OpRepeat                  // repeat: the first row of a spin loop
+	OpUntil                   // until COND: the last row of a spin loop
+	OpAwait                   // r = await LOC == V (or != V): repeat / r = load LOC / until r == V
 	NumOps
 )
 
@@ -406,7 +409,7 @@ var opNames = [NumOps]string{
 	"store", "load", "put", "get", "acc", "gacc", "fop", "cas", "rput", "rget", "racc", "rgacc",
 	"waitreq", "fence", "post", "start", "complete", "wait", "lock", "unlock", "lock_all",
 	"unlock_all", "flush", "flush_all", "flush_local", "flush_local_all", "sync", "shared_query",
-	"barrier", "send", "recv", "free", "mov", "add", "sub",
+	"barrier", "send", "recv", "free", "mov", "add", "sub", "repeat", "until", "await",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -515,4 +518,38 @@ type Instr struct {
 
 	Req    string // request handle: rput/rget/racc/rgacc and waitreq
 	ReqPos Pos
+
+	// Until is the exit condition of until and await (await's atom names its Dst).
+	Until *LoopCond
+}
+
+// LoopCond is a spin loop's exit condition: r == V and r != V atoms joined by /\
+// and \/, a disjunction of conjunctions (/\ binds tighter, as in conditions).
+type LoopCond struct {
+	Pos   Pos
+	Terms [][]Guard
+}
+
+// Regs lists the registers the condition reads, each once, in order.
+func (c *LoopCond) Regs() []string {
+	var rs []string
+	for _, term := range c.Terms {
+		for _, g := range term {
+			for _, r := range g.Regs() {
+				if !contains(rs, r) {
+					rs = append(rs, r)
+				}
+			}
+		}
+	}
+	return rs
+}
+
+// Regs lists the registers a guard atom reads: its register, and its value's when
+// that is one.
+func (g *Guard) Regs() []string {
+	if g.Val.IsReg() {
+		return []string{g.Reg, g.Val.Reg}
+	}
+	return []string{g.Reg}
 }

@@ -289,11 +289,7 @@ func locStr(i *Instr) string {
 func InstrString(i *Instr) string {
 	var b strings.Builder
 	if g := i.Guard; g != nil {
-		op := "!="
-		if g.Eq {
-			op = "=="
-		}
-		fmt.Fprintf(&b, "[%s %s %s] ", g.Reg, op, ValueString(g.Val))
+		fmt.Fprintf(&b, "[%s] ", GuardString(*g))
 	}
 	if i.Dst != "" {
 		fmt.Fprintf(&b, "%s = ", i.Dst)
@@ -336,6 +332,16 @@ func InstrString(i *Instr) string {
 		fmt.Fprintf(&b, "%s + %s", arg(i, 0), arg(i, 1))
 	case OpSub:
 		fmt.Fprintf(&b, "%s - %s", arg(i, 0), arg(i, 1))
+	case OpRepeat:
+		b.WriteString("repeat")
+	case OpUntil:
+		b.WriteString("until " + LoopCondString(i.Until))
+	case OpAwait:
+		g := Guard{}
+		if i.Until != nil && len(i.Until.Terms) == 1 && len(i.Until.Terms[0]) == 1 {
+			g = i.Until.Terms[0][0]
+		}
+		fmt.Fprintf(&b, "await %s %s %s", locStr(i), eqString(g.Eq), ValueString(g.Val))
 	default:
 		if i.Op >= 0 && i.Op < NumOps {
 			fmt.Fprintf(&b, "%s %s", i.Op, i.Win)
@@ -406,4 +412,32 @@ func writeCond(b *strings.Builder, c Cond) {
 	default:
 		fmt.Fprintf(b, "?%T", c)
 	}
+}
+
+func eqString(eq bool) string {
+	if eq {
+		return "=="
+	}
+	return "!="
+}
+
+// GuardString spells a guard atom: "r0 == 1".
+func GuardString(g Guard) string {
+	return fmt.Sprintf("%s %s %s", g.Reg, eqString(g.Eq), ValueString(g.Val))
+}
+
+// LoopCondString spells an until condition: "r0 == 1 /\ r1 != 0 \/ r2 == 3".
+func LoopCondString(c *LoopCond) string {
+	if c == nil {
+		return ""
+	}
+	var terms []string
+	for _, term := range c.Terms {
+		var atoms []string
+		for _, g := range term {
+			atoms = append(atoms, GuardString(g))
+		}
+		terms = append(terms, strings.Join(atoms, ` /\ `))
+	}
+	return strings.Join(terms, ` \/ `)
 }

@@ -401,6 +401,11 @@ func (g *gen) procs() {
 		}
 		tst.Procs = append(tst.Procs, pr)
 	}
+	for p := 0; p < g.n; p++ {
+		if g.coin("loop") {
+			g.loop(p)
+		}
+	}
 	// Initialise every register read but never written.
 	for p, pr := range tst.Procs {
 		writes := map[string]bool{}
@@ -420,6 +425,49 @@ func (g *gen) procs() {
 				}
 			}
 		}
+	}
+}
+
+// loop appends a spin loop to process p's column (rows below the table, empty in the
+// other columns): an await, or repeat / one or two body instructions / until.
+func (g *gen) loop(p int) {
+	tst := g.tst
+	reg := pick(g, "loopreg", regNames)
+	cond := func() *LoopCond {
+		c := &LoopCond{Terms: [][]Guard{{{Reg: reg, Eq: g.coin("ueq"), Val: g.value()}}}}
+		if g.coin("uterm") {
+			c.Terms[0] = append(c.Terms[0], Guard{Reg: reg, Eq: g.coin("ueq2"), Val: g.value()})
+		}
+		if g.coin("uor") {
+			c.Terms = append(c.Terms, []Guard{{Reg: reg, Eq: g.coin("ueq3"), Val: g.value()}})
+		}
+		return c
+	}
+	var column []*Instr
+	if g.coin("await") {
+		in := &Instr{Op: OpAwait, Dst: reg, Loc: g.loc()}
+		in.Until = &LoopCond{Terms: [][]Guard{{{Reg: reg, Eq: g.coin("aeq"), Val: g.value()}}}}
+		column = []*Instr{in}
+	} else {
+		body := &Instr{Op: pick(g, "bodyop", []Op{OpLoad, OpGet, OpFop}), Dst: reg, Loc: g.loc()}
+		if body.Op == OpFop {
+			body.AccOp, body.Args = AccNoOp, []Value{g.value()}
+		}
+		column = []*Instr{{Op: OpRepeat}, body}
+		if g.coin("bodyflush") {
+			column = append(column, &Instr{Op: OpFlushAll, Win: pick(g, "win", g.tst.Windows).Name})
+		}
+		column = append(column, &Instr{Op: OpUntil, Until: cond()})
+	}
+	for _, in := range column {
+		for q, pr := range tst.Procs {
+			if q == p {
+				pr.Code = append(pr.Code, in)
+			} else {
+				pr.Code = append(pr.Code, nil)
+			}
+		}
+		tst.Rows++
 	}
 }
 

@@ -794,7 +794,7 @@ func (p *parser) parseGroup(ins *Instr) {
 // resultOps are the instructions of the form "r = OP ...".
 var resultOps = map[string]Op{
 	"load": OpLoad, "get": OpGet, "gacc": OpGacc, "fop": OpFop, "cas": OpCas, "rget": OpRget,
-	"rgacc": OpRgacc, "shared_query": OpSharedQuery, "recv": OpRecv,
+	"rgacc": OpRgacc, "shared_query": OpSharedQuery, "recv": OpRecv, "await": OpAwait,
 }
 
 func (p *parser) parseInstr(col int) *Instr {
@@ -826,7 +826,7 @@ func (p *parser) parseInstr(col int) *Instr {
 		if p.tok.kind == tIdent && keywords[p.tok.text] {
 			op, ok := resultOps[p.tok.text]
 			if !ok {
-				p.fail("%s produces no value (after \"r =\" expected load, get, gacc, fop, cas, rget, rgacc, shared_query, recv or a value)", p.tok.text)
+				p.fail("%s produces no value (after \"r =\" expected load, get, gacc, fop, cas, rget, rgacc, shared_query, recv, await or a value)", p.tok.text)
 			}
 			ins.Op = op
 			p.next()
@@ -936,6 +936,58 @@ func (p *parser) parseOperands(ins *Instr) {
 		}
 	case OpRecv:
 		p.parseTarget(ins, "source rank")
+	case OpRepeat:
+	case OpUntil:
+		ins.Until = p.parseLoopCond()
+	case OpAwait:
+		loc()
+		g := Guard{Pos: p.tpos(), Reg: ins.Dst}
+		switch p.tok.kind {
+		case tEq:
+			g.Eq = true
+		case tNe:
+		default:
+			p.expected(`"==" or "!=" after the location of await`)
+		}
+		p.next()
+		g.Val = p.parseValue()
+		ins.Until = &LoopCond{Pos: g.Pos, Terms: [][]Guard{{g}}}
+	}
+}
+
+// parseLoopCond reads an until condition: r == V and r != V joined by /\ and \/.
+func (p *parser) parseLoopCond() *LoopCond {
+	c := &LoopCond{Pos: p.tpos()}
+	for {
+		var term []Guard
+		for {
+			g := Guard{Pos: p.tpos()}
+			if p.tok.kind == tLParen {
+				p.fail("an until condition takes no parentheses: r == V and r != V joined by /\\ (binding tighter) and \\/")
+			}
+			g.Reg, _ = p.name("register in the until condition (until r == V)")
+			switch p.tok.kind {
+			case tEq:
+				g.Eq = true
+			case tNe:
+			case tAssign:
+				p.fail("until compares with ==, not =: write until %s == ...", g.Reg)
+			default:
+				p.expected(`"==" or "!=" in the until condition`)
+			}
+			p.next()
+			g.Val = p.parseValue()
+			term = append(term, g)
+			if p.tok.kind != tAnd {
+				break
+			}
+			p.next()
+		}
+		c.Terms = append(c.Terms, term)
+		if p.tok.kind != tOr {
+			return c
+		}
+		p.next()
 	}
 }
 

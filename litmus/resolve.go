@@ -117,19 +117,24 @@ func (w *Window) SegmentSize(t *Test, rank int) int {
 	return 0
 }
 
-// ReadRegs lists the registers the instruction reads: its operands and its guard's.
+// ReadRegs lists the registers the instruction reads: its operands, its guard's, and
+// an until's condition's (await's condition reads only the register it loads).
 func (i *Instr) ReadRegs() []string {
 	var rs []string
 	if i.Guard != nil {
-		rs = append(rs, i.Guard.Reg)
-		if i.Guard.Val.IsReg() {
-			rs = append(rs, i.Guard.Val.Reg)
-		}
+		rs = append(rs, i.Guard.Regs()...)
 	}
 	for _, a := range i.Args {
 		if a.IsReg() {
 			rs = append(rs, a.Reg)
 		}
+	}
+	switch {
+	case i.Until == nil:
+	case i.Op == OpUntil:
+		rs = append(rs, i.Until.Regs()...)
+	case i.Op == OpAwait && len(i.Until.Terms) > 0 && len(i.Until.Terms[0]) > 0 && i.Until.Terms[0][0].Val.IsReg():
+		rs = append(rs, i.Until.Terms[0][0].Val.Reg) // the value it waits for (it loads its Dst)
 	}
 	return rs
 }

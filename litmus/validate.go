@@ -482,6 +482,7 @@ func (v *validator) proc(pi int, p *Proc) {
 			created[ins.Req] = or(ins.ReqPos, ins.Pos)
 		}
 	}
+	v.loops(pi, p)
 	for _, ins := range p.Code {
 		if ins == nil {
 			continue
@@ -498,6 +499,94 @@ func (v *validator) proc(pi int, p *Proc) {
 		}
 	}
 }
+
+// loops checks the spin loops of a process (SEMANTICS.md §2, LITMUS.md): every
+// repeat has an until below it in the same column, loops do not nest, a body is not
+// empty, holds no instruction with side effects on memory, and writes a register of
+// its condition; a cas in a body is the lock-acquire idiom, whose loop exits exactly
+// when the compare succeeds (until r == CMP on its result).
+func (v *validator) loops(pi int, p *Proc) {
+	var repeat *Instr // the open loop's first row
+	var body []*Instr
+	for _, ins := range p.Code {
+		if ins == nil {
+			continue
+		}
+		switch ins.Op {
+		case OpRepeat, OpAwait:
+			if repeat != nil {
+				v.errorf(ins.Pos, "loops do not nest: %s inside the loop of P%d that starts at %s", ins.Op, pi, repeat.Pos)
+				continue
+			}
+			if ins.Op == OpRepeat {
+				repeat, body = ins, nil
+			}
+		case OpUntil:
+			if repeat == nil {
+				v.errorf(ins.Pos, "until without a repeat above it in P%d's column", pi)
+				continue
+			}
+			v.loopBody(pi, repeat, body, ins)
+			repeat = nil
+		default:
+			if repeat != nil {
+				body = append(body, ins)
+				if !loopBodyOp(ins) {
+					v.errorf(ins.Pos, "%s has side effects on memory: a loop body may hold only loads, get, gacc and fop with no_op, cas, flushes, sync and register arithmetic (SEMANTICS.md §2)", InstrString(ins))
+				}
+			}
+		}
+	}
+	if repeat != nil {
+		v.errorf(repeat.Pos, "repeat without until: the loop of P%d that starts here is never closed (until COND in the same column)", pi)
+	}
+}
+
+// loopBodyOp: the instruction may stand in a loop body (it changes no memory).
+func loopBodyOp(ins *Instr) bool {
+	switch ins.Op {
+	case OpLoad, OpGet, OpCas, OpFlush, OpFlushAll, OpFlushLocal, OpFlushLocalAll, OpSync, OpMov, OpAdd, OpSub:
+		return true
+	case OpGacc, OpFop:
+		return ins.AccOp == AccNoOp
+	}
+	return false
+}
+
+func (v *validator) loopBody(pi int, repeat *Instr, body []*Instr, until *Instr) {
+	if len(body) == 0 {
+		v.errorf(repeat.Pos, "empty loop body: put the instructions that poll between repeat and until")
+		return
+	}
+	if until.Until == nil {
+		return
+	}
+	written := map[string]bool{}
+	for _, ins := range body {
+		if ins.Dst != "" {
+			written[ins.Dst] = true
+		}
+	}
+	changes := false
+	for _, r := range until.Until.Regs() {
+		changes = changes || written[r]
+	}
+	if !changes {
+		v.errorf(until.Until.Pos, "no instruction of the loop body writes a register of %q, so the loop can never change its condition", LoopCondString(until.Until))
+	}
+	for _, ins := range body {
+		if ins.Op != OpCas || len(ins.Args) != 2 {
+			continue
+		}
+		c := until.Until
+		if len(c.Terms) != 1 || len(c.Terms[0]) != 1 || !c.Terms[0][0].Eq || c.Terms[0][0].Reg != ins.Dst || valueOnly(c.Terms[0][0].Val) != valueOnly(ins.Args[0]) {
+			v.errorf(ins.Pos, "a cas in a loop body writes memory when its compare succeeds: the loop must exit exactly then (until %s == %s)", ins.Dst, ValueString(ins.Args[0]))
+		}
+	}
+}
+
+// valueOnly is a value without its position, for comparing two values.
+func valueOnly(x Value) Value { return Value{Reg: x.Reg, Imm: x.Imm} }
 
 func (v *validator) readReg(pi int, reg string, pos Pos, writes map[string]bool, guard bool) {
 	if keywords[reg] {
@@ -533,13 +622,13 @@ func numArgs(op Op) int {
 
 func hasDst(op Op) bool {
 	switch op {
-	case OpLoad, OpGet, OpGacc, OpFop, OpCas, OpRget, OpRgacc, OpSharedQuery, OpMov, OpAdd, OpSub:
+	case OpLoad, OpGet, OpGacc, OpFop, OpCas, OpRget, OpRgacc, OpSharedQuery, OpMov, OpAdd, OpSub, OpAwait:
 		return true
 	}
 	return false
 }
 
-func hasLoc(op Op) bool { return op == OpStore || op == OpLoad || op.IsRMA() }
+func hasLoc(op Op) bool { return op == OpStore || op == OpLoad || op == OpAwait || op.IsRMA() }
 
 func hasWin(op Op) bool { return op >= OpFence && op <= OpSharedQuery || op == OpFree }
 
@@ -554,6 +643,25 @@ func (v *validator) instr(pi int, ins *Instr, writes map[string]bool) {
 		v.readReg(pi, g.Reg, or(g.Pos, ins.Pos), writes, true)
 		if g.Val.IsReg() {
 			v.readReg(pi, g.Val.Reg, or(g.Val.Pos, g.Pos), writes, true)
+		}
+		if op == OpRepeat || op == OpUntil || op == OpAwait {
+			v.errorf(or(g.Pos, ins.Pos), "%s cannot be guarded: a loop runs or blocks, it is never skipped", op)
+		}
+	}
+	if op == OpUntil || op == OpAwait {
+		if ins.Until == nil || len(ins.Until.Terms) == 0 {
+			v.errorf(ins.Pos, "%s needs a condition", op)
+		} else if op == OpUntil {
+			for _, term := range ins.Until.Terms {
+				for _, g := range term {
+					v.readReg(pi, g.Reg, or(g.Pos, ins.Pos), writes, true)
+					if g.Val.IsReg() {
+						v.readReg(pi, g.Val.Reg, or(g.Val.Pos, g.Pos), writes, true)
+					}
+				}
+			}
+		} else if g := ins.Until.Terms[0][0]; g.Val.IsReg() {
+			v.readReg(pi, g.Val.Reg, or(g.Val.Pos, ins.Pos), writes, true)
 		}
 	}
 	if hasDst(op) && ins.Dst == "" {

@@ -132,3 +132,39 @@ func TestParseCondition(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopForms: repeat/until and await parse, print back as written, and read the
+// registers LITMUS.md says.
+func TestLoopForms(t *testing.T) {
+	src := `MPI loops
+{
+  win W allocate_shared size=2;
+  x = W@0[0];
+  y = W@0[1];
+  1:r2 = 5;
+}
+ P0                           | P1                 ;
+ repeat                       | r3 = await y != r2 ;
+ r0 = load x                  |                    ;
+ r1 = r0 + 1                  |                    ;
+ until r0 == 1 /\ r1 != 0 \/ r0 == r1 |            ;
+exists (0:r0=1)
+`
+	tst, err := Parse("t.lit", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	until, await := tst.Procs[0].Code[3], tst.Procs[1].Code[0]
+	if got := InstrString(until); got != `until r0 == 1 /\ r1 != 0 \/ r0 == r1` {
+		t.Errorf("until prints as %q", got)
+	}
+	if got := InstrString(await); got != "r3 = await y != r2" {
+		t.Errorf("await prints as %q", got)
+	}
+	if got := strings.Join(until.ReadRegs(), " "); got != "r0 r1" {
+		t.Errorf("until reads %q", got)
+	}
+	if got := strings.Join(await.ReadRegs(), " ") + "|" + strings.Join(await.WriteRegs(), " "); got != "r2|r3" {
+		t.Errorf("await reads|writes %q", got)
+	}
+}
