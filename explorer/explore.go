@@ -6,9 +6,9 @@ package explorer
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/rmacheck/rmacheck/litmus"
@@ -70,6 +70,7 @@ type Result struct {
 	States      int
 	Transitions int
 	Finals      int // terminal states
+	Redundant   int // terminal states dropped: a blocked spin loop would exit there (SEMANTICS.md §2)
 	Outcomes    []Outcome
 	Positive    int
 	Negative    int
@@ -140,19 +141,23 @@ func Explore(p *model.Program, opt Options) (*Result, error) {
 // flagSite is where a rule was first raised: its diagnostic and the state its trace ends in.
 type flagSite struct {
 	state int
+	then  []model.Step // steps after state that end the witness
 	diag  model.Diagnostic
 	pair  bool
 }
 
 type search struct {
-	p        *model.Program
-	opt      Options
-	seen     *visited
-	trans    int
-	finals   int
-	outcomes map[model.OutcomeKey]int // index into outs
-	outs     []outcomeAcc
-	flagAt   map[string]flagSite
+	p      *model.Program
+	opt    Options
+	seen   *visited
+	trans  int
+	finals int
+	// redundant counts the executions dropped because a blocked spin loop would
+	// exit on their final memory (SEMANTICS.md §2).
+	redundant int
+	outcomes  map[model.OutcomeKey]int // index into outs
+	outs      []outcomeAcc
+	flagAt    map[string]flagSite
 	// conflictFound marks the candidate pairs (model.Program.Candidates) already
 	// found concurrent; unfound counts the others, so checks stop once all are found.
 	conflictFound []bool
@@ -190,6 +195,11 @@ func (e *search) run() error {
 			n++
 			e.trans++
 			child, isNew := e.seen.insert(next, idx, st.Encode())
+			if e.unfound > 0 {
+				if m, cands := p.SpeculationPairs(cur, st); m != 0 {
+					e.noteSpeculationPairs(idx, st, m, cands)
+				}
+			}
 			if !isNew {
 				return
 			}
@@ -210,15 +220,22 @@ func (e *search) run() error {
 	return nil
 }
 
-// final records a terminal state: its outcome, and DEADLOCK if a process is stuck.
+// final records a terminal state: its outcome, with the rules its ending raises
+// (DEADLOCK, LIVELOCK, E-EPOCH-END). A redundant ending (a blocked spin loop that
+// would exit now, SEMANTICS.md §2) has no outcome.
 func (e *search) final(idx int, s model.State) {
 	e.finals++
 	p := e.p
+	end := p.End(s)
+	if end == model.Redundant {
+		e.redundant++
+		return
+	}
 	flags := p.Flags(s)
-	if !p.Finished(s) {
-		flags |= spec.FlagBit("DEADLOCK")
-		if _, ok := e.flagAt["DEADLOCK"]; !ok {
-			e.flagAt["DEADLOCK"] = flagSite{state: idx, diag: deadlock(p, s)}
+	for _, d := range p.EndDiagnostics(s, end) {
+		flags |= spec.FlagBit(d.Rule)
+		if _, ok := e.flagAt[d.Rule]; !ok {
+			e.flagAt[d.Rule] = flagSite{state: idx, diag: d}
 		}
 	}
 	vals := p.OutcomeValues(s)
@@ -232,26 +249,6 @@ func (e *search) final(idx int, s model.State) {
 	}
 	e.outcomes[key] = len(e.outs)
 	e.outs = append(e.outs, outcomeAcc{values: vals, flags: flags, witness: idx})
-}
-
-// deadlock describes a final state where some process has not finished: at the
-// first stuck process, related to the others.
-func deadlock(p *model.Program, s model.State) model.Diagnostic {
-	var stuck []string
-	var sites []model.Site
-	for i := range p.Procs {
-		if j, ok := p.NextInstr(s, i); ok {
-			in := &p.Procs[i].Code[j]
-			stuck = append(stuck, fmt.Sprintf("P%d at row %d (%s)", i, in.Row, in.Text))
-			sites = append(sites, p.SiteOf(i, j))
-		}
-	}
-	d := model.Diagnostic{Rule: "DEADLOCK", Class: spec.ClassErroneous,
-		Message: "no process can move and some have not finished: " + strings.Join(stuck, ", ")}
-	if len(sites) > 0 {
-		d.At, d.Related = sites[0], sites[1:]
-	}
-	return d
 }
 
 func (e *search) noteStaticFlags(root int) {
@@ -283,6 +280,24 @@ func (e *search) noteFlags(parent model.State, st model.Step, child int, f uint3
 	}
 }
 
+// noteSpeculationPairs records the pairs a speculative load's commit makes real: they
+// were concurrent at its read, and its guard holds (model.SpeculationPairs). The
+// witness is the path to the committing state and the commit itself.
+func (e *search) noteSpeculationPairs(idx int, st model.Step, mask uint64, cands []int) {
+	for m := mask; m != 0; m &= m - 1 {
+		ci := cands[bits.TrailingZeros64(m)]
+		if e.conflictFound[ci] {
+			continue
+		}
+		e.conflictFound[ci] = true
+		e.unfound--
+		d := e.p.CandidateDiagnostic(ci)
+		if _, ok := e.flagAt[d.Rule]; !ok {
+			e.flagAt[d.Rule] = flagSite{state: idx, then: []model.Step{st}, diag: d, pair: true}
+		}
+	}
+}
+
 // checkConflicts records the candidate pairs that are concurrent in state idx; the
 // first pair found for a rule gives its message and witness (the path to idx).
 func (e *search) checkConflicts(idx int, s model.State) {
@@ -309,7 +324,7 @@ func (e *search) trace(idx int) []model.Step {
 }
 
 func (e *search) result() *Result {
-	r := &Result{Program: e.p, States: e.seen.count, Transitions: e.trans, Finals: e.finals, StoreBytes: e.seen.bytes()}
+	r := &Result{Program: e.p, States: e.seen.count, Transitions: e.trans, Finals: e.finals, Redundant: e.redundant, StoreBytes: e.seen.bytes()}
 	for _, o := range e.outs {
 		out := Outcome{Values: o.values, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(o.values), Witness: e.trace(o.witness)}
 		if out.Sat {
@@ -327,7 +342,7 @@ func (e *search) result() *Result {
 			continue
 		}
 		d := site.diag
-		d.Trace = e.trace(site.state)
+		d.Trace = append(e.trace(site.state), site.then...)
 		r.Flags = append(r.Flags, Flag{Diagnostic: d, Pair: site.pair})
 	}
 	return r

@@ -15,7 +15,17 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-var propCfg = gen.Config{MinProcs: 2, MaxProcs: 3, MaxInstrs: 4}
+var propCfg = gen.Config{MinProcs: 2, MaxProcs: 3, MaxInstrs: 4, Loops: true}
+
+// endRaises reports whether a final state's ending raises rule.
+func endRaises(p *model.Program, s model.State, rule string) bool {
+	for _, d := range p.EndDiagnostics(s, p.End(s)) {
+		if d.Rule == rule {
+			return true
+		}
+	}
+	return false
+}
 
 func mustExplore(t *rapid.T, lt *litmus.Test, sem spec.Semantics, hw model.HW) *explorer.Result {
 	p, err := model.Compile(lt, sem, hw)
@@ -101,7 +111,11 @@ func TestWitnessesReplay(t *testing.T) {
 				t.Fatalf("trace of %s does not replay: %v", f.Rule, err)
 			}
 			switch {
-			case f.Rule == "DEADLOCK":
+			case f.Rule == "DEADLOCK" || f.Rule == "LIVELOCK" || f.Rule == "E-EPOCH-END":
+				// raised by how the execution ends: the trace ends in a final state that does
+				if !p.Terminal(final) || !endRaises(p, final, f.Rule) {
+					t.Fatalf("trace of %s does not end in a final state that raises it", f.Rule)
+				}
 			case !f.Pair:
 				if !contains(spec.FlagRules(p.Flags(final)), f.Rule) {
 					t.Fatalf("trace of %s ends in a state without it", f.Rule)

@@ -26,6 +26,9 @@ type Config struct {
 	// Asserts adds random assertions to the synchronization calls (fence asserts,
 	// lock_all/post/start nocheck), true or false as the program turns out.
 	Asserts bool
+	// Loops adds spin loops: await on a cell, repeat / load / until, and (allocate
+	// windows in lock_all) repeat / fop no_op / flush_all / until.
+	Loops bool
 }
 
 func (c Config) withDefaults() Config {
@@ -123,7 +126,7 @@ func (g *builder) body() {
 			if rapid.IntRange(0, 4).Draw(g.t, "skip") == 0 {
 				continue
 			}
-			g.rows[p] = append(g.rows[p], g.instr(p))
+			g.rows[p] = append(g.rows[p], g.instrs(p)...)
 		}
 	}
 	if collectiveAt == k {
@@ -189,6 +192,32 @@ func (g *builder) brackets() (open, close func(int) []string) {
 			}
 	}
 	return none, none
+}
+
+// instrs draws one instruction of process p, or with Loops sometimes a spin loop (the
+// rows of its body and its until).
+func (g *builder) instrs(p int) []string {
+	if !g.cfg.Loops || rapid.IntRange(0, 5).Draw(g.t, "loop") != 0 {
+		return []string{g.instr(p)}
+	}
+	want := rapid.IntRange(1, 2).Draw(g.t, "until-v")
+	kinds := []string{"await", "poll"}
+	if g.flavor == "allocate" {
+		kinds = []string{"load-own"}
+		if g.sync == "lock_all" {
+			kinds = append(kinds, "fop")
+		}
+	}
+	r := g.newReg(p)
+	switch rapid.SampledFrom(kinds).Draw(g.t, "loop-kind") {
+	case "await":
+		return []string{fmt.Sprintf("%s = await %s == %d", r, g.cell("aw"), want)}
+	case "poll":
+		return []string{"repeat", fmt.Sprintf("%s = load %s", r, g.cell("pl")), fmt.Sprintf("until %s == %d", r, want)}
+	case "load-own":
+		return []string{"repeat", fmt.Sprintf("%s = load W@%d[%d]", r, p, rapid.IntRange(0, 1).Draw(g.t, "lod")), fmt.Sprintf("until %s == %d", r, want)}
+	}
+	return []string{"repeat", fmt.Sprintf("%s = fop %s no_op 0", r, g.rmaCell(p, "fp")), "flush_all W", fmt.Sprintf("until %s == %d", r, want)}
 }
 
 // instr draws one instruction of process p: a plain access, an RMA call where an

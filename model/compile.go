@@ -66,6 +66,7 @@ func (c *compiler) compile() error {
 		p.hasSeparate = p.hasSeparate || cell.Separate
 	}
 	c.buildConflicts()
+	c.specCandidates()
 	c.buildAssertions()
 	for i := range p.Procs {
 		c.localSteps(i)
@@ -224,15 +225,51 @@ func (c *compiler) operand(proc int, v litmus.Value) Operand {
 
 func (c *compiler) proc(i int, lp *litmus.Proc) {
 	pr := &c.p.Procs[i]
-	for row, in := range lp.Code {
-		if in == nil {
-			continue
-		}
+	loopStart := -1 // index of the first body instruction of the open loop
+	add := func(ci Instr) bool {
 		if len(pr.Code) == MaxInstrs {
 			c.fail("P%d has more than %d instructions", i, MaxInstrs)
-			return
+			return false
 		}
-		pr.Code = append(pr.Code, c.instr(i, row+1, in))
+		pr.Code = append(pr.Code, ci)
+		return true
+	}
+	for row, in := range lp.Code {
+		switch {
+		case in == nil:
+			continue
+		case in.Op == litmus.OpRepeat:
+			loopStart = len(pr.Code) // repeat is no instruction: it marks where the body starts
+			continue
+		case in.Op == litmus.OpAwait:
+			// r = await LOC == V is repeat / r = load LOC / until r == V, on one row.
+			load := *in
+			load.Op, load.Until = litmus.OpLoad, nil
+			loopStart = len(pr.Code)
+			ld := c.instr(i, row+1, &load)
+			ld.Src, ld.Text = in, instrText(&load)+"  (await)"
+			if !add(ld) {
+				return
+			}
+			until := &litmus.Instr{Pos: in.Pos, Op: litmus.OpUntil, Until: in.Until}
+			u := c.instr(i, row+1, until)
+			u.Src, u.Text = in, instrText(until)+"  (await)"
+			in = until
+			if !add(u) {
+				return
+			}
+		default:
+			if !add(c.instr(i, row+1, in)) {
+				return
+			}
+		}
+		if in.Op == litmus.OpUntil && loopStart >= 0 {
+			u := &pr.Code[len(pr.Code)-1]
+			for k := loopStart; k < len(pr.Code)-1; k++ {
+				u.LoopBody |= 1 << uint(k)
+			}
+			loopStart = -1
+		}
 	}
 	pr.AllMask = 1<<uint(len(pr.Code)) - 1
 	if len(pr.Code) == 64 {
@@ -243,11 +280,20 @@ func (c *compiler) proc(i int, lp *litmus.Proc) {
 func (c *compiler) instr(proc, row int, in *litmus.Instr) Instr {
 	p, sem := c.p, c.p.Sem
 	ci := Instr{Src: in, Row: row, Text: instrText(in), Op: in.Op, IsMPI: in.Op.IsMPI(),
-		GuardReg: -1, Dst: -1, Win: -1, Cell: -1, Target: -1, Slot: -1, ReqSlot: -1, FwdStore: -1, Completer: -1}
+		GuardReg: -1, Dst: -1, Win: -1, Cell: -1, Target: -1, Slot: -1, ReqSlot: -1, FwdStore: -1, Completer: -1, Spec: -1}
 	if g := in.Guard; g != nil {
 		ci.GuardReg = c.reg(proc, g.Reg)
 		ci.GuardEq = g.Eq
 		ci.GuardVal = c.operand(proc, g.Val)
+	}
+	if in.Op == litmus.OpUntil && in.Until != nil {
+		for _, term := range in.Until.Terms {
+			var atoms []UntilAtom
+			for _, g := range term {
+				atoms = append(atoms, UntilAtom{Reg: c.reg(proc, g.Reg), Eq: g.Eq, Val: c.operand(proc, g.Val)})
+			}
+			ci.Until = append(ci.Until, atoms)
+		}
 	}
 	if in.Dst != "" {
 		ci.Dst = c.reg(proc, in.Dst)
@@ -373,6 +419,8 @@ func (c *compiler) kind(proc int, ci *Instr) Kind {
 		return KRecv
 	case litmus.OpFree:
 		return KFree
+	case litmus.OpUntil:
+		return KUntil
 	}
 	return KArith
 }

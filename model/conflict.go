@@ -243,7 +243,7 @@ func (p *Program) Conflicts(s State, found []bool, report func(candidate int, d 
 		if b.rma && !a.rma {
 			a, b = b, a
 		}
-		rule := p.concurrent(s, cand, a, b)
+		rule := p.concurrent(s, cand, a, b, nil)
 		if rule == "" {
 			continue
 		}
@@ -251,16 +251,18 @@ func (p *Program) Conflicts(s State, found []bool, report func(candidate int, d 
 	}
 }
 
-// concurrent decides a candidate pair in s, returning the rule broken or "".
-func (p *Program) concurrent(s State, cand *Candidate, a, b *access) string {
+// concurrent decides a candidate pair in s, returning the rule broken or "". The
+// plain access reading, when not nil, counts as enabled: a speculative load taking
+// its read step (spec.go).
+func (p *Program) concurrent(s State, cand *Candidate, a, b, reading *access) string {
 	switch cand.kind {
 	case pairPlain:
-		if p.accessEnabled(s, a) && p.accessEnabled(s, b) {
+		if p.accessEnabled(s, a, reading) && p.accessEnabled(s, b, reading) {
 			return "RACE"
 		}
 	case pairPlainU:
 		st, active := p.opActive(s, a)
-		if !active || !p.accessEnabled(s, b) {
+		if !active || !p.accessEnabled(s, b, reading) {
 			return ""
 		}
 		switch cand.rule {
@@ -278,11 +280,11 @@ func (p *Program) concurrent(s State, cand *Candidate, a, b *access) string {
 		st, active := p.opActive(s, a)
 		started := active && st != SlotIdle
 		dirty := a.slot >= 0 && st == SlotCompleted && s.u64(p.Layout.DirtyPub)&(1<<uint(a.cell)) != 0
-		if (started || dirty) && p.accessEnabled(s, b) {
+		if (started || dirty) && p.accessEnabled(s, b, reading) {
 			return "S1"
 		}
 	case pairS3:
-		if _, active := p.opActive(s, a); active && p.accessEnabled(s, b) {
+		if _, active := p.opActive(s, a); active && p.accessEnabled(s, b, reading) {
 			return "S3"
 		}
 	case pairRMA:
@@ -296,32 +298,24 @@ func (p *Program) concurrent(s State, cand *Candidate, a, b *access) string {
 }
 
 // accessEnabled: the plain access can execute now and is a real access (its guard
-// holds, and it raises no error instead).
-func (p *Program) accessEnabled(s State, a *access) bool {
+// holds, and it raises no error instead). A speculative load is decided apart: at
+// its read step (reading), and reported only if it commits with its guard true.
+func (p *Program) accessEnabled(s State, a *access, reading *access) bool {
+	if a == reading {
+		return true
+	}
 	done := p.done(s, a.proc)
 	if done&(1<<uint(a.instr)) != 0 || !p.ready(s, a.proc, a.instr, done) {
 		return false
 	}
 	in := &p.Procs[a.proc].Code[a.instr]
+	if in.Spec >= 0 && (in.CommitAfter&^done != 0 || p.specRead(s, a.proc)&(1<<uint(a.instr)) != 0) {
+		return false
+	}
 	if in.GuardReg >= 0 && !p.guardHolds(s, a.proc, in) {
 		return false
 	}
-	return p.lsValid(s, a.proc, in)
-}
-
-// lsValid is lsAccessOK without raising anything.
-func (p *Program) lsValid(s State, proc int, in *Instr) bool {
-	w := &p.Wins[in.Win]
-	if s[p.Layout.Win[in.Win].Freed+proc] != 0 {
-		return false
-	}
-	if !in.Remote {
-		return true
-	}
-	if w.Model == litmus.Separate || p.Cells[in.Cell].Separate {
-		return false
-	}
-	return w.Flavor == litmus.FlavorAllocateShared || s[p.Layout.Win[in.Win].SQ+proc*p.NProcs+int(in.Target)] == 1
+	return p.lsProblem(s, a.proc, in) == ""
 }
 
 // opActive: the RMA operation is live (issued and not completed at its target) or
@@ -356,7 +350,7 @@ func (p *Program) opActive(s State, a *access) (status int, active bool) {
 	if s[p.Layout.Win[in.Win].Freed+a.proc] != 0 {
 		return SlotIdle, false
 	}
-	if in.Kind != KRMA && !p.lsValid(s, a.proc, in) {
+	if in.Kind != KRMA && p.lsProblem(s, a.proc, in) != "" {
 		return SlotIdle, false
 	}
 	kind, index := p.epochFor(s, a.proc, in)

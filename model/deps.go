@@ -8,20 +8,33 @@ import (
 // its process that must have executed first, as bit masks computed once at compile
 // time, so that the search decides "may execute early" with one AND.
 
-// dependencies computes, for each instruction, the earlier instructions that block it.
+// dependencies computes, for each instruction, the earlier instructions that block
+// it, and for one that may speculate (hw relaxed, §2) those its commit waits for.
 func (c *compiler) dependencies(proc int) {
 	code := c.p.Procs[proc].Code
 	for j := range code {
 		in := &code[j]
 		for i := 0; i < j; i++ {
-			if c.blocks(proc, &code[i], in) {
+			switch c.relation(&code[i], in) {
+			case blocks:
 				in.Blockers |= 1 << uint(i)
+			case commitsAfter:
+				in.CommitAfter |= 1 << uint(i)
+			case readsAfter:
+				in.ReadBlockers |= 1 << uint(i)
+			case commitsAndReadsAfter:
+				in.CommitAfter |= 1 << uint(i)
+				in.ReadBlockers |= 1 << uint(i)
 			}
 		}
 		// originBuffers may add the completing call as a blocker, which a
 		// forwarded load must respect too: it goes first.
 		c.originBuffers(proc, j)
 		c.forwarding(proc, j)
+		if in.CommitAfter != 0 {
+			in.Spec = int8(len(c.p.Procs[proc].Specs))
+			c.p.Procs[proc].Specs = append(c.p.Procs[proc].Specs, j)
+		}
 	}
 	for j := range code {
 		in := &code[j]
@@ -40,31 +53,74 @@ func (c *compiler) dependencies(proc int) {
 	}
 }
 
-// blocks reports whether earlier instruction a, while unexecuted, keeps b from executing.
-func (c *compiler) blocks(proc int, a, b *Instr) bool {
+// dependency is how an earlier instruction a holds a later one b back.
+type dependency uint8
+
+const (
+	independent          dependency = iota
+	blocks                          // b executes only after a has
+	commitsAfter                    // b (speculating) may read before a, commits after it
+	readsAfter                      // b needs a (speculating) read, not committed
+	commitsAndReadsAfter            // both
+)
+
+// speculates: the instruction may execute before its guard, or before the exit of a
+// loop above it, is known (hw relaxed, §2): a plain load. Stores, RMA and MPI calls
+// never do; register arithmetic may, but nothing can tell (spec.go), so it waits.
+func (c *compiler) speculates(in *Instr) bool {
+	return c.p.HW == Relaxed && in.Kind == KPlainLoad
+}
+
+// relation says how earlier instruction a holds b back (SEMANTICS.md §2).
+func (c *compiler) relation(a, b *Instr) dependency {
 	if c.p.HW != Relaxed {
-		return true // sc and tso execute in program order
+		return blocks // sc and tso execute in program order
 	}
 	if a.IsMPI && b.IsMPI {
-		return true // MPI calls never pass each other
+		return blocks // MPI calls never pass each other
 	}
-	if regsConflict(a, b) {
-		return true // data dependency, guard, or a register reused
+	spec := c.speculates(b)
+	control := false // b waits for a only to know whether it runs
+	switch {
+	case a.Kind == KUntil:
+		// the until is a control dependency: later stores, RMA and MPI calls (and
+		// later untils) wait for the loop's exit; later loads may run before it.
+		control = true
+	case writeRegs(a)&(argRegs(b)|untilRegs(b)) != 0:
+		return blocks // data dependency
+	case writeRegs(a)&guardRegs(b) != 0:
+		control = true // b's guard
+	case writeRegs(a)&writeRegs(b) != 0 || readRegs(a)&writeRegs(b) != 0:
+		control = true // b's register write must not overtake a's use of it
+	}
+	dep := independent
+	if control {
+		if !spec {
+			return blocks
+		}
+		dep = commitsAfter
 	}
 	ca, cb := c.accessCells(a), c.accessCells(b)
-	if ca&cb != 0 {
-		return true // coherence: accesses to the same cell (RMA calls count at issue)
+	reads := false // b needs a's access done: if a speculates, its read is enough
+	switch {
+	case ca&cb != 0:
+		reads = true // coherence: accesses to the same cell (RMA calls count at issue)
+	case a.MBScope&cb != 0 && !b.IsMPI:
+		return blocks // an MB's acquire half: no later access of its scope before it
+	case b.MBScope&ca != 0 && !a.IsMPI:
+		reads = true // an MB's release half: earlier accesses of its scope first
+	case a.Kind == KSharedQuery && (b.Kind == KPlainLoad || b.Kind == KPlainStore) && b.Remote && a.Win == b.Win:
+		return blocks // access to a segment is granted by the query that precedes it
 	}
-	if a.MBScope&cb != 0 && !b.IsMPI {
-		return true // an MB's acquire half: no later access of its scope before it
+	switch {
+	case !reads:
+		return dep
+	case a.CommitAfter == 0:
+		return blocks // a does not speculate: its access is its execution
+	case dep == commitsAfter:
+		return commitsAndReadsAfter
 	}
-	if b.MBScope&ca != 0 && !a.IsMPI {
-		return true // an MB's release half: earlier accesses of its scope first
-	}
-	if a.Kind == KSharedQuery && (b.Kind == KPlainLoad || b.Kind == KPlainStore) && b.Remote && a.Win == b.Win {
-		return true // access to a segment is granted by the query that precedes it
-	}
-	return false
+	return readsAfter
 }
 
 // accessCells is the set of cells an instruction accesses (for coherence).
@@ -79,12 +135,6 @@ func (c *compiler) accessCells(in *Instr) uint64 {
 	return 0
 }
 
-func regsConflict(a, b *Instr) bool {
-	aw, ar := writeRegs(a), readRegs(a)
-	bw, br := writeRegs(b), readRegs(b)
-	return aw&(br|bw) != 0 || ar&bw != 0
-}
-
 func writeRegs(in *Instr) uint32 {
 	if in.Dst >= 0 {
 		return 1 << uint(in.Dst)
@@ -92,12 +142,29 @@ func writeRegs(in *Instr) uint32 {
 	return 0
 }
 
-func readRegs(in *Instr) uint32 {
-	m := argRegs(in)
+// readRegs are every register the instruction reads: operands, guard, until condition.
+func readRegs(in *Instr) uint32 { return argRegs(in) | guardRegs(in) | untilRegs(in) }
+
+func guardRegs(in *Instr) uint32 {
+	var m uint32
 	if in.GuardReg >= 0 {
 		m |= 1 << uint(in.GuardReg)
 		if in.GuardVal.Reg >= 0 {
 			m |= 1 << uint(in.GuardVal.Reg)
+		}
+	}
+	return m
+}
+
+// untilRegs are the registers an until's condition reads.
+func untilRegs(in *Instr) uint32 {
+	var m uint32
+	for _, term := range in.Until {
+		for _, a := range term {
+			m |= 1 << uint(a.Reg)
+			if a.Val.Reg >= 0 {
+				m |= 1 << uint(a.Val.Reg)
+			}
 		}
 	}
 	return m
@@ -138,9 +205,14 @@ func (c *compiler) originBuffers(proc, j int) {
 		if !touchesBuffer(rma, in) {
 			continue
 		}
-		if rma.Completer < 0 || int(rma.Completer) > j {
+		switch {
+		case rma.Completer < 0 || int(rma.Completer) > j:
 			in.OriginBuf = append(in.OriginBuf, int8(i))
-		} else {
+		case c.speculates(in) && rma.Dst >= 0 && (argRegs(in)|writeRegs(in))&(1<<uint(rma.Dst)) == 0:
+			// only b's guard reads the result: b may read early, and commits once the
+			// call that completes the operation has returned with the result
+			in.CommitAfter |= 1 << uint(rma.Completer)
+		default:
 			in.Blockers |= 1 << uint(rma.Completer)
 		}
 	}

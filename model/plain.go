@@ -10,31 +10,47 @@ import (
 // value a load reads (store forwarding, the tso buffer, the process's copy), and
 // the tso store buffer's drain.
 
-// lsAccessOK checks that a load/store may touch its cell: the window is not freed,
-// and a remote segment is one the process has load/store access to (node311).
-func (p *Program) lsAccessOK(s State, proc int, in *Instr, rec *Record) bool {
+// lsProblem is the rule a load/store breaks by touching its cell, or "": the window
+// is freed (E-EPOCH), the cell is another rank's segment of a separate window
+// (E-SEPARATE-SHM), or of a segment the process has no load/store access to: not
+// allocate_shared, and no shared_query of it returned a size > 0 (E-LS-ACCESS, node311).
+func (p *Program) lsProblem(s State, proc int, in *Instr) string {
 	w := &p.Wins[in.Win]
 	wl := &p.Layout.Win[in.Win]
-	if s[wl.Freed+proc] != 0 {
-		p.raise(s, rec, "E-EPOCH", proc, in, func() string { return fmt.Sprintf("%s accesses window %s after free", in.Text, w.Name) })
-		return false
+	switch {
+	case s[wl.Freed+proc] != 0:
+		return "E-EPOCH"
+	case !in.Remote:
+		return ""
+	case w.Model == litmus.Separate || p.Cells[in.Cell].Separate:
+		return "E-SEPARATE-SHM"
+	case w.Flavor == litmus.FlavorAllocateShared || s[wl.SQ+proc*p.NProcs+int(in.Target)] == 1:
+		return ""
 	}
-	if !in.Remote {
-		return true
-	}
-	if w.Model == litmus.Separate || p.Cells[in.Cell].Separate {
-		p.raise(s, rec, "E-SEPARATE-SHM", proc, in, func() string {
+	return "E-LS-ACCESS"
+}
+
+// lsMessage says why a load/store breaks rule (lsProblem).
+func (p *Program) lsMessage(rule string, in *Instr) func() string {
+	return func() string {
+		w := &p.Wins[in.Win]
+		switch rule {
+		case "E-EPOCH":
+			return fmt.Sprintf("%s accesses window %s after free", in.Text, w.Name)
+		case "E-SEPARATE-SHM":
 			return fmt.Sprintf("%s loads or stores another rank's segment of the separate window %s: MPI does not define it", in.Text, w.Name)
-		})
+		}
+		return fmt.Sprintf("%s reaches rank %d's segment of %s window %s without load/store access (no shared_query returned a size > 0)", in.Text, in.Target, w.Flavor, w.Name)
+	}
+}
+
+// lsAccessOK checks that a load/store may touch its cell, raising the rule it breaks.
+func (p *Program) lsAccessOK(s State, proc int, in *Instr, rec *Record) bool {
+	if rule := p.lsProblem(s, proc, in); rule != "" {
+		p.raise(s, rec, rule, proc, in, p.lsMessage(rule, in))
 		return false
 	}
-	if w.Flavor == litmus.FlavorAllocateShared || s[wl.SQ+proc*p.NProcs+int(in.Target)] == 1 {
-		return true
-	}
-	p.raise(s, rec, "E-LS-ACCESS", proc, in, func() string {
-		return fmt.Sprintf("%s reaches rank %d's segment of %s window %s without load/store access (no shared_query returned a size > 0)", in.Text, in.Target, w.Flavor, w.Name)
-	})
-	return false
+	return true
 }
 
 func (p *Program) plainAccess(s State, proc int, in *Instr, rec *Record) bool {

@@ -78,6 +78,7 @@ const (
 	KRecv
 	KFree
 	KArith // r = V, r = V + V, r = V - V
+	KUntil // the exit test of a spin loop (repeat ... until COND, await)
 )
 
 // Operand is an immediate or a register of the executing process.
@@ -140,10 +141,40 @@ type Instr struct {
 	// the reduced search may take it at once, alone (a persistent set of one).
 	// LocalSkip: the same holds for skipping it when its guard is false.
 	// LocalReturn: the same for the return step of a two-phase call.
-	Local, LocalSkip, LocalReturn bool
+	// LocalCommit: the same for the commit of a speculative load (spec.go).
+	Local, LocalSkip, LocalReturn, LocalCommit bool
 	// Completer is, for an RMA instruction, the first later call that completes it
 	// at the origin (-1 none).
 	Completer int8
+
+	// Speculation (hw relaxed, SEMANTICS.md §2): a load or register arithmetic that
+	// is guarded, or stands after a spin loop, does not wait for its guard or the
+	// loop's exit. It reads (a step of its own) once Blockers are done, and commits
+	// (writes its register, raises what it raises) once CommitAfter are done too:
+	// the guard's writers, the untils before it, and the instructions its register
+	// write must not overtake. Spec is its slot of speculation state, -1 when it
+	// never speculates (sc, tso, or nothing to wait for).
+	CommitAfter uint64
+	Spec        int8
+	// ReadBlockers are earlier speculative instructions that this one needs read,
+	// not committed: for coherence on a cell and for an MB's release half.
+	ReadBlockers uint64
+	// SpecCands are the candidate pairs (Program.Candidates) in which this
+	// speculative load is the plain access: checked when it reads, reported when it
+	// commits with its guard true.
+	SpecCands []int
+
+	// Until, the exit test of a spin loop: its condition (a disjunction of
+	// conjunctions), and the loop's body (LoopBody: a mask of its instructions).
+	Until    [][]UntilAtom
+	LoopBody uint64
+}
+
+// UntilAtom is one r == V or r != V of an until condition.
+type UntilAtom struct {
+	Reg int8
+	Eq  bool
+	Val Operand
 }
 
 // Assertion bits.
@@ -169,6 +200,8 @@ type Proc struct {
 	// LocalMask: instructions with a local exec, skip or return step (a quick
 	// test before the reduced search looks for one).
 	LocalMask uint64
+	// Specs lists the instructions that may speculate (their Spec slots, in order).
+	Specs []int
 }
 
 // Cell is one physical memory cell.

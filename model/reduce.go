@@ -24,6 +24,12 @@ func (p *Program) localSuccessor(s, scratch State, emit func(Step, State)) bool 
 			in := &code[j]
 			st := Step{Kind: StepExec, Proc: int8(proc), Index: int8(j)}
 			switch {
+			case speculative(in, done):
+				continue // a speculative read reads memory: never local
+			case in.Spec >= 0 && p.specRead(s, proc)&(1<<uint(j)) != 0:
+				if !in.LocalCommit {
+					continue
+				}
 			case j == inCall:
 				if !in.LocalReturn {
 					continue
@@ -75,10 +81,13 @@ func (c *compiler) localSteps(proc int) {
 			regs = readRegs(in) // its own result register is written by its perform step
 		}
 		in.Local = guardOK && regs&rmaDst == 0 && c.localKind(in)
+		// A speculative load's commit writes its register and raises what it raises,
+		// reading no memory: local when its registers are not an RMA result.
+		in.LocalCommit = in.Spec >= 0 && guardOK && regs&rmaDst == 0
 		// A free's return disables the process's later accesses to the window (they
 		// become E-EPOCH), which the concurrency checks see: never local.
 		in.LocalReturn = in.TwoPhase && in.Kind != KFree && (in.Kind != KFence || (!p.hasSeparate && !c.windowHasOps(int(in.Win))))
-		if in.Local || (in.LocalSkip && in.GuardReg >= 0) || in.LocalReturn {
+		if in.Local || (in.LocalSkip && in.GuardReg >= 0) || in.LocalReturn || in.LocalCommit {
 			p.Procs[proc].LocalMask |= 1 << uint(k)
 		}
 	}
@@ -91,7 +100,7 @@ func (c *compiler) localKind(in *Instr) bool {
 	// visible, never local, on windows with RMA operations.
 	completes := in.Win >= 0 && c.windowHasOps(int(in.Win))
 	switch in.Kind {
-	case KArith, KWaitReq, KFlushLocal, KSend, KRecv, KStart, KComplete, KRMA, KRemoteStore, KBarrier, KSharedQuery:
+	case KArith, KWaitReq, KFlushLocal, KSend, KRecv, KStart, KComplete, KRMA, KRemoteStore, KBarrier, KSharedQuery, KUntil:
 		return true
 	case KFlush:
 		return !completes

@@ -25,6 +25,12 @@ type Layout struct {
 	// StoredOwn: uint64 per process, its own cells stored since its last
 	// synchronization call on their window (for nostore).
 	StoredOwn []int
+	// SpecRead: uint64 per process, its speculative instructions that have read and
+	// not yet committed; Spec: per process, one entry per speculative instruction
+	// (Proc.Specs): status uint8 (specNone, specRead, or the rule the read raises),
+	// the value read int64, the candidate pairs concurrent at the read uint64.
+	SpecRead []int
+	Spec     []int
 
 	// memory
 	Pub, Priv int // int64 per cell: public (or only) copy, private copy
@@ -111,6 +117,8 @@ func (p *Program) buildLayout() {
 		l.TSOBuf = append(l.TSOBuf, take(9*bufCap, bufCap > 0))
 		l.Barrs = append(l.Barrs, take(1, uses.barrier))
 		l.StoredOwn = append(l.StoredOwn, take(8, p.usesNostore))
+		l.SpecRead = append(l.SpecRead, take(8, len(pr.Specs) > 0))
+		l.Spec = append(l.Spec, take(specEntry*len(pr.Specs), len(pr.Specs) > 0))
 	}
 	nc := len(p.Cells)
 	l.Pub = take(8*nc, nc > 0)

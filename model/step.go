@@ -105,6 +105,12 @@ func (p *Program) procSuccessors(s, scratch State, proc int, emit func(Step, Sta
 // ready reports whether instruction j is not held back by an earlier one (SEMANTICS.md §2).
 func (p *Program) ready(s State, proc, j int, done uint64) bool {
 	in := &p.Procs[proc].Code[j]
+	if in.ReadBlockers != 0 && in.ReadBlockers&^(done|p.specRead(s, proc)) != 0 {
+		return false // an earlier speculative load has not read yet
+	}
+	if speculative(in, done) && p.specRead(s, proc)&(1<<uint(j)) != 0 {
+		return false // read, and waiting for its guard to commit
+	}
 	if in.Blockers&^done == 0 {
 		return !in.IsMPI || p.HW != TSO || s[p.Layout.TSOLen[proc]] == 0
 	}
@@ -135,17 +141,19 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 	}
 	proc, j := int(st.Proc), int(st.Index)
 	in := &p.Procs[proc].Code[j]
+	if in.Spec >= 0 {
+		switch {
+		case speculative(in, p.done(s, proc)):
+			return p.specReadStep(s, proc, j, in, rec)
+		case p.specRead(s, proc)&(1<<uint(j)) != 0:
+			p.commit(s, proc, j, in, rec)
+			return true
+		}
+	}
 	if rec != nil {
 		rec.Text = fmt.Sprintf("P%d row %d: %s", proc, in.Row, in.Text)
 	}
-	for _, i := range in.OriginBuf {
-		if s[p.Layout.Slot[p.Procs[proc].Code[i].Slot]] != SlotIdle {
-			rma := &p.Procs[proc].Code[i]
-			p.raise(s, rec, "E-ORIGIN-BUF", proc, in, func() string {
-				return fmt.Sprintf("%s uses the origin buffer of %s (row %d) before the operation completes locally", in.Text, rma.Text, rma.Row)
-			})
-		}
-	}
+	p.originBufferUse(s, proc, in, rec)
 	if in.GuardReg >= 0 && !p.guardHolds(s, proc, in) {
 		p.setDone(s, proc, j)
 		if rec != nil {
@@ -157,7 +165,7 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 		return false
 	}
 	if in.AlignErr != "" {
-		p.raise(s, rec, "E-ALIGN", proc, in, func() string { return fmt.Sprintf("%s", in.AlignErr) })
+		p.raise(s, rec, "E-ALIGN", proc, in, func() string { return in.AlignErr })
 	}
 	switch {
 	case in.Kind == KPost, in.Kind == KUnlockAll, in.Kind == KSync, in.Kind == KUnlock && int(in.Target) == proc:
@@ -171,9 +179,33 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 	return true
 }
 
+// originBufferUse raises E-ORIGIN-BUF when the instruction touches the origin buffer
+// of an earlier RMA call that has been issued and not completed locally (§3).
+func (p *Program) originBufferUse(s State, proc int, in *Instr, rec *Record) {
+	for _, i := range in.OriginBuf {
+		if s[p.Layout.Slot[p.Procs[proc].Code[i].Slot]] != SlotIdle {
+			rma := &p.Procs[proc].Code[i]
+			p.raise(s, rec, "E-ORIGIN-BUF", proc, in, func() string {
+				return fmt.Sprintf("%s uses the origin buffer of %s (row %d) before the operation completes locally", in.Text, rma.Text, rma.Row)
+			})
+		}
+	}
+}
+
 func (p *Program) guardHolds(s State, proc int, in *Instr) bool {
 	eq := p.Reg(s, proc, int(in.GuardReg)) == p.val(s, proc, in.GuardVal)
 	return eq == in.GuardEq
+}
+
+// arith is register arithmetic: r = a, r = a + b, r = a - b.
+func arith(op litmus.Op, a, b int64) int64 {
+	switch op {
+	case litmus.OpAdd:
+		return a + b
+	case litmus.OpSub:
+		return a - b
+	}
+	return a
 }
 
 func (p *Program) val(s State, proc int, o Operand) int64 {
@@ -189,14 +221,7 @@ func (p *Program) val(s State, proc int, o Operand) int64 {
 func (p *Program) exec(s State, proc, j int, in *Instr, choice int8, rec *Record) bool {
 	switch in.Kind {
 	case KArith:
-		v := p.val(s, proc, in.Args[0])
-		switch in.Op {
-		case litmus.OpAdd:
-			v += p.val(s, proc, in.Args[1])
-		case litmus.OpSub:
-			v -= p.val(s, proc, in.Args[1])
-		}
-		p.setReg(s, proc, int(in.Dst), v)
+		p.setReg(s, proc, int(in.Dst), arith(in.Op, p.val(s, proc, in.Args[0]), p.val(s, proc, in.Args[1])))
 		return true
 	case KPlainLoad, KPlainStore:
 		return p.plainAccess(s, proc, in, rec)
@@ -239,6 +264,8 @@ func (p *Program) exec(s State, proc, j int, in *Instr, choice int8, rec *Record
 		return p.recv(s, proc, in)
 	case KFree:
 		return p.free(s, proc, j, in, rec)
+	case KUntil:
+		return p.until(s, proc, in, rec)
 	}
 	panic(fmt.Sprintf("model: unknown kind %d", in.Kind))
 }

@@ -67,6 +67,11 @@ func TestGolden(t *testing.T) {
 // refused lists the corpus tests cgen does not translate, with the reason.
 var refused = map[string]string{
 	"free-in-lock_all.lit": "the outcome reads a cell of an allocate window that the test frees",
+	// waits for issue 12's C loops (do { ... } while with a spin bound), the next step
+	"33-MP+flush+poll.lit":        "spin loops are not translated yet",
+	"34-MP+flush+poll+sync.lit":   "spin loops are not translated yet",
+	"35-poll-never-set.lit":       "spin loops are not translated yet",
+	"38-MP+acc-flag+fop-poll.lit": "spin loops are not translated yet",
 }
 
 func corpusFiles(t *testing.T) []string {
