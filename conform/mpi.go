@@ -214,6 +214,11 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 		args = append(args, jitter)
 	}
 	out, err := lib.Launch(ctx, t.NumProcs(), opt.Oversubscribe, bin, args...)
+	if line := spinLimit(out); line != "" {
+		// a spin loop that never exits on this library: a finding, not a crash
+		rep.SpinLimit = line
+		return rep, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
 	}
@@ -228,6 +233,17 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 	}
 	rep.raw = nil
 	return rep, nil
+}
+
+// spinLimit is the program's SPIN-LIMIT line (cgen: a loop passed its spin bound and
+// the program stopped), or "".
+func spinLimit(out []byte) string {
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "SPIN-LIMIT") {
+			return strings.TrimSpace(line)
+		}
+	}
+	return ""
 }
 
 func cFileName(t *litmus.Test) string {

@@ -24,6 +24,11 @@ func Histogram(w io.Writer, rep *conform.Report) {
 		fmt.Fprintf(w, "%s\n\n", rep.Skipped)
 		return
 	}
+	if rep.SpinLimit != "" {
+		fmt.Fprintf(w, "%s\nNo histogram: the run stopped there. The model allows %d outcomes for %s/%s; a loop that never exits on the target is a finding about the target (or the test is a LIVELOCK)\n\n",
+			rep.SpinLimit, len(rep.Model.Outcomes), rep.Sem.Name, rep.HW)
+		return
+	}
 	fmt.Fprintf(w, "Histogram (%d states)\n", len(rep.Bins))
 	width := len(fmt.Sprint(rep.Runs))
 	for _, b := range rep.Bins {

@@ -154,6 +154,7 @@ type ConformRecord struct {
 	Seed          int64              `json:"seed"`
 	TimeS         float64            `json:"time_s"`
 	Skipped       string             `json:"skipped,omitempty"`
+	SpinLimit     string             `json:"spin_limit,omitempty"`
 }
 
 // BinRecord is one outcome of a histogram.
@@ -169,7 +170,7 @@ func NewConformRecord(rep *conform.Report) ConformRecord {
 	j := ConformRecord{Format: FormatVersion, Test: rep.Test.Name, File: rep.Test.File, Target: rep.Target, Library: rep.Library, Preset: rep.Sem.Name,
 		HW: rep.HW.String(), Runs: rep.Runs, Positive: rep.Positive, Negative: rep.Negative, Observation: rep.Observation(),
 		Histogram: []BinRecord{}, NonConforming: rep.NonConforming, Unseen: []map[string]int64{}, Rate: rep.Rate,
-		Seed: rep.Seed, TimeS: rep.Elapsed.Seconds(), Skipped: rep.Skipped}
+		Seed: rep.Seed, TimeS: rep.Elapsed.Seconds(), Skipped: rep.Skipped, SpinLimit: rep.SpinLimit}
 	for _, b := range rep.Bins {
 		j.Histogram = append(j.Histogram, BinRecord{Values: ValueMap(p, b.Values), Count: b.Count, Allowed: b.Allowed})
 	}

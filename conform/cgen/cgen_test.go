@@ -28,6 +28,8 @@ var goldenFiles = []string{
 	"../../litmus/layout/create-int8-int16-double.lit",
 	"../../litmus/examples/Ex12.4-pscw.lit",
 	"../../litmus/sharedquery/sq-create-over-shared.lit",
+	"../../../shared/acceptance/38-MP+acc-flag+fop-poll.lit",
+	"../../litmus/poll/MP+sync+await+sync.lit",
 }
 
 func parse(t *testing.T, path string) *litmus.Test {
@@ -67,11 +69,6 @@ func TestGolden(t *testing.T) {
 // refused lists the corpus tests cgen does not translate, with the reason.
 var refused = map[string]string{
 	"free-in-lock_all.lit": "the outcome reads a cell of an allocate window that the test frees",
-	// waits for issue 12's C loops (do { ... } while with a spin bound), the next step
-	"33-MP+flush+poll.lit":        "spin loops are not translated yet",
-	"34-MP+flush+poll+sync.lit":   "spin loops are not translated yet",
-	"35-poll-never-set.lit":       "spin loops are not translated yet",
-	"38-MP+acc-flag+fop-poll.lit": "spin loops are not translated yet",
 }
 
 func corpusFiles(t *testing.T) []string {

@@ -30,7 +30,20 @@ type procGen struct {
 	// results once the call that completes them has returned); after[-1]: at the end.
 	after map[int][]string
 	reqs  map[string]bool
+	// loopRow is the row of the open loop's repeat (0: none), loopMPI whether its
+	// body calls MPI (a slower spin: a lower bound).
+	loopRow int
+	loopMPI bool
 }
+
+// Spin bounds of a loop (iterations) before the program prints SPIN-LIMIT and stops:
+// the model's LIVELOCK on real hardware, or a library that never delivers the flag.
+// A body with MPI calls spins about a microsecond an iteration, a plain one a few
+// nanoseconds.
+const (
+	spinLimitPlain = 1 << 26
+	spinLimitMPI   = 1 << 21
+)
 
 func (pg *procGen) printf(format string, args ...any) {
 	fmt.Fprintf(&pg.body, pg.ind+format, args...)
@@ -297,9 +310,79 @@ func (pg *procGen) instr(k int, in *litmus.Instr) {
 		pg.printf("%s = %s + %s;\n", regName(in.Dst), pg.value(in.Args[0]), pg.value(in.Args[1]))
 	case op == litmus.OpSub:
 		pg.printf("%s = %s - %s;\n", regName(in.Dst), pg.value(in.Args[0]), pg.value(in.Args[1]))
+	case op == litmus.OpRepeat:
+		pg.loopRow, pg.loopMPI = row, pg.bodyCallsMPI(k)
+		pg.decl("long spins_row%d;\n", row)
+		pg.printf("spins_row%d = 0;\n", row)
+		pg.printf("do {\n")
+		pg.ind += "    "
+	case op == litmus.OpUntil:
+		pg.spinCheck()
+		pg.ind = pg.ind[:len(pg.ind)-4]
+		pg.printf("} while (!(%s));\n", pg.loopCond(in.Until))
+		pg.loopRow = 0
+	case op == litmus.OpAwait:
+		li := pg.loc(*in.Loc)
+		ptr := pg.plainPtr(li, row)
+		pg.loopRow, pg.loopMPI = row, false
+		pg.decl("long spins_row%d;\n", row)
+		pg.printf("spins_row%d = 0;\n", row)
+		pg.printf("do {\n")
+		pg.ind += "    "
+		pg.printf("%s = %s;\n", regName(in.Dst), fromC(li.typ, "*"+ptr))
+		pg.spinCheck()
+		pg.ind = pg.ind[:len(pg.ind)-4]
+		pg.printf("} while (!(%s));\n", pg.loopCond(in.Until))
+		pg.loopRow = 0
 	default:
 		g.fail(in.Pos, "instruction %s has no C translation", litmus.InstrString(in))
 	}
+}
+
+// bodyCallsMPI reports whether the loop that starts at row k+1 calls MPI in its body.
+func (pg *procGen) bodyCallsMPI(k int) bool {
+	for _, in := range pg.g.t.Procs[pg.pi].Code[k+1:] {
+		switch {
+		case in == nil:
+		case in.Op == litmus.OpUntil:
+			return false
+		case in.Op.IsMPI():
+			return true
+		}
+	}
+	return false
+}
+
+// spinCheck counts an iteration of the open loop and stops the program when it passes
+// the spin bound: it prints SPIN-LIMIT (conform reports it as a finding: the loop did
+// not exit on this library) and aborts, so that no run hangs.
+func (pg *procGen) spinCheck() {
+	limit := spinLimitPlain
+	if pg.loopMPI {
+		limit = spinLimitMPI
+	}
+	pg.printf("if (++spins_row%d == %d) {\n", pg.loopRow, limit)
+	pg.printf("    printf(\"SPIN-LIMIT P%d row %d: the loop did not exit after %%ld iterations\\n\", spins_row%d);\n", pg.pi, pg.loopRow, pg.loopRow)
+	pg.printf("    fflush(stdout);\n")
+	pg.printf("    MPI_Abort(MPI_COMM_WORLD, 3);\n")
+	pg.printf("}\n")
+}
+
+// loopCond is an until condition in C.
+func (pg *procGen) loopCond(c *litmus.LoopCond) string {
+	var terms []string
+	for _, term := range c.Terms {
+		var atoms []string
+		for _, g := range term {
+			op := "!="
+			if g.Eq {
+				op = "=="
+			}
+			atoms = append(atoms, fmt.Sprintf("%s %s %s", regName(g.Reg), op, pg.value(g.Val)))
+		}
+		terms = append(terms, "("+strings.Join(atoms, " && ")+")")
+	}
+	return strings.Join(terms, " || ")
 }
 
 func (pg *procGen) rma(k int, in *litmus.Instr) {
