@@ -70,7 +70,7 @@ type Report struct {
 	// SpinLimit: a spin loop of the test did not exit on the target within its spin
 	// bound (cgen's SPIN-LIMIT line): the run stopped, there is no histogram.
 	SpinLimit string
-	Model         *explorer.Result
+	Model     *explorer.Result
 	// Models: MPI_WIN_MODEL of each window as a real library reports it ("W unified").
 	Models []string
 
