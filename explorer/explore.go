@@ -44,7 +44,9 @@ func (e *ErrStateLimit) Error() string {
 // Outcome is one final result: the values of the outcome items (Program.Out).
 type Outcome struct {
 	Values []int64
-	// Flags are the rules raised by some execution ending in this outcome.
+	// Flags are the rules the executions ending in this outcome broke: an outcome
+	// of erroneous executions is listed apart from the same values of clean ones
+	// (Flags nil), after them.
 	Flags []string
 	// Sat: the outcome satisfies the condition (before the quantifier).
 	Sat bool
@@ -112,11 +114,11 @@ func (r *Result) HasFlag(rule string) bool {
 // race-class rules some execution raises, in catalogue order.
 func (r *Result) Verdict() litmus.Verdict {
 	v := litmus.Verdict{Obs: r.Observation}
-	for _, f := range r.Flags {
-		switch f.Class {
-		case spec.ClassErroneous:
+	for _, f := range r.Flags { // in catalogue order, several flags of a rule together
+		switch {
+		case f.Class == spec.ClassErroneous && !slices.Contains(v.Erroneous, f.Rule):
 			v.Erroneous = append(v.Erroneous, f.Rule)
-		case spec.ClassRace:
+		case f.Class == spec.ClassRace && !slices.Contains(v.Race, f.Rule):
 			v.Race = append(v.Race, f.Rule)
 		}
 	}
@@ -142,8 +144,12 @@ func Explore(p *model.Program, opt Options) (*Result, error) {
 type flagSite struct {
 	state int
 	then  []model.Step // steps after state that end the witness
-	diag  model.Diagnostic
-	pair  bool
+	marks []int        // indexes in then of the steps that are the accesses
+	// speculated: a pair made real by a speculative load's commit (the last step);
+	// its read, earlier in the trace, is marked too.
+	speculated bool
+	diag       model.Diagnostic
+	pair       bool
 }
 
 type search struct {
@@ -184,6 +190,7 @@ func (e *search) run() error {
 		e.unfound = 0
 	}
 	scratch := make(model.State, p.StateSize())
+	rec := &model.Record{Light: true, Sites: make([]model.RaiseSite, 0, 8)}
 	for idx := root; idx < e.seen.count; idx++ {
 		cur := model.State(e.seen.state(idx)) // stored states never move: no copy needed
 		if e.unfound > 0 {
@@ -191,20 +198,20 @@ func (e *search) run() error {
 		}
 		n := 0
 		var limitErr error
-		p.Successors(cur, scratch, !e.opt.NoReduce, func(st model.Step, next model.State) {
+		p.Successors(cur, scratch, !e.opt.NoReduce, rec, func(st model.Step, next model.State) {
 			n++
 			e.trans++
-			child, isNew := e.seen.insert(next, idx, st.Encode())
+			_, isNew := e.seen.insert(next, idx, st.Encode())
 			if e.unfound > 0 {
 				if m, cands := p.SpeculationPairs(cur, st); m != 0 {
 					e.noteSpeculationPairs(idx, st, m, cands)
 				}
 			}
+			for _, site := range rec.Sites {
+				e.noteRaised(idx, cur, st, site)
+			}
 			if !isNew {
 				return
-			}
-			if f := p.Flags(next) &^ p.Flags(cur); f != 0 {
-				e.noteFlags(cur, st, child, f)
 			}
 			if e.opt.MaxStates > 0 && e.seen.count >= e.opt.MaxStates && limitErr == nil {
 				limitErr = &ErrStateLimit{Test: p.Test.Name, Limit: e.opt.MaxStates}
@@ -234,15 +241,18 @@ func (e *search) final(idx int, s model.State) {
 	flags := p.Flags(s)
 	for _, d := range p.EndDiagnostics(s, end) {
 		flags |= spec.FlagBit(d.Rule)
-		if _, ok := e.flagAt[d.Rule]; !ok {
-			e.flagAt[d.Rule] = flagSite{state: idx, diag: d}
-		}
+		e.add(d, flagSite{state: idx})
 	}
 	vals := p.OutcomeValues(s)
 	if !p.Keep(vals) {
 		return
 	}
+	// An erroneous execution's outcome is listed apart from a clean one's with the
+	// same values (SEMANTICS.md §5: its outcomes are listed, marked).
 	key := model.KeyOf(vals)
+	if flags != 0 {
+		key += "!"
+	}
 	if k, ok := e.outcomes[key]; ok {
 		e.outs[k].flags |= flags
 		return
@@ -253,31 +263,28 @@ func (e *search) final(idx int, s model.State) {
 
 func (e *search) noteStaticFlags(root int) {
 	for _, d := range e.p.Static {
-		if _, ok := e.flagAt[d.Rule]; !ok {
-			e.flagAt[d.Rule] = flagSite{state: root, diag: d}
-		}
+		e.add(d, flagSite{state: root})
 	}
 }
 
-// noteFlags records the first place each newly raised rule was raised, with the
-// step's own description of it (re-applied with a record: the search itself keeps none).
-func (e *search) noteFlags(parent model.State, st model.Step, child int, f uint32) {
-	var rec model.Record
-	tmp := parent.Clone()
-	e.p.Apply(tmp, st, &rec)
-	for _, rule := range spec.FlagRules(f) {
-		if _, ok := e.flagAt[rule]; ok {
-			continue
-		}
-		site := flagSite{state: child, diag: model.Diagnostic{Rule: rule, Class: spec.ClassErroneous, Message: rule}}
-		for _, d := range rec.Raised {
-			if d.Rule == rule {
-				site.diag = d
-				break
-			}
-		}
-		e.flagAt[rule] = site
+// noteRaised records a rule a step raised at an instruction, the first time that
+// (rule, instruction) is raised: the step is re-applied with a full record for the
+// diagnostic's message (the search keeps none), and the witness ends with it.
+func (e *search) noteRaised(idx int, cur model.State, st model.Step, site model.RaiseSite) {
+	key := fmt.Sprintf("%s|%d.%d|", site.Rule, site.Proc, site.Row)
+	if _, ok := e.flagAt[key]; ok {
+		return
 	}
+	var rec model.Record
+	e.p.Apply(cur.Clone(), st, &rec)
+	d := model.Diagnostic{Rule: site.Rule, Class: spec.ClassErroneous, Message: site.Rule, At: model.Site{Proc: site.Proc, Row: site.Row}}
+	for _, r := range rec.Raised {
+		if r.Rule == site.Rule && r.At.Proc == site.Proc && r.At.Row == site.Row {
+			d = r
+			break
+		}
+	}
+	e.flagAt[key] = flagSite{state: idx, then: []model.Step{st}, marks: []int{0}, diag: d}
 }
 
 // noteSpeculationPairs records the pairs a speculative load's commit makes real: they
@@ -292,22 +299,31 @@ func (e *search) noteSpeculationPairs(idx int, st model.Step, mask uint64, cands
 		e.conflictFound[ci] = true
 		e.unfound--
 		d := e.p.CandidateDiagnostic(ci)
-		if _, ok := e.flagAt[d.Rule]; !ok {
-			e.flagAt[d.Rule] = flagSite{state: idx, then: []model.Step{st}, diag: d, pair: true}
-		}
+		e.add(d, flagSite{state: idx, then: []model.Step{st}, marks: []int{0}, speculated: true, pair: true})
 	}
 }
 
-// checkConflicts records the candidate pairs that are concurrent in state idx; the
-// first pair found for a rule gives its message and witness (the path to idx).
+// checkConflicts records the candidate pairs that are concurrent in state idx, each
+// with its witness: the path to idx, then the two accesses themselves.
 func (e *search) checkConflicts(idx int, s model.State) {
 	e.p.Conflicts(s, e.conflictFound, func(ci int, d model.Diagnostic) {
 		e.conflictFound[ci] = true
 		e.unfound--
-		if _, ok := e.flagAt[d.Rule]; !ok {
-			e.flagAt[d.Rule] = flagSite{state: idx, diag: d, pair: true}
-		}
+		then, marks := e.p.PairSteps(s, ci)
+		e.add(d, flagSite{state: idx, then: then, marks: marks, pair: true})
 	})
+}
+
+// add records a diagnostic the first time it is found (by rule and sites).
+func (e *search) add(d model.Diagnostic, site flagSite) {
+	key := fmt.Sprintf("%s|%d.%d|%v", d.Rule, d.At.Proc, d.At.Row, d.Related)
+	if len(d.Related) == 0 {
+		key = fmt.Sprintf("%s|%d.%d|", d.Rule, d.At.Proc, d.At.Row)
+	}
+	if _, ok := e.flagAt[key]; !ok {
+		site.diag = d
+		e.flagAt[key] = site
+	}
 }
 
 // trace walks the parent links from the initial state to state idx.
@@ -325,25 +341,71 @@ func (e *search) trace(idx int) []model.Step {
 
 func (e *search) result() *Result {
 	r := &Result{Program: e.p, States: e.seen.count, Transitions: e.trans, Finals: e.finals, Redundant: e.redundant, StoreBytes: e.seen.bytes()}
+	counted := map[model.OutcomeKey]bool{} // Positive and Negative count distinct values
 	for _, o := range e.outs {
 		out := Outcome{Values: o.values, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(o.values), Witness: e.trace(o.witness)}
-		if out.Sat {
-			r.Positive++
-		} else {
-			r.Negative++
+		if k := model.KeyOf(o.values); !counted[k] {
+			counted[k] = true
+			if out.Sat {
+				r.Positive++
+			} else {
+				r.Negative++
+			}
 		}
 		r.Outcomes = append(r.Outcomes, out)
 	}
-	sort.Slice(r.Outcomes, func(i, j int) bool { return slices.Compare(r.Outcomes[i].Values, r.Outcomes[j].Values) < 0 })
-	r.Observation = litmus.ObsOf(r.Positive, r.Negative)
-	for _, rl := range spec.Rules { // catalogue order
-		site, ok := e.flagAt[rl.ID]
-		if !ok {
-			continue
+	// clean outcomes first, then those of erroneous executions, each by value
+	sort.Slice(r.Outcomes, func(i, j int) bool {
+		a, b := r.Outcomes[i], r.Outcomes[j]
+		if (len(a.Flags) > 0) != (len(b.Flags) > 0) {
+			return len(a.Flags) == 0
 		}
+		return slices.Compare(a.Values, b.Values) < 0
+	})
+	r.Observation = litmus.ObsOf(r.Positive, r.Negative)
+	for _, site := range e.flagAt {
 		d := site.diag
 		d.Trace = append(e.trace(site.state), site.then...)
+		base := len(d.Trace) - len(site.then)
+		for _, m := range site.marks {
+			d.Marks = append(d.Marks, base+m)
+		}
+		if site.speculated {
+			commit := d.Trace[len(d.Trace)-1]
+			for i, st := range d.Trace[:len(d.Trace)-1] {
+				if st == commit {
+					d.Marks = append([]int{i}, d.Marks...) // the speculative read
+					break
+				}
+			}
+		}
 		r.Flags = append(r.Flags, Flag{Diagnostic: d, Pair: site.pair})
 	}
+	sortFlags(r.Flags)
 	return r
+}
+
+// sortFlags orders flags by the catalogue, then by where they are (process, row, the
+// related sites), so that every run lists them alike.
+func sortFlags(flags []Flag) {
+	order := map[string]int{}
+	for i, rl := range spec.Rules {
+		order[rl.ID] = i
+	}
+	sort.SliceStable(flags, func(i, j int) bool {
+		a, b := &flags[i], &flags[j]
+		if order[a.Rule] != order[b.Rule] {
+			return order[a.Rule] < order[b.Rule]
+		}
+		as, bs := a.Sites(), b.Sites()
+		for k := 0; k < len(as) && k < len(bs); k++ {
+			if as[k].Proc != bs[k].Proc {
+				return as[k].Proc < bs[k].Proc
+			}
+			if as[k].Row != bs[k].Row {
+				return as[k].Row < bs[k].Row
+			}
+		}
+		return len(as) < len(bs)
+	})
 }

@@ -3,7 +3,6 @@ package explorer
 import (
 	"fmt"
 	"runtime"
-	"sort"
 	"sync"
 
 	"github.com/rmacheck/rmacheck/litmus"
@@ -82,25 +81,19 @@ func pairFlagsFromRelaxed(r *Result, j Job, opts []model.Option, opt Options) er
 	if err != nil {
 		return err
 	}
-	have := map[string]bool{}
 	var flags []Flag
 	for _, f := range r.Flags {
 		if !f.Pair {
 			flags = append(flags, f)
-			have[f.Rule] = true
 		}
 	}
 	for _, f := range rel.Flags {
-		if f.Pair && !have[f.Rule] {
+		if f.Pair {
 			f.Program = p
 			flags = append(flags, f)
 		}
 	}
-	order := map[string]int{}
-	for i, rl := range spec.Rules {
-		order[rl.ID] = i
-	}
-	sort.SliceStable(flags, func(a, b int) bool { return order[flags[a].Rule] < order[flags[b].Rule] })
+	sortFlags(flags)
 	r.Flags = flags
 	return nil
 }

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,10 +42,13 @@ func (d *Difference) Signature() string {
 		len(d.OnlyX) > 0, len(d.OnlyY) > 0, ruleNames(d.FlagsX), ruleNames(d.FlagsY))
 }
 
+// ruleNames lists the rules of flags, each once (a rule may be raised at several places).
 func ruleNames(flags []explorer.Flag) string {
 	var names []string
 	for _, f := range flags {
-		names = append(names, f.Rule)
+		if !slices.Contains(names, f.Rule) {
+			names = append(names, f.Rule)
+		}
 	}
 	return strings.Join(names, ",")
 }

@@ -35,6 +35,7 @@ func TestStepsAllocateNothing(t *testing.T) {
 				var next []model.State
 				emit := func(_ model.Step, st model.State) { next = append(next, st.Clone()) }
 				discard := func(model.Step, model.State) {}
+				light := &model.Record{Light: true, Sites: make([]model.RaiseSite, 0, 16)}
 				for len(queue) > 0 && len(seen) < statesPerProgram {
 					s := queue[0]
 					queue = queue[1:]
@@ -43,12 +44,12 @@ func TestStepsAllocateNothing(t *testing.T) {
 					}
 					seen[string(s)] = true
 					for _, reduce := range []bool{false, true} {
-						if n := testing.AllocsPerRun(3, func() { p.Successors(s, scratch, reduce, discard) }); n != 0 {
+						if n := testing.AllocsPerRun(3, func() { p.Successors(s, scratch, reduce, light, discard) }); n != 0 {
 							t.Fatalf("%s (%s, hw %s): Successors allocates %.1f times a call", f, name, hw, n)
 						}
 					}
 					next = next[:0]
-					p.Successors(s, scratch, false, emit)
+					p.Successors(s, scratch, false, nil, emit)
 					queue = append(queue, next...)
 					checked++
 				}

@@ -22,7 +22,7 @@ func (p *Program) winUsable(s State, proc int, in *Instr, rec *Record) bool {
 }
 
 // copyR5 makes the owner's stores public (separate windows): cells stored since its last R5 point.
-func (p *Program) copyR5(s State, proc, win int) {
+func (p *Program) copyR5(s State, proc, win int, rec *Record) {
 	if !p.hasSeparate {
 		return
 	}
@@ -31,12 +31,15 @@ func (p *Program) copyR5(s State, proc, win int) {
 	for c := m; c != 0; c &= c - 1 {
 		i := bits.TrailingZeros64(c)
 		p.setPub(s, i, s.i64(l.Priv+8*i))
+		if rec.full() {
+			rec.Copies = append(rec.Copies, [2]Copy{{i, true}, {i, false}})
+		}
 	}
 	s.setU64(l.DirtyPriv, s.u64(l.DirtyPriv)&^m)
 }
 
 // copyR6 makes public updates private: cells updated by RMA since its last R6 point.
-func (p *Program) copyR6(s State, proc, win int) {
+func (p *Program) copyR6(s State, proc, win int, rec *Record) {
 	if !p.hasSeparate {
 		return
 	}
@@ -45,6 +48,9 @@ func (p *Program) copyR6(s State, proc, win int) {
 	for c := m; c != 0; c &= c - 1 {
 		i := bits.TrailingZeros64(c)
 		s.setI64(l.Priv+8*i, p.pub(s, i))
+		if rec.full() {
+			rec.Copies = append(rec.Copies, [2]Copy{{i, false}, {i, true}})
+		}
 	}
 	s.setU64(l.DirtyPub, s.u64(l.DirtyPub)&^m)
 }
@@ -100,7 +106,7 @@ func (p *Program) sharedQuery(s State, proc int, in *Instr, choice int8, rec *Re
 		s[sq] = 1
 	}
 	p.setReg(s, proc, int(in.Dst), size)
-	if rec != nil {
+	if rec.full() {
 		rec.Text += fmt.Sprintf("  (returns %d)", size)
 	}
 	return true

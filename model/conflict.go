@@ -389,3 +389,54 @@ func (p *Program) describeConflict(rule string, a, b *access) Diagnostic {
 	}
 	return newDiagnostic(rule, p.site(b.proc, ib), why, p.site(a.proc, ia))
 }
+
+// PairSteps are the steps, enabled one after the other from s, in which the two
+// accesses of candidate pair ci (concurrent in s) take place, so that a witness can
+// end with the race itself, in the order that shows the problem: for U5 and U2 the
+// plain access before the update (a store that lands before it, a load that reads
+// the old value), otherwise the other access first and the one the diagnostic is at
+// last. An RMA operation is issued (if it is not yet) and performed (if it is not
+// yet). Marks are the indexes (in the returned steps) of the accesses.
+func (p *Program) PairSteps(s State, ci int) (steps []Step, marks []int) {
+	cand := &p.Candidates[ci]
+	a, b := &p.accesses[cand.A], &p.accesses[cand.B]
+	if b.rma && !a.rma {
+		a, b = b, a // a is the RMA operation when there is one; b the plain access
+	}
+	cur := s.Clone()
+	take := func(st Step) bool {
+		if !p.enabled(cur, st) {
+			return false
+		}
+		p.Apply(cur, st, nil)
+		steps = append(steps, st)
+		return true
+	}
+	access := func(x *access) {
+		in := &p.Procs[x.proc].Code[x.instr]
+		exec := Step{Kind: StepExec, Proc: int8(x.proc), Index: int8(x.instr)}
+		if x.slot < 0 || in.Kind != KRMA && in.Kind != KRemoteStore {
+			if take(exec) {
+				marks = append(marks, len(steps)-1)
+			}
+			return
+		}
+		switch cur[p.Layout.Slot[x.slot]] {
+		case SlotIdle:
+			if !take(exec) {
+				return
+			}
+			fallthrough
+		case SlotPending:
+			if take(Step{Kind: StepPerform, Index: int8(x.slot)}) {
+				marks = append(marks, len(steps)-1)
+			}
+		}
+	}
+	if cand.rule == "U5" || cand.rule == "U2" {
+		a, b = b, a
+	}
+	access(a)
+	access(b)
+	return steps, marks
+}

@@ -25,6 +25,9 @@ type Diagnostic struct {
 	At      Site
 	Related []Site
 	Trace   []Step // the shortest execution found that breaks the rule
+	// Marks are the indexes in Trace of the steps that are the accesses the rule is
+	// about (a racing pair's two accesses), for printers to point at.
+	Marks []int
 }
 
 // Sites lists At and then the related sites.
@@ -60,10 +63,56 @@ func (p *Program) InstrAt(s Site) *Instr {
 	return nil
 }
 
-// Record collects what a step did, for traces. The search passes nil.
+// Record collects what a step did, for traces. The search passes a light one (or
+// nil): it notes only which rules the step raises, and where.
 type Record struct {
+	// Light: note only Sites (the rules raised and their instructions), no text and
+	// no message: the search's record, which must cost next to nothing.
+	Light bool
+	Sites []RaiseSite
+
 	Text   string
 	Raised []Diagnostic
+	// The memory the step read and wrote, for reads-from in traces (trace.go).
+	Reads  []Copy
+	Writes []Copy
+	// Copies: R5/R6 copies from one copy of a cell to the other (the value keeps
+	// where it came from).
+	Copies [][2]Copy
+	// A load that took its value from its own process's store that has not reached
+	// memory: Forwarded, an unexecuted store (1 + its instruction index; 0: none);
+	// Buffered, the tso store buffer. A tso store that went into the buffer has
+	// Buffered too.
+	Forwarded int
+	Buffered  bool
+}
+
+// Copy is one copy of a cell: the public (or only) one, or the private one of a
+// separate window.
+type Copy struct {
+	Cell    int
+	Private bool
+}
+
+// RaiseSite is a rule a step raised at an instruction (a light record's note).
+type RaiseSite struct {
+	Rule      string
+	Proc, Row int
+}
+
+// full reports whether the record wants text, messages and memory effects.
+func (r *Record) full() bool { return r != nil && !r.Light }
+
+func (r *Record) read(c Copy) {
+	if r.full() {
+		r.Reads = append(r.Reads, c)
+	}
+}
+
+func (r *Record) wrote(c Copy) {
+	if r.full() {
+		r.Writes = append(r.Writes, c)
+	}
 }
 
 // raise marks rule in the state's flag word and, when a record is kept, describes
@@ -72,7 +121,11 @@ type Record struct {
 func (p *Program) raise(s State, rec *Record, rule string, proc int, in *Instr, msg func() string) {
 	off := p.Layout.Flags
 	s.setU32(off, s.u32(off)|spec.FlagBit(rule))
-	if rec != nil {
+	switch {
+	case rec == nil:
+	case rec.Light:
+		rec.Sites = append(rec.Sites, RaiseSite{Rule: rule, Proc: proc, Row: in.Row})
+	default:
 		rec.Raised = append(rec.Raised, newDiagnostic(rule, p.site(proc, in), msg()))
 	}
 }

@@ -26,12 +26,12 @@ func (p *Program) fence(s State, proc, j int, in *Instr, rec *Record) bool {
 	p.checkNoprecede(s, rec, proc, in)
 	if in.TwoPhase {
 		s[p.Layout.InCall[proc]] = byte(j + 1)
-		if rec != nil {
+		if rec.full() {
 			rec.Text += "  (arrives)"
 		}
 		return true
 	}
-	p.fenceReturn(s, proc, in)
+	p.fenceReturn(s, proc, in, rec)
 	return true
 }
 
@@ -47,7 +47,7 @@ func (p *Program) noprecedeMayReturn(s State, proc int, in *Instr) bool {
 }
 
 // fenceReturn ends a fence: R5 then R6 copies, the next epoch opens unless nosucceed.
-func (p *Program) fenceReturn(s State, proc int, in *Instr) {
+func (p *Program) fenceReturn(s State, proc int, in *Instr, rec *Record) {
 	wl := &p.Layout.Win[in.Win]
 	k := int(s[wl.FenceDone+proc]) + 1
 	p.completeAtTarget(s, int(in.Win), func(_ int, _ *Instr, kind, index int) bool { // R2, at the join
@@ -65,10 +65,10 @@ func (p *Program) fenceReturn(s State, proc int, in *Instr) {
 	s[wl.FenceOpen+proc] = open
 	p.syncPoint(s, proc, in)
 	if !p.Exploit || in.Asserts&AssertNostore == 0 {
-		p.copyR5(s, proc, int(in.Win)) // exploit: nostore declares the copy unnecessary
+		p.copyR5(s, proc, int(in.Win), rec) // exploit: nostore declares the copy unnecessary
 	}
 	if !p.Exploit || !noputBefore {
-		p.copyR6(s, proc, int(in.Win)) // exploit: the previous fence's noput declared it unnecessary
+		p.copyR6(s, proc, int(in.Win), rec) // exploit: the previous fence's noput declared it unnecessary
 	}
 }
 
@@ -80,7 +80,7 @@ func (p *Program) returnFrom(s State, proc, j int, rec *Record) bool {
 		if !p.fenceCanReturn(s, proc, in) {
 			return false
 		}
-		p.fenceReturn(s, proc, in)
+		p.fenceReturn(s, proc, in, rec)
 	case KBarrier:
 		if !p.allArrived(s, proc, KBarrier, -1, p.Layout.Barrs, p.allProcs()) {
 			return false
@@ -96,7 +96,7 @@ func (p *Program) returnFrom(s State, proc, j int, rec *Record) bool {
 	}
 	s[p.Layout.InCall[proc]] = 0
 	p.setDone(s, proc, j)
-	if rec != nil {
+	if rec.full() {
 		rec.Text = fmt.Sprintf("P%d row %d: %s  (returns)", proc, in.Row, in.Text)
 	}
 	return true

@@ -20,7 +20,7 @@ func (p *Program) until(s State, proc int, in *Instr, rec *Record) bool {
 	if !p.untilHolds(s, proc, in, nil) {
 		return false
 	}
-	if rec != nil {
+	if rec.full() {
 		rec.Text += "  (holds: the loop exits)"
 	}
 	return true

@@ -43,7 +43,7 @@ func (p *Program) lock(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	s.setU32(wl.LockHeld+4*proc, s.u32(wl.LockHeld+4*proc)|1<<uint(t))
 	if t == proc {
-		p.copyR6(s, proc, int(in.Win))
+		p.copyR6(s, proc, int(in.Win), rec)
 	}
 	return true
 }
@@ -92,7 +92,7 @@ func (p *Program) unlock(s State, proc int, in *Instr, rec *Record) bool {
 	p.release(s, wl, proc, t)
 	s.setU32(wl.LockHeld+4*proc, held&^(1<<uint(t)))
 	if t == proc {
-		p.copyR5(s, proc, int(in.Win))
+		p.copyR5(s, proc, int(in.Win), rec)
 	}
 	return true
 }
@@ -122,7 +122,7 @@ func (p *Program) lockAll(s State, proc int, in *Instr, rec *Record) bool {
 		}
 	}
 	s[wl.LockAll+proc] = 1
-	p.copyR6(s, proc, int(in.Win))
+	p.copyR6(s, proc, int(in.Win), rec)
 	return true
 }
 
@@ -145,7 +145,7 @@ func (p *Program) unlockAll(s State, proc int, in *Instr, rec *Record) bool {
 		}
 	}
 	s[wl.LockAll+proc] = 0
-	p.copyR5(s, proc, int(in.Win))
+	p.copyR5(s, proc, int(in.Win), rec)
 	return true
 }
 
@@ -196,7 +196,7 @@ func (p *Program) sync(s State, proc int, in *Instr, rec *Record) bool {
 		p.syncEpoch(s, proc, in, rec, func() string { return "MPI_Win_sync outside a passive-target epoch" })
 		return true
 	}
-	p.copyR5(s, proc, int(in.Win))
-	p.copyR6(s, proc, int(in.Win))
+	p.copyR5(s, proc, int(in.Win), rec)
+	p.copyR6(s, proc, int(in.Win), rec)
 	return true
 }

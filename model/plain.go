@@ -61,7 +61,8 @@ func (p *Program) plainAccess(s State, proc int, in *Instr, rec *Record) bool {
 	if in.Kind == KPlainLoad {
 		v := p.loadValue(s, proc, in)
 		p.setReg(s, proc, int(in.Dst), v)
-		if rec != nil {
+		if rec.full() {
+			p.noteLoad(s, proc, in, rec)
 			rec.Text += fmt.Sprintf("  (reads %s=%d)", p.Cells[c].Name, v)
 		}
 		return true
@@ -75,17 +76,41 @@ func (p *Program) plainAccess(s State, proc int, in *Instr, rec *Record) bool {
 		s.setI64(off+1, v)
 		s[l.TSOLen[proc]] = byte(n + 1)
 		p.noteStore(s, proc, c)
-		if rec != nil {
+		if rec.full() {
+			rec.Buffered = true
 			rec.Text += fmt.Sprintf("  (buffers %s:=%d)", p.Cells[c].Name, v)
 		}
 		return true
 	}
 	p.writeLocal(s, c, v)
 	p.noteStore(s, proc, c)
-	if rec != nil {
+	if rec.full() {
+		rec.wrote(p.localCopy(c))
 		rec.Text += fmt.Sprintf("  (%s:=%d)", p.Cells[c].Name, v)
 	}
 	return true
+}
+
+// localCopy is the copy of cell c that its owner's plain accesses use.
+func (p *Program) localCopy(c int) Copy { return Copy{Cell: c, Private: p.Cells[c].Separate} }
+
+// noteLoad records where a load's value comes from, as loadValue takes it.
+func (p *Program) noteLoad(s State, proc int, in *Instr, rec *Record) {
+	c := int(in.Cell)
+	if in.FwdStore >= 0 && p.done(s, proc)&(1<<uint(in.FwdStore)) == 0 {
+		rec.Forwarded = 1 + int(in.FwdStore)
+		return
+	}
+	if p.HW == TSO {
+		l := &p.Layout
+		for k := int(s[l.TSOLen[proc]]) - 1; k >= 0; k-- {
+			if int(s[l.TSOBuf[proc]+9*k]) == c {
+				rec.Buffered = true
+				return
+			}
+		}
+	}
+	rec.read(p.localCopy(c))
 }
 
 // loadValue: store forwarding from an unexecuted store, else the newest buffered
@@ -126,7 +151,8 @@ func (p *Program) drain(s State, proc int, rec *Record) {
 	}
 	s[l.TSOLen[proc]] = byte(n - 1)
 	p.writeLocal(s, c, v)
-	if rec != nil {
+	if rec.full() {
+		rec.wrote(p.localCopy(c))
 		rec.Text = fmt.Sprintf("P%d store buffer drains %s:=%d", proc, p.Cells[c].Name, v)
 	}
 }

@@ -30,7 +30,7 @@ func (p *Program) post(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	s.setU32(wl.PostOpen+4*proc, in.Group)
 	if !p.Exploit || in.Asserts&AssertNostore == 0 {
-		p.copyR5(s, proc, int(in.Win))
+		p.copyR5(s, proc, int(in.Win), rec)
 	}
 	return true
 }
@@ -109,6 +109,6 @@ func (p *Program) wait(s State, proc int, in *Instr, rec *Record) bool {
 			index <= int(s[wl.DoneCnt+origin*n+proc])
 	})
 	s.setU32(wl.PostOpen+4*proc, 0)
-	p.copyR6(s, proc, int(in.Win))
+	p.copyR6(s, proc, int(in.Win), rec)
 	return true
 }

@@ -9,7 +9,7 @@ import (
 // the reduced search gives the plain one's outcomes, flags and witnesses.
 
 // localSuccessor emits the first enabled local step, if there is one.
-func (p *Program) localSuccessor(s, scratch State, emit func(Step, State)) bool {
+func (p *Program) localSuccessor(s, scratch State, rec *Record, emit func(Step, State)) bool {
 	l := &p.Layout
 	for proc := range p.Procs {
 		done := p.done(s, proc)
@@ -44,8 +44,7 @@ func (p *Program) localSuccessor(s, scratch State, emit func(Step, State)) bool 
 			case !in.Local || (in.Kind == KSharedQuery && p.sqOpen(s, proc, in)):
 				continue
 			}
-			copy(scratch, s)
-			if p.Apply(scratch, st, nil) {
+			if p.try(s, scratch, st, rec) {
 				emit(st, scratch)
 				return true
 			}

@@ -73,7 +73,7 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 	s[off+2] = byte(index)
 	s.setI64(off+3, p.val(s, proc, in.Args[0]))
 	s.setI64(off+11, p.val(s, proc, in.Args[1]))
-	if rec != nil {
+	if rec.full() {
 		rec.Text += fmt.Sprintf("  (issued in %s)", epochName(kind, index))
 	}
 	return true
@@ -107,7 +107,8 @@ func (p *Program) remoteLoad(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	v := p.pub(s, int(in.Cell))
 	p.setReg(s, proc, int(in.Dst), v)
-	if rec != nil {
+	if rec.full() {
+		rec.read(Copy{Cell: int(in.Cell)})
 		rec.Text += fmt.Sprintf("  (reads %s=%d)", p.Cells[in.Cell].Name, v)
 	}
 	return true
@@ -189,7 +190,13 @@ func (p *Program) perform(s State, k int, rec *Record) bool {
 		}
 	}
 	s[off] = SlotPerformed
-	if rec != nil {
+	if rec.full() {
+		if in.Dst >= 0 || !writes || in.AccOp != litmus.AccNone && in.AccOp != litmus.AccReplace {
+			rec.read(Copy{Cell: c}) // the fetching part, or an update that combines with the old value
+		}
+		if writes {
+			rec.wrote(Copy{Cell: c})
+		}
 		rec.Text = fmt.Sprintf("perform %s of P%d row %d: ", in.Text, sl.Proc, in.Row)
 		if writes {
 			rec.Text += fmt.Sprintf("%s:=%d", p.Cells[c].Name, nv)

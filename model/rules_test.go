@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"slices"
 	"sort"
 	"testing"
 
@@ -32,11 +33,15 @@ func explore(t *testing.T, src, sem string, hw model.HW) (outcomes, flags []stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range r.Outcomes {
-		outcomes = append(outcomes, p.OutcomeString(o.Values))
+	for _, o := range r.Outcomes { // by value: clean and erroneous executions alike
+		if v := p.OutcomeString(o.Values); !slices.Contains(outcomes, v) {
+			outcomes = append(outcomes, v)
+		}
 	}
-	for _, f := range r.Flags {
-		flags = append(flags, f.Rule)
+	for _, f := range r.Flags { // a rule once, however many places raise it
+		if !slices.Contains(flags, f.Rule) {
+			flags = append(flags, f.Rule)
+		}
 	}
 	sort.Strings(outcomes)
 	return outcomes, flags
@@ -49,7 +54,7 @@ type ruleCase struct {
 	hw       model.HW
 	src      string
 	outcomes []string // every allowed outcome, sorted
-	flags    []string // rules raised, in model.FlagRules order
+	flags    []string // rules raised, each once, in catalogue order
 }
 
 func runCases(t *testing.T, cases []ruleCase) {

@@ -66,7 +66,10 @@ func (p *Program) specReadStep(s State, proc, j int, in *Instr, rec *Record) boo
 	s.setI64(off+1, v)
 	sr := p.Layout.SpecRead[proc]
 	s.setU64(sr, s.u64(sr)|1<<uint(j))
-	if rec != nil {
+	if rec.full() {
+		if status == specOK {
+			p.noteLoad(s, proc, in, rec)
+		}
 		rec.Text = fmt.Sprintf("P%d row %d: %s", proc, in.Row, in.Text)
 		if status == specOK {
 			rec.Text += fmt.Sprintf("  (reads %s=%d, speculatively: %s)", p.Cells[in.Cell].Name, v, p.awaited(proc, in, p.done(s, proc)))
@@ -138,7 +141,7 @@ func (p *Program) commit(s State, proc, j int, in *Instr, rec *Record) {
 	sr := p.Layout.SpecRead[proc]
 	s.setU64(sr, s.u64(sr)&^(1<<uint(j)))
 	p.setDone(s, proc, j)
-	if rec != nil {
+	if rec.full() {
 		rec.Text = fmt.Sprintf("P%d row %d: %s", proc, in.Row, in.Text)
 		switch {
 		case !holds:

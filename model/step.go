@@ -40,30 +40,40 @@ func DecodeStep(v uint32) Step {
 //
 // With reduce, when some process has a local step enabled (Instr.Local), only the
 // first such step is emitted: the reduced search reaches the same terminal states.
-func (p *Program) Successors(s, scratch State, reduce bool, emit func(Step, State)) {
-	if reduce && p.localSuccessor(s, scratch, emit) {
+//
+// rec, when not nil, is a light record (Record.Light) that each step's Apply fills
+// anew: emit may read the rules the step raised from it.
+func (p *Program) Successors(s, scratch State, reduce bool, rec *Record, emit func(Step, State)) {
+	if reduce && p.localSuccessor(s, scratch, rec, emit) {
 		return
 	}
 	for proc := range p.Procs {
-		p.procSuccessors(s, scratch, proc, emit)
+		p.procSuccessors(s, scratch, proc, rec, emit)
 	}
 	for k := range p.Slots {
 		st := Step{Kind: StepPerform, Index: int8(k)}
 		if s[p.Layout.Slot[k]] == SlotPending {
-			copy(scratch, s)
-			if p.Apply(scratch, st, nil) {
+			if p.try(s, scratch, st, rec) {
 				emit(st, scratch)
 			}
 		}
 	}
 }
 
-func (p *Program) procSuccessors(s, scratch State, proc int, emit func(Step, State)) {
+// try applies st to a copy of s in scratch, with rec emptied first.
+func (p *Program) try(s, scratch State, st Step, rec *Record) bool {
+	copy(scratch, s)
+	if rec != nil {
+		rec.Sites = rec.Sites[:0]
+	}
+	return p.Apply(scratch, st, rec)
+}
+
+func (p *Program) procSuccessors(s, scratch State, proc int, rec *Record, emit func(Step, State)) {
 	l := &p.Layout
 	if p.HW == TSO && s[l.TSOLen[proc]] > 0 {
 		st := Step{Kind: StepDrain, Proc: int8(proc)}
-		copy(scratch, s)
-		p.Apply(scratch, st, nil)
+		p.try(s, scratch, st, rec)
 		emit(st, scratch)
 	}
 	done := p.done(s, proc)
@@ -75,8 +85,7 @@ func (p *Program) procSuccessors(s, scratch State, proc int, emit func(Step, Sta
 		}
 		if j == inCall {
 			st := Step{Kind: StepReturn, Proc: int8(proc), Index: int8(j)}
-			copy(scratch, s)
-			if p.Apply(scratch, st, nil) {
+			if p.try(s, scratch, st, rec) {
 				emit(st, scratch)
 			}
 			continue
@@ -88,15 +97,13 @@ func (p *Program) procSuccessors(s, scratch State, proc int, emit func(Step, Sta
 		if code[j].Kind == KSharedQuery && p.sqOpen(s, proc, &code[j]) {
 			for choice := int8(1); choice <= 2; choice++ {
 				st.Choice = choice
-				copy(scratch, s)
-				if p.Apply(scratch, st, nil) {
+				if p.try(s, scratch, st, rec) {
 					emit(st, scratch)
 				}
 			}
 			continue
 		}
-		copy(scratch, s)
-		if p.Apply(scratch, st, nil) {
+		if p.try(s, scratch, st, rec) {
 			emit(st, scratch)
 		}
 	}
@@ -150,13 +157,13 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 			return true
 		}
 	}
-	if rec != nil {
+	if rec.full() {
 		rec.Text = fmt.Sprintf("P%d row %d: %s", proc, in.Row, in.Text)
 	}
 	p.originBufferUse(s, proc, in, rec)
 	if in.GuardReg >= 0 && !p.guardHolds(s, proc, in) {
 		p.setDone(s, proc, j)
-		if rec != nil {
+		if rec.full() {
 			rec.Text += "  (guard false: skipped)"
 		}
 		return true

@@ -35,7 +35,7 @@ func (p *Program) Replay(steps []Step) ([]Record, State, error) {
 func (p *Program) enabled(s State, st Step) bool {
 	found := false
 	scratch := make(State, len(s))
-	p.Successors(s, scratch, false, func(got Step, _ State) {
+	p.Successors(s, scratch, false, nil, func(got Step, _ State) {
 		if got == st {
 			found = true
 		}
@@ -64,6 +64,108 @@ func (p *Program) StepName(st Step) string {
 // process finished, or DEADLOCK).
 func (p *Program) Terminal(s State) bool {
 	n := 0
-	p.Successors(s, make(State, len(s)), false, func(Step, State) { n++ })
+	p.Successors(s, make(State, len(s)), false, nil, func(Step, State) { n++ })
 	return n == 0
+}
+
+// TraceStep is one step of a replayed trace, with what a reader of the trace needs
+// beyond its text: the process, row and rule marks are the printer's; Early and
+// ReadsFrom are the model's, since only the model knows program order and memory.
+type TraceStep struct {
+	Step Step
+	Record
+	// Proc is the process the step belongs to: its own for exec, return and drain
+	// steps, the origin for a perform. Row is the instruction's row (0 for a drain).
+	Proc, Row int
+	// Early lists the rows of the process that stand before the instruction and have
+	// not executed: the step runs out of program order (SEMANTICS.md §2).
+	Early []int
+	// ReadsFrom says, for each memory read of the step, which step wrote the value.
+	ReadsFrom []ReadFrom
+}
+
+// ReadFrom is where a read's value comes from.
+type ReadFrom struct {
+	Copy Copy
+	// Step is the index (in the trace) of the step that wrote it: a store, the
+	// perform of a put or accumulate, or, in a tso trace, the store whose buffered
+	// value the drain wrote. -1: the initial value.
+	Step int
+	// FwdRow: the value comes from the process's own store on this row, which has
+	// not executed yet (store forwarding, SEMANTICS.md §2); 0 otherwise.
+	FwdRow int
+}
+
+// Trace replays steps and describes each, with program order and reads-from.
+func (p *Program) Trace(steps []Step) ([]TraceStep, State, error) {
+	s := p.Initial()
+	out := make([]TraceStep, 0, len(steps))
+	writer := map[Copy]int{}  // who wrote each copy last (absent: the initial value)
+	buffered := map[int][]int{} // tso: per process, the steps of its buffered stores, oldest first
+	lastBuffered := map[[2]int]int{}
+	for i, st := range steps {
+		ts := TraceStep{Step: st, Proc: int(st.Proc)}
+		var in *Instr
+		switch st.Kind {
+		case StepPerform:
+			sl := p.Slots[st.Index]
+			ts.Proc, in = sl.Proc, &p.Procs[sl.Proc].Code[sl.Instr]
+		case StepExec, StepReturn:
+			in = &p.Procs[st.Proc].Code[st.Index]
+		}
+		if in != nil {
+			ts.Row = in.Row
+		}
+		if st.Kind == StepExec && (in.Spec < 0 || p.specRead(s, int(st.Proc))&(1<<uint(st.Index)) == 0) {
+			ts.Early = p.earlyRows(s, int(st.Proc), int(st.Index))
+		}
+		if !p.enabled(s, st) || !p.Apply(s, st, &ts.Record) {
+			return out, s, fmt.Errorf("step %d (%s) is not enabled", i+1, p.StepName(st))
+		}
+		for _, c := range ts.Reads {
+			from, ok := writer[c]
+			if !ok {
+				from = -1
+			}
+			ts.ReadsFrom = append(ts.ReadsFrom, ReadFrom{Copy: c, Step: from})
+		}
+		switch {
+		case ts.Forwarded > 0:
+			ts.ReadsFrom = append(ts.ReadsFrom, ReadFrom{Copy: p.localCopy(int(in.Cell)), Step: -1, FwdRow: p.Procs[st.Proc].Code[ts.Forwarded-1].Row})
+		case ts.Buffered && in != nil && in.Kind == KPlainLoad:
+			ts.ReadsFrom = append(ts.ReadsFrom, ReadFrom{Copy: p.localCopy(int(in.Cell)), Step: lastBuffered[[2]int{ts.Proc, int(in.Cell)}]})
+		case ts.Buffered: // a tso store: into the buffer, in order
+			buffered[ts.Proc] = append(buffered[ts.Proc], i)
+			lastBuffered[[2]int{ts.Proc, int(in.Cell)}] = i
+		}
+		for _, c := range ts.Writes {
+			writer[c] = i
+			if st.Kind == StepDrain && len(buffered[ts.Proc]) > 0 {
+				writer[c] = buffered[ts.Proc][0] // the value the store buffered
+				buffered[ts.Proc] = buffered[ts.Proc][1:]
+			}
+		}
+		for _, cp := range ts.Copies {
+			if from, ok := writer[cp[0]]; ok {
+				writer[cp[1]] = from
+			} else {
+				delete(writer, cp[1])
+			}
+		}
+		out = append(out, ts)
+	}
+	return out, s, nil
+}
+
+// earlyRows are the rows of proc's instructions before j that have not executed in s.
+func (p *Program) earlyRows(s State, proc, j int) []int {
+	var rows []int
+	done := p.done(s, proc)
+	code := p.Procs[proc].Code
+	for k := 0; k < j; k++ {
+		if done&(1<<uint(k)) == 0 && code[k].Row != code[j].Row {
+			rows = append(rows, code[k].Row)
+		}
+	}
+	return rows
 }

@@ -42,6 +42,9 @@ type OutcomeRecord struct {
 	Values map[string]int64 `json:"values"`
 	Sat    bool             `json:"sat"`
 	Flags  []string         `json:"flags"`
+	// Erroneous: the outcome of executions that broke a rule (Flags); the same
+	// values from clean executions are another record.
+	Erroneous bool `json:"erroneous"`
 }
 
 // FlagRecord is one diagnostic: the rule, its class, the message, where (the first
@@ -57,7 +60,8 @@ type FlagRecord struct {
 	Procs   []int        `json:"procs"`
 	Rows    []int        `json:"rows"`
 	Sites   []SiteRecord `json:"sites"`
-	Trace   []string     `json:"trace"`
+	Trace   []string     `json:"trace"` // the witness, a line a step
+	Steps   []StepRecord `json:"steps"` // the same steps as data
 }
 
 // SiteRecord is one instruction a diagnostic names.
@@ -92,7 +96,7 @@ func NewRunRecord(jr *explorer.JobResult) RunRecord {
 		if flags == nil {
 			flags = []string{}
 		}
-		j.Outcomes = append(j.Outcomes, OutcomeRecord{Values: ValueMap(p, o.Values), Sat: o.Sat, Flags: flags})
+		j.Outcomes = append(j.Outcomes, OutcomeRecord{Values: ValueMap(p, o.Values), Sat: o.Sat, Flags: flags, Erroneous: len(o.Flags) > 0})
 	}
 	for i := range r.Flags {
 		j.Flags = append(j.Flags, NewFlagRecord(jr.Test.File, r.TraceProgram(&r.Flags[i]), &r.Flags[i].Diagnostic))
@@ -104,7 +108,7 @@ func NewRunRecord(jr *explorer.JobResult) RunRecord {
 func NewFlagRecord(file string, p *model.Program, d *model.Diagnostic) FlagRecord {
 	f := FlagRecord{Rule: d.Rule, Class: d.Class.String(), Message: d.Message, Text: DiagnosticLine(file, d),
 		File: file, Line: d.At.Pos.Line, Col: d.At.Pos.Col, Procs: []int{}, Rows: []int{}, Sites: []SiteRecord{},
-		Trace: TraceText(p, d.Trace)}
+		Trace: TraceText(p, d.Trace), Steps: StepRecords(p, d.Trace, Marks(d))}
 	for _, s := range d.Sites() {
 		f.Procs = append(f.Procs, s.Proc)
 		f.Rows = append(f.Rows, s.Row)

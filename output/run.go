@@ -20,6 +20,9 @@ const (
 	ShowAll      Show = "all"      // and the witness of every outcome
 )
 
+// MaxFlagLines is how many flags a block prints (JSON lists every one).
+const MaxFlagLines = 20
+
 // Block prints one search as herd7 does: Test, States, the outcomes (*> on those that
 // satisfy the condition, the rules raised after #), Ok/No, Witnesses, one Flag line per
 // rule, Condition, Observation (with the expectation, when the test has one) and Time.
@@ -32,7 +35,7 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 	r := jr.Result
 	p := r.Program
 	fmt.Fprintf(w, "Test %s %s (semantics %s, hw %s)\n", t.Name, t.Quant.VerdictWord(), jr.Sem.Name, jr.HW)
-	fmt.Fprintf(w, "States %d\n", len(r.Outcomes))
+	fmt.Fprintf(w, "States %d\n", r.Positive+r.Negative)
 	for _, o := range r.Outcomes {
 		mark := "  "
 		if o.Sat {
@@ -40,11 +43,11 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 		}
 		line := mark + " " + p.OutcomeString(o.Values)
 		if len(o.Flags) > 0 {
-			line += "  # " + strings.Join(o.Flags, ",")
+			line += "  # erroneous: " + strings.Join(o.Flags, ",")
 		}
 		fmt.Fprintln(w, line)
 		if show == ShowAll || (show == ShowWitness && o.Sat) {
-			WriteTrace(w, p, o.Witness, "     ")
+			WriteTrace(w, p, o.Witness, "     ", nil)
 		}
 	}
 	if t.Quant.Holds(r.Positive, r.Negative) {
@@ -54,10 +57,14 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 	}
 	fmt.Fprintf(w, "Witnesses\nPositive: %d Negative: %d\n", r.Positive, r.Negative)
 	for i := range r.Flags {
+		if i == MaxFlagLines && len(r.Flags) > MaxFlagLines+1 {
+			fmt.Fprintf(w, "Flag ... and %d more (--json lists them all)\n", len(r.Flags)-i)
+			break
+		}
 		f := &r.Flags[i]
 		fmt.Fprintf(w, "Flag %s (%s): %s\n", f.Rule, f.Class, DiagnosticLine(t.File, &f.Diagnostic))
 		if show == ShowWitness || show == ShowAll {
-			WriteTrace(w, r.TraceProgram(f), f.Trace, "     ")
+			WriteTrace(w, r.TraceProgram(f), f.Trace, "     ", Marks(&f.Diagnostic))
 		}
 	}
 	fmt.Fprintf(w, "Condition %s (%s)\n", t.Quant, litmus.CondString(t.Cond))

@@ -3,34 +3,58 @@ package output
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/rmacheck/rmacheck/model"
 )
 
-// TraceStep is one step of a replayed trace, kept as data until it is printed.
-type TraceStep struct {
-	Text   string             // what the step did: "P1 row 2: r0 = load x  (reads W@0[0]=0)"
-	Raised []model.Diagnostic // the rules the step breaks
+// Trace replays steps on p (model.Trace: the steps as data, with program order and
+// reads-from), and gives the state the trace ends in. A trace that stops replaying
+// (a program changed under it) ends with the steps that replayed and the error.
+func Trace(p *model.Program, steps []model.Step) ([]model.TraceStep, model.State, error) {
+	return p.Trace(steps)
 }
 
-// Trace replays steps on p, and gives the state the trace ends in. A trace that
-// stops replaying (a program changed under it) ends with the steps that replayed
-// and the error.
-func Trace(p *model.Program, steps []model.Step) ([]TraceStep, model.State, error) {
-	recs, last, err := p.Replay(steps)
-	out := make([]TraceStep, len(recs))
-	for i, r := range recs {
-		out[i] = TraceStep{Text: r.Text, Raised: r.Raised}
+// StepLine is one step as text: what it did, then, in brackets, that it ran out of
+// program order and where each value it read came from.
+func StepLine(p *model.Program, tr []model.TraceStep, i int) string {
+	st := &tr[i]
+	line := st.Text
+	if len(st.Early) > 0 {
+		var before []string
+		for _, row := range st.Early {
+			before = append(before, fmt.Sprintf("row %d %s", row, p.InstrAt(model.Site{Proc: st.Proc, Row: row}).Text))
+		}
+		line += "  [early: before " + strings.Join(before, ", ") + "]"
 	}
-	return out, last, err
+	for _, rf := range st.ReadsFrom {
+		line += "  [" + readFrom(p, tr, rf) + "]"
+	}
+	return line
+}
+
+// readFrom says where a read's value came from: "W@1[0] from step 7", "from the
+// initial value", "forwarded from row 2".
+func readFrom(p *model.Program, tr []model.TraceStep, rf model.ReadFrom) string {
+	name := p.Cells[rf.Copy.Cell].Name
+	if rf.Copy.Private {
+		name += " (private copy)"
+	}
+	switch {
+	case rf.FwdRow > 0:
+		return fmt.Sprintf("%s forwarded from row %d, not yet executed", name, rf.FwdRow)
+	case rf.Step < 0:
+		return name + ": the initial value"
+	}
+	return fmt.Sprintf("%s from step %d", name, rf.Step+1)
 }
 
 // TraceText is a trace as plain lines, one a step.
 func TraceText(p *model.Program, steps []model.Step) []string {
-	tr, _, err := Trace(p, steps)
+	tr, _, err := p.Trace(steps)
 	lines := make([]string, 0, len(tr)+1)
-	for _, st := range tr {
-		lines = append(lines, st.Text)
+	for i := range tr {
+		lines = append(lines, StepLine(p, tr, i))
 	}
 	if err != nil {
 		lines = append(lines, "replay failed: "+err.Error())
@@ -39,14 +63,19 @@ func TraceText(p *model.Program, steps []model.Step) []string {
 }
 
 // WriteTrace prints a trace, one numbered step a line, each rule a step breaks on a
-// line of its own after it; it returns the state the trace ends in, and the error
-// of a trace that does not replay (also printed).
-func WriteTrace(w io.Writer, p *model.Program, steps []model.Step, indent string) (model.State, error) {
-	tr, last, err := Trace(p, steps)
-	for i, st := range tr {
-		fmt.Fprintf(w, "%s%2d  %s\n", indent, i+1, st.Text)
-		for k := range st.Raised {
-			d := &st.Raised[k]
+// line of its own after it, and marks (step index -> rule) after the steps that are
+// a flag's accesses; it returns the state the trace ends in, and the error of a
+// trace that does not replay (also printed).
+func WriteTrace(w io.Writer, p *model.Program, steps []model.Step, indent string, marks map[int]string) (model.State, error) {
+	tr, last, err := p.Trace(steps)
+	for i := range tr {
+		line := StepLine(p, tr, i)
+		if m, ok := marks[i]; ok {
+			line += "  <- " + m
+		}
+		fmt.Fprintf(w, "%s%2d  %s\n", indent, i+1, line)
+		for k := range tr[i].Raised {
+			d := &tr[i].Raised[k]
 			fmt.Fprintf(w, "%s    ! %s: %s%s\n", indent, d.Rule, d.Message, Citation(d.Rule))
 		}
 	}
@@ -54,4 +83,58 @@ func WriteTrace(w io.Writer, p *model.Program, steps []model.Step, indent string
 		fmt.Fprintf(w, "%sreplay failed: %v\n", indent, err)
 	}
 	return last, err
+}
+
+// Marks are a diagnostic's marks for WriteTrace: its rule after each of the steps
+// that are the accesses it is about.
+func Marks(d *model.Diagnostic) map[int]string {
+	if len(d.Marks) == 0 {
+		return nil
+	}
+	m := map[int]string{}
+	for _, i := range d.Marks {
+		m[i] = d.Rule
+	}
+	return m
+}
+
+// StepRecord is one step of a trace in the JSON records.
+type StepRecord struct {
+	N         int              `json:"n"`
+	Kind      string           `json:"kind"` // exec, return, perform, drain
+	Proc      int              `json:"proc"`
+	Row       int              `json:"row,omitempty"`
+	Text      string           `json:"text"`
+	Early     []int            `json:"early,omitempty"` // rows before it not yet executed
+	ReadsFrom []ReadFromRecord `json:"reads_from,omitempty"`
+	Raised    []string         `json:"raised,omitempty"`
+	Mark      string           `json:"mark,omitempty"` // the rule whose access this step is
+}
+
+// ReadFromRecord is where a read's value came from.
+type ReadFromRecord struct {
+	Cell    string `json:"cell"`
+	Private bool   `json:"private,omitempty"`
+	From    int    `json:"from"`              // the step (n) that wrote it; 0: the initial value
+	FwdRow  int    `json:"fwd_row,omitempty"` // forwarded from this row's unexecuted store
+}
+
+var stepKinds = [...]string{model.StepExec: "exec", model.StepReturn: "return", model.StepPerform: "perform", model.StepDrain: "drain"}
+
+// StepRecords is a trace as JSON records.
+func StepRecords(p *model.Program, steps []model.Step, marks map[int]string) []StepRecord {
+	tr, _, _ := p.Trace(steps)
+	out := make([]StepRecord, 0, len(tr))
+	for i := range tr {
+		st := &tr[i]
+		r := StepRecord{N: i + 1, Kind: stepKinds[st.Step.Kind], Proc: st.Proc, Row: st.Row, Text: st.Text, Early: st.Early, Mark: marks[i]}
+		for _, rf := range st.ReadsFrom {
+			r.ReadsFrom = append(r.ReadsFrom, ReadFromRecord{Cell: p.Cells[rf.Copy.Cell].Name, Private: rf.Copy.Private, From: rf.Step + 1, FwdRow: rf.FwdRow})
+		}
+		for _, d := range st.Raised {
+			r.Raised = append(r.Raised, d.Rule)
+		}
+		out = append(out, r)
+	}
+	return out
 }

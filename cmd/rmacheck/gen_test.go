@@ -37,7 +37,7 @@ func TestDistinguishCommand(t *testing.T) {
 	var out, errb bytes.Buffer
 	dir := t.TempDir()
 	code := run([]string{"distinguish", "--sem", "A", "--sem", "B", "--max-procs", "2", "--limit", "3", "--out", dir}, &out, &errb)
-	if code != exitFailed || !strings.Contains(out.String(), "only B allows") || !strings.Contains(out.String(), "  1  P") {
+	if code != exitFailed || !strings.Contains(out.String(), "B: allows") || !strings.Contains(out.String(), "  1  P") {
 		t.Fatalf("exit %d:\n%s%s", code, out.String(), errb.String())
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.lit"))

@@ -77,6 +77,7 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 	p := r.Program
 	var steps []model.Step
 	var what string
+	var marks map[int]string
 	if f.flag != "" {
 		if _, known := spec.LookupRule(f.flag); !known {
 			return usageErrorf("--flag %q: unknown rule (rmacheck explain --all lists them)", f.flag)
@@ -86,7 +87,7 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 			return exitError{code: exitFailed, err: fmt.Errorf("no execution of %s under %s (hw %s) raises %s (raised: %s)",
 				t.Name, sems[0].Name, hw, f.flag, flagNames(r))}
 		}
-		steps, what = fl.Trace, "flag "+output.DiagnosticLine(t.File, &fl.Diagnostic)
+		steps, what, marks = fl.Trace, "flag "+output.DiagnosticLine(t.File, &fl.Diagnostic), output.Marks(&fl.Diagnostic)
 		if tp := r.TraceProgram(fl); tp != p {
 			p = tp
 			what += " (the concurrency checks run on the relaxed model)"
@@ -103,7 +104,7 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "Witness of %s under %s (hw %s): %s\n", t.Name, sems[0].Name, hw, what)
-	last, err := output.WriteTrace(out, p, steps, "")
+	last, err := output.WriteTrace(out, p, steps, "", marks)
 	switch {
 	case err != nil:
 		return exitError{code: exitFailed, err: fmt.Errorf("the witness does not replay: %v", err)}

@@ -35,6 +35,12 @@ var runGoldenCases = []struct {
 	{"run_exploit", []string{"run", "--assert", "exploit", "--sem", "mpi-3.0", "../../litmus/assertions/exploit-fence-noput-load.lit"}, 0},
 	{"run_conflict_witness", []string{"run", "--sem", "mpi-4.1", "--show", "witness", "testdata/put-store-conflict.lit"}, 0},
 	{"replay_unknown_name", []string{"replay", "testdata/sb.lit", "--outcome", "2:r0=0"}, 2},
+	// issue 13: every distinct pair (two U2), traces that end with both accesses marked,
+	// early steps and reads-from, erroneous outcomes apart, diff against an erroneous side
+	{"run_two_u2_witness", []string{"run", "--sem", "mpi-4.1", "--show", "witness", "testdata/mp-flush-poll.lit"}, 0},
+	{"replay_u2_flag", []string{"replay", "testdata/mp-flush-poll.lit", "--flag", "U2"}, 0},
+	{"run_erroneous_apart", []string{"run", "--sem", "mpi-4.1", "testdata/guarded-put.lit"}, 0},
+	{"diff_erroneous_side", []string{"diff", "--sem", "A", "--sem", "B", "testdata/sb.lit"}, 1},
 }
 
 var (
