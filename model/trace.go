@@ -100,7 +100,7 @@ type ReadFrom struct {
 func (p *Program) Trace(steps []Step) ([]TraceStep, State, error) {
 	s := p.Initial()
 	out := make([]TraceStep, 0, len(steps))
-	writer := map[Copy]int{}  // who wrote each copy last (absent: the initial value)
+	writer := map[Copy]int{}    // who wrote each copy last (absent: the initial value)
 	buffered := map[int][]int{} // tso: per process, the steps of its buffered stores, oldest first
 	lastBuffered := map[[2]int]int{}
 	for i, st := range steps {
