@@ -184,9 +184,10 @@ func histogramHTML(c output.ConformRecord) string {
 func distinctionHTML(b *strings.Builder, d *explorer.Diff) {
 	e := html.EscapeString
 	fmt.Fprintf(b, "<h3>%s vs %s</h3>\n", e(d.SemA.Name), e(d.SemB.Name))
-	for _, s := range d.Sides() {
+	sides := d.Sides()
+	for k, s := range sides {
 		for _, o := range s.Only {
-			fmt.Fprintf(b, "<p>Only %s allows <code>%s</code>, for instance so:</p>\n", e(s.Name), e(s.Result.Program.OutcomeString(o.Values)))
+			fmt.Fprintf(b, "<p>%s, for instance so:</p>\n", e(upperFirst(output.Allows(s, sides[1-k], s.Result.Program.OutcomeString(o.Values)))))
 			b.WriteString(Diagram(s.Result.Program, o.Witness))
 		}
 	}

@@ -229,9 +229,10 @@ func (r *Report) exploitMarkdown(b *strings.Builder, tr *TestReport) {
 }
 
 func distinctionMarkdown(b *strings.Builder, d *explorer.Diff) {
-	for _, s := range d.Sides() {
+	sides := d.Sides()
+	for k, s := range sides {
 		for _, o := range s.Only {
-			fmt.Fprintf(b, " Only %s allows `%s`, for instance so:\n\n", s.Name, s.Result.Program.OutcomeString(o.Values))
+			fmt.Fprintf(b, " %s, for instance so:\n\n", upperFirst(output.Allows(s, sides[1-k], "`"+s.Result.Program.OutcomeString(o.Values)+"`")))
 			for i, line := range output.TraceText(s.Result.Program, o.Witness) {
 				fmt.Fprintf(b, "%d. %s\n", i+1, line)
 			}

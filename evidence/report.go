@@ -155,3 +155,11 @@ func initText(t *litmus.Test) []string {
 	}
 	return lines
 }
+
+// upperFirst capitalizes a sentence's first letter.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

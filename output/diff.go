@@ -8,6 +8,18 @@ import (
 	"github.com/rmacheck/rmacheck/explorer"
 )
 
+// Allows says that one side of a difference allows an outcome the other does not:
+// "only B allows X", or, when the other side's executions break a rule (so theirs is
+// no outcome to compare), "A: erroneous (E-EPOCH, witness under only A raises); B:
+// allows X".
+func Allows(side, other explorer.Side, outcome string) string {
+	if v := other.Result.Verdict(); v.IsErroneous() {
+		return fmt.Sprintf("%s: erroneous (%s, witness under only %s raises); %s: allows %s",
+			other.Name, strings.Join(v.Erroneous, ","), other.Name, side.Name, outcome)
+	}
+	return fmt.Sprintf("only %s allows %s", side.Name, outcome)
+}
+
 // Diff prints how two semantics answer a test: both verdicts, then each outcome only
 // one allows and each rule only one raises, with its witness.
 func Diff(w io.Writer, d *explorer.Diff) {
@@ -20,14 +32,7 @@ func Diff(w io.Writer, d *explorer.Diff) {
 			if o.Sat {
 				sat = " (satisfies the condition)"
 			}
-			out := s.Result.Program.OutcomeString(o.Values)
-			if v := other.Result.Verdict(); v.IsErroneous() {
-				// no difference of outcomes: the other side's executions break a rule
-				fmt.Fprintf(w, "  %s: erroneous (%s, witness under only %s raises); %s: allows %s%s\n",
-					other.Name, strings.Join(v.Erroneous, ","), other.Name, s.Name, out, sat)
-			} else {
-				fmt.Fprintf(w, "  only %s allows %s%s\n", s.Name, out, sat)
-			}
+			fmt.Fprintf(w, "  %s%s\n", Allows(s, other, s.Result.Program.OutcomeString(o.Values)), sat)
 			WriteTrace(w, s.Result.Program, o.Witness, "      ", nil)
 		}
 		for i := range s.Flags {
