@@ -41,7 +41,7 @@ var badCases = []struct {
 	{"missing semicolon init", src("  win W allocate size=1\n  x = W@1[0];", table2, ""),
 		[]string{`t.lit:4:3: expected ";" after window declaration, found "x"`}},
 	{"missing semicolon row", src(initW, " P0 | P1 ;\n fence W | fence W\n fence W | fence W ;", ""),
-		[]string{`t.lit:8:2: expected ";" after instruction, found "fence"`}},
+		[]string{`t.lit:7:19: expected ";" at the end of the row (each row of the table ends with ";")`}},
 	{"missing bar", src(initW, " P0 | P1 ;\n fence W fence W ;", ""),
 		[]string{`t.lit:7:10: expected "|" or ";" after instruction, found "fence"`}},
 	{"column count", src(initW, " P0 | P1 ;\n fence W | fence W | fence W ;", ""),
@@ -214,6 +214,10 @@ var badCases = []struct {
 		[]string{`t.lit:9:23: U2 listed twice`}},
 	{"race rules on Erroneous", src(initW, table2, "exists (x=1)\nexpect A=Erroneous+U2"),
 		[]string{`t.lit:9:20: race-class rules go with Always, Sometimes or Never, not with Erroneous (which ignores them)`}},
+	// line ends
+	{"lone carriage returns", "MPI t\r{\r}\r P0 ;\r barrier ;\rexists (true)\r",
+		[]string{`t.lit:1:6: a line ends with a lone carriage return (CR, old Mac line ends): .lit files end lines with LF or CRLF`}},
+
 	// spin loops (SEMANTICS.md §2)
 	{"until without repeat", src(initW, " P0 | P1 ;\n r0 = load x | ;\n until r0 == 1 | ;", ""),
 		[]string{`t.lit:8:2: until without a repeat above it in P0's column`}},

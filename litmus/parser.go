@@ -1,6 +1,7 @@
 package litmus
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"strconv"
@@ -11,6 +12,12 @@ import (
 // sorted by position. The *Test is non-nil whenever the syntax parsed, even if
 // validation failed; it is nil when the syntax broke.
 func Parse(filename string, src []byte) (*Test, error) {
+	src = bytes.TrimPrefix(src, utf8BOM) // an editor's byte-order mark is no part of the test
+	if i := loneCR(src); i >= 0 {
+		lx := newLexer(filename, src[:i], nil)
+		return nil, ErrorList{{File: filename, Pos: lx.pos(i),
+			Msg: "a line ends with a lone carriage return (CR, old Mac line ends): .lit files end lines with LF or CRLF"}}
+	}
 	p := &parser{file: filename}
 	p.lx = newLexer(filename, src, &p.errs)
 	t := p.parseTest()
@@ -22,6 +29,18 @@ func Parse(filename string, src []byte) (*Test, error) {
 		return t, nil
 	}
 	return t, errs.dedupSortCap()
+}
+
+var utf8BOM = []byte{0xef, 0xbb, 0xbf}
+
+// loneCR is the offset of the first CR not followed by LF, or -1.
+func loneCR(src []byte) int {
+	for i, c := range src {
+		if c == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
+			return i
+		}
+	}
+	return -1
 }
 
 // ParseCondition parses a condition on its own, as replay --outcome takes it:
@@ -692,7 +711,10 @@ func (p *parser) parseRow() {
 		}
 		report := p.errorf
 		if p.newLine() || p.isStop() {
-			report = p.softf // the row simply ended with its line: the AST is whole
+			// the row simply ended with its line: the AST is whole, and the error is
+			// where the ";" is missing, not on the next line
+			p.softf(p.pos(p.prevEnd), `expected ";" at the end of the row (each row of the table ends with ";")`)
+			break
 		}
 		if len(cells) >= n {
 			report(p.tpos(), `expected ";" after instruction, found %s`, p.tok.describe())

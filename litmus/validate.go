@@ -86,6 +86,105 @@ func (v *validator) run() {
 	}
 	v.cond(t.Cond)
 	v.expects()
+	v.limits()
+}
+
+// The limits of the model (each per-process set is a machine word): a test beyond
+// them is refused here, with the position where it passes the limit, so that every
+// command refuses it alike.
+const (
+	MaxProcs  = 16
+	MaxInstrs = 64 // per process, as compiled: await is two (a load and an until), repeat none
+	MaxCells  = 64 // distinct memory cells (a window over= another shares its cells)
+	MaxRegs   = 32 // per process
+)
+
+// limits checks the model's limits.
+func (v *validator) limits() {
+	t := v.t
+	if len(t.Procs) > MaxProcs {
+		v.errorf(or(t.Procs[MaxProcs].Pos, t.NamePos), "%d processes: rmacheck models at most %d (each process set is a word)", len(t.Procs), MaxProcs)
+	}
+	type cellKey struct {
+		win        *Window
+		rank, disp int
+	}
+	cells := map[cellKey]bool{}
+	cell := func(l *Loc) {
+		if l == nil {
+			return
+		}
+		w, rank, disp, _, ok := t.ResolveLoc(*l)
+		if !ok || w.Base(t) == nil {
+			return
+		}
+		k := cellKey{w.Base(t), rank, disp}
+		if !cells[k] {
+			cells[k] = true
+			if len(cells) == MaxCells+1 {
+				v.errorf(l.Pos, "the %dth distinct memory cell: rmacheck models at most %d", MaxCells+1, MaxCells)
+			}
+		}
+	}
+	for pi, p := range t.Procs {
+		instrs := 0
+		regs := map[string]bool{}
+		reg := func(r string, pos Pos) {
+			if !regs[r] {
+				regs[r] = true
+				if len(regs) == MaxRegs+1 {
+					v.errorf(pos, "register %s is P%d's %dth: rmacheck models at most %d registers a process", r, pi, MaxRegs+1, MaxRegs)
+				}
+			}
+		}
+		for _, in := range p.Code {
+			if in == nil {
+				continue
+			}
+			before := instrs
+			switch in.Op {
+			case OpRepeat:
+			case OpAwait:
+				instrs += 2
+			default:
+				instrs++
+			}
+			if before <= MaxInstrs && instrs > MaxInstrs {
+				v.errorf(in.Pos, "P%d passes %d instructions here: rmacheck models at most %d a process (await counts two)", pi, MaxInstrs, MaxInstrs)
+			}
+			for _, r := range append(in.WriteRegs(), in.ReadRegs()...) {
+				reg(r, in.Pos)
+			}
+			cell(in.Loc)
+		}
+		for _, in := range t.Inits {
+			if in != nil && in.Reg != nil && in.Reg.Proc == pi {
+				reg(in.Reg.Reg, in.Reg.Pos)
+			}
+		}
+		refs := append([]*Ref(nil), t.Locations...)
+		for _, a := range append(Atoms(t.Cond), Atoms(t.Filter)...) {
+			refs = append(refs, &a.Ref)
+		}
+		for _, r := range refs {
+			if r != nil && r.Reg != nil && r.Reg.Proc == pi {
+				reg(r.Reg.Reg, r.Reg.Pos)
+			}
+		}
+	}
+	for _, in := range t.Inits {
+		if in != nil {
+			cell(in.Loc)
+		}
+	}
+	for _, a := range append(Atoms(t.Cond), Atoms(t.Filter)...) {
+		cell(a.Ref.Loc)
+	}
+	for _, r := range t.Locations {
+		if r != nil {
+			cell(r.Loc)
+		}
+	}
 }
 
 func declared(kind string, names []string) string {

@@ -1,6 +1,7 @@
 package litmus
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -166,5 +167,69 @@ exists (0:r0=1)
 	}
 	if got := strings.Join(await.ReadRegs(), " ") + "|" + strings.Join(await.WriteRegs(), " "); got != "r2|r3" {
 		t.Errorf("await reads|writes %q", got)
+	}
+}
+
+// TestByteOrderMark: a UTF-8 byte-order mark before the header is no error, and
+// positions count from after it; CRLF line ends are read as LF.
+func TestByteOrderMark(t *testing.T) {
+	src := "\xef\xbb\xbfMPI t\r\n{\r\n  win W allocate size=1;\r\n}\r\n P0 ;\r\n fence W ;\r\nexists (true)\r\n"
+	tst, err := Parse("t.lit", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tst.NamePos.Col != 5 || tst.Procs[0].Code[0].Pos.Line != 6 {
+		t.Errorf("positions after a BOM: name at %s, fence at %s", tst.NamePos, tst.Procs[0].Code[0].Pos)
+	}
+}
+
+// TestModelLimits: check refuses a test beyond the model's limits, at the place it
+// passes them: the 17th process, the 65th instruction of a process (await counts
+// two), the 33rd register of a process, the 65th memory cell.
+func TestModelLimits(t *testing.T) {
+	procs := func(n int) string {
+		var head, row []string
+		for i := 0; i < n; i++ {
+			head = append(head, fmt.Sprintf("P%d", i))
+			row = append(row, "barrier")
+		}
+		return "MPI t\n{\n}\n " + strings.Join(head, " | ") + " ;\n " + strings.Join(row, " | ") + " ;\nexists (true)\n"
+	}
+	rows := func(n int, instr func(i int) string) string {
+		var b strings.Builder
+		b.WriteString("MPI t\n{\n  win W allocate_shared size=64;\n}\n P0 ;\n")
+		for i := 0; i < n; i++ {
+			b.WriteString(" " + instr(i) + " ;\n")
+		}
+		b.WriteString("exists (true)\n")
+		return b.String()
+	}
+	for _, c := range []struct {
+		name, src, want string
+	}{
+		{"16 processes", procs(16), ""},
+		{"17 processes", procs(17), "t.lit:4:88: 17 processes: rmacheck models at most 16"},
+		{"64 instructions", rows(64, func(int) string { return "barrier" }), ""},
+		{"65 instructions", rows(65, func(int) string { return "barrier" }), "t.lit:70:2: P0 passes 64 instructions here"},
+		{"await counts two", rows(33, func(i int) string { return fmt.Sprintf("r%d = await W@0[0] == 0", i%8) }), "t.lit:38:2: P0 passes 64 instructions here"},
+		{"32 registers", rows(32, func(i int) string { return fmt.Sprintf("r%d = 1", i) }), ""},
+		{"33 registers", rows(33, func(i int) string { return fmt.Sprintf("r%d = 1", i) }), "t.lit:38:2: register r32 is P0's 33th"},
+		{"65 cells", rows(2, func(i int) string { return fmt.Sprintf("store W@0[%d] 1", 63*i) }), ""},
+	} {
+		_, err := Parse("t.lit", []byte(c.src))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: refused: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+	}
+	cells := "MPI t\n{\n  win W allocate_shared size=40;\n}\n P0 | P1 ;\n"
+	for i := 0; i < 33; i++ {
+		cells += fmt.Sprintf(" store W@0[%d] 1 | store W@1[%d] 1 ;\n", i, i)
+	}
+	cells += "exists (true)\n"
+	if _, err := Parse("t.lit", []byte(cells)); err == nil || !strings.Contains(err.Error(), "t.lit:37:26: the 65th distinct memory cell") {
+		t.Errorf("65 cells: error %v", err)
 	}
 }

@@ -43,10 +43,10 @@ func ParseHW(s string) (HW, error) {
 
 // Limits of a compiled program: they keep every per-process set a machine word.
 const (
-	MaxProcs  = 16
-	MaxInstrs = 64 // per process
-	MaxCells  = 64
-	MaxRegs   = 32 // per process
+	MaxProcs  = litmus.MaxProcs
+	MaxInstrs = litmus.MaxInstrs // per process
+	MaxCells  = litmus.MaxCells
+	MaxRegs   = litmus.MaxRegs // per process
 )
 
 // Kind is what an instruction does once the semantics is fixed: the same .lit

@@ -14,8 +14,8 @@ func newCheckCmd() *cobra.Command {
 		Long: `Check parses and validates each .lit file and prints every error it finds, one a
 line, as FILE:LINE:COL: message, on standard error. A directory is searched
 recursively for *.lit files (testdata and hidden directories are skipped).
-Every file is checked, even after a bad one; with more than one file a summary
-line follows. The exit status is 0 when every file is good and 2 otherwise.`,
+Every file is checked, even after a bad one; a summary line follows ("checked N
+files, M bad"). The exit status is 0 when every file is good and 2 otherwise.`,
 		Example: `  rmacheck check litmus/ticket435/mp-fence.lit
   rmacheck check -v litmus`,
 		Args: cobra.MinimumNArgs(1),
@@ -32,9 +32,7 @@ line follows. The exit status is 0 when every file is good and 2 otherwise.`,
 					fmt.Fprintf(stdout, "ok %s\n", f)
 				}
 			}
-			if len(files) > 1 {
-				fmt.Fprintf(stderr, "checked %d files, %d bad\n", len(files), bad)
-			}
+			fmt.Fprintf(stderr, "checked %d files, %d bad\n", len(files), bad)
 			if bad > 0 || cerr != nil {
 				return exitWith(exitBadInput)
 			}
