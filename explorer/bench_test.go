@@ -60,7 +60,7 @@ func BenchmarkAcceptanceAll(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		explorer.RunAll(jobs, 1, explorer.Options{}, nil)
+		explorer.RunAll(jobs, 1, explorer.Options{})
 	}
 	b.ReportMetric(float64(len(jobs)), "searches")
 }

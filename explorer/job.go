@@ -122,37 +122,56 @@ func FindExpect(t *litmus.Test, sem spec.Semantics, hw model.HW) *litmus.ExpectI
 }
 
 // RunAll runs jobs on workers goroutines (0: one per CPU) and returns the results
-// in the order of jobs. progress, when not nil, is called after each job.
-func RunAll(jobs []Job, workers int, opt Options, progress func(done, total int, jr *JobResult)) []JobResult {
+// in the order of jobs.
+func RunAll(jobs []Job, workers int, opt Options) []JobResult {
+	results := make([]JobResult, len(jobs))
+	Stream(jobs, workers, opt, func(i int, jr *JobResult) { results[i] = *jr })
+	return results
+}
+
+// Stream runs jobs on workers goroutines (0: one per CPU) and hands each result to
+// deliver in the order of jobs, as soon as it and every earlier one are done: a
+// caller can print a long run as it goes and keep nothing it has printed. deliver
+// runs on one goroutine at a time.
+func Stream(jobs []Job, workers int, opt Options, deliver func(i int, jr *JobResult)) {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	results := make([]JobResult, len(jobs))
+	type done struct {
+		i  int
+		jr JobResult
+	}
 	next := make(chan int)
-	var mu sync.Mutex
-	finished := 0
+	results := make(chan done)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = runSafely(jobs[i], opt)
-				if progress != nil {
-					mu.Lock()
-					finished++
-					progress(finished, len(jobs), &results[i])
-					mu.Unlock()
-				}
+				results <- done{i, runSafely(jobs[i], opt)}
 			}
 		}()
 	}
-	for i := range jobs {
-		next <- i
+	go func() {
+		for i := range jobs {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		close(results)
+	}()
+	waiting := map[int]*JobResult{} // finished out of order, held until their turn
+	turn := 0
+	for d := range results {
+		jr := d.jr
+		waiting[d.i] = &jr
+		for waiting[turn] != nil {
+			deliver(turn, waiting[turn])
+			delete(waiting, turn)
+			turn++
+		}
 	}
-	close(next)
-	wg.Wait()
-	return results
 }
 
 // runSafely turns a panic of the model into an error for that job alone: one

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -124,17 +123,6 @@ func ValueMap(p *model.Program, vals []int64) map[string]int64 {
 		m[o.Name] = vals[i]
 	}
 	return m
-}
-
-// WriteRunRecords prints one record a line.
-func WriteRunRecords(w io.Writer, results []explorer.JobResult) error {
-	enc := json.NewEncoder(w)
-	for i := range results {
-		if err := enc.Encode(NewRunRecord(&results[i])); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // ConformRecord is one test on one target under one semantics, as `conform --json`

@@ -75,42 +75,70 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 	fmt.Fprintf(w, "Time %s %.3f\n\n", t.Name, r.Time.Seconds())
 }
 
-// Table prints the results side by side: one row per test and hw model, one column
-// per semantics, each cell the verdict (Sometimes+RACE, Erroneous(E-EPOCH)) marked ok
-// when it meets the test's expect line and FAIL when it breaks it; then a line for
-// each broken expectation.
-func Table(w io.Writer, sems []spec.Semantics, results []explorer.JobResult) {
-	type rowKey struct {
-		test *litmus.Test
-		hw   model.HW
+// TableWriter prints results side by side as they come, a test at a time: one row
+// per test and hw model, one column per semantics, each cell the verdict
+// (Sometimes+RACE, Erroneous(E-EPOCH)) marked ok when it meets the test's expect line
+// and FAIL when it breaks it; after a test's rows, a line for each broken
+// expectation. Columns have fixed widths (from the test names and the semantics),
+// so the first test prints before the last is run.
+type TableWriter struct {
+	w      io.Writer
+	sems   []spec.Semantics
+	widths []int
+}
+
+// verdictWidth is the least width of a verdict column: most verdicts and a mark fit.
+const verdictWidth = 22
+
+// NewTable starts a table of the tests' results under sems, and prints its header.
+func NewTable(w io.Writer, sems []spec.Semantics, tests []*litmus.Test) *TableWriter {
+	t := &TableWriter{w: w, sems: sems, widths: []int{len("Test"), len("relaxed")}}
+	for _, lt := range tests {
+		t.widths[0] = max(t.widths[0], len(lt.Name))
 	}
-	cells := map[rowKey][]string{}
-	var order []rowKey
+	header := []string{"Test", "hw"}
+	for _, s := range sems {
+		t.widths = append(t.widths, max(len(s.Name), verdictWidth))
+		header = append(header, s.Name)
+	}
+	t.row(header)
+	return t
+}
+
+func (t *TableWriter) row(cells []string) {
+	var b strings.Builder
+	for i, c := range cells {
+		if i == len(cells)-1 {
+			b.WriteString(c)
+		} else {
+			fmt.Fprintf(&b, "%-*s  ", t.widths[i], c)
+		}
+	}
+	fmt.Fprintln(t.w, strings.TrimRight(b.String(), " "))
+}
+
+// Test prints the rows of one test: its results, in any order of hw and semantics.
+func (t *TableWriter) Test(results []explorer.JobResult) {
+	var hws []model.HW
+	cells := map[model.HW][]string{}
 	var failures []string
 	for i := range results {
 		jr := &results[i]
-		k := rowKey{jr.Test, jr.HW}
-		if _, ok := cells[k]; !ok {
-			order = append(order, k)
-			cells[k] = make([]string, len(sems))
+		if _, ok := cells[jr.HW]; !ok {
+			hws = append(hws, jr.HW)
+			cells[jr.HW] = make([]string, len(t.sems))
 		}
-		cells[k][semIndex(sems, jr.Sem)] = tableCell(jr)
+		cells[jr.HW][semIndex(t.sems, jr.Sem)] = tableCell(jr)
 		if jr.ExpectStatus() == "broken" && jr.Err == nil {
 			failures = append(failures, fmt.Sprintf("FAIL %s (%s): %s hw=%s: expected %s, found %s",
 				jr.Test.Name, jr.Test.File, jr.Sem.Name, jr.HW, jr.Expect.ObsString(), jr.Result.Verdict()))
 		}
 	}
-	header := []string{"Test", "hw"}
-	for _, s := range sems {
-		header = append(header, s.Name)
+	for _, hw := range hws {
+		t.row(append([]string{results[0].Test.Name, hw.String()}, cells[hw]...))
 	}
-	rows := [][]string{header}
-	for _, k := range order {
-		rows = append(rows, append([]string{k.test.Name, k.hw.String()}, cells[k]...))
-	}
-	Columns(w, rows)
 	for _, f := range failures {
-		fmt.Fprintln(w, f)
+		fmt.Fprintln(t.w, f)
 	}
 }
 

@@ -32,7 +32,7 @@ files, M bad"). The exit status is 0 when every file is good and 2 otherwise.`,
 					fmt.Fprintf(stdout, "ok %s\n", f)
 				}
 			}
-			fmt.Fprintf(stderr, "checked %d files, %d bad\n", len(files), bad)
+			fmt.Fprintf(stderr, "checked %s, %d bad\n", plural(len(files), "file"), bad)
 			if bad > 0 || cerr != nil {
 				return exitWith(exitBadInput)
 			}

@@ -148,10 +148,11 @@ func TestCheckMissingFile(t *testing.T) {
 	}
 }
 
-func TestCheckSingleFileNoSummary(t *testing.T) {
+// TestCheckSummary: check says how many files it checked, even for one good file.
+func TestCheckSummary(t *testing.T) {
 	code, stdout, stderr := runCLI("check", "testdata/good.lit")
-	if code != 0 || stdout != "" || stderr != "" {
-		t.Errorf("check good.lit: exit %d, stdout %q, stderr %q; want 0 and silence", code, stdout, stderr)
+	if code != 0 || stdout != "" || stderr != "checked 1 file, 0 bad\n" {
+		t.Errorf("check good.lit: exit %d, stdout %q, stderr %q; want 0 and the summary", code, stdout, stderr)
 	}
 }
 

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -215,72 +217,127 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 		return err
 	}
 	var jobs []explorer.Job
+	var last []int // per test, the index of its last job
 	for _, t := range tests {
 		for _, j := range jobsFor(t, sems, f.hw) {
 			j.Exploit = exploit
 			jobs = append(jobs, j)
 		}
+		last = append(last, len(jobs)-1)
 	}
-	results := explorer.RunAll(jobs, f.jobs, explorer.Options{MaxStates: f.maxStates, NoReduce: f.noReduce, ABI: abi}, progressPrinter(cmd.ErrOrStderr(), f.json))
-	out := cmd.OutOrStdout()
-	switch {
-	case f.json:
-		output.WriteRunRecords(out, results)
-	case f.show != "" || len(sems) == 1:
-		for i := range results {
-			output.Block(out, &results[i], output.Show(f.show))
+	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	var table *output.TableWriter
+	if !f.json && f.show == "" && len(sems) > 1 {
+		table = output.NewTable(out, sems, tests)
+	}
+	progress := newProgress(errw, len(tests), f.json)
+	var sum runSummary
+	var group []explorer.JobResult // the results of the test being printed
+	explorer.Stream(jobs, f.jobs, explorer.Options{MaxStates: f.maxStates, NoReduce: f.noReduce, ABI: abi}, func(i int, jr *explorer.JobResult) {
+		sum.add(errw, jr)
+		switch {
+		case f.json:
+			json.NewEncoder(out).Encode(output.NewRunRecord(jr))
+		case table == nil:
+			output.Block(out, jr, output.Show(f.show))
+		default:
+			group = append(group, *jr)
 		}
-	default:
-		output.Table(out, sems, results)
-	}
-	passed, failed, incomplete := tally(cmd.ErrOrStderr(), results)
+		if i == last[sum.tests] {
+			progress.clear()
+			if table != nil {
+				table.Test(group)
+			}
+			group = group[:0]
+			sum.tests++
+			progress.show(sum.tests, jr.Test.Name)
+		}
+	})
+	progress.clear()
 	if !f.json {
-		fmt.Fprintf(out, "%d passed, %d failed\n", passed, failed+incomplete)
+		fmt.Fprintln(out, sum.String())
 	}
 	switch {
 	case bad:
 		return exitWith(exitBadInput)
-	case failed+incomplete > 0:
+	case sum.failed+sum.incomplete > 0:
 		return exitWith(exitFailed)
 	}
 	return nil
 }
 
-// tally counts expectations met and broken, and prints searches that gave no result.
-func tally(w io.Writer, results []explorer.JobResult) (passed, failed, incomplete int) {
-	for i := range results {
-		jr := &results[i]
-		if jr.Err != nil {
-			fmt.Fprintf(w, "rmacheck: %s (%s, %s): %v\n", jr.Test.File, jr.Sem.Name, jr.HW, jr.Err)
-			incomplete++
-			continue
-		}
-		switch jr.ExpectStatus() {
-		case "met":
-			passed++
-		case "broken":
-			failed++
-		}
-	}
-	return passed, failed, incomplete
+// runSummary counts what a run did, for its last line.
+type runSummary struct {
+	tests, searches, passed, failed, incomplete int
 }
 
-// progressPrinter shows progress on a terminal for runs of more than a few searches.
-func progressPrinter(w io.Writer, quiet bool) func(int, int, *explorer.JobResult) {
-	f, ok := w.(*os.File)
-	if quiet || !ok {
-		return nil
+// add counts a search's result, and prints why a search gave none.
+func (s *runSummary) add(w io.Writer, jr *explorer.JobResult) {
+	s.searches++
+	if jr.Err != nil {
+		fmt.Fprintf(w, "rmacheck: %s (%s, %s): %v\n", jr.Test.File, jr.Sem.Name, jr.HW, jr.Err)
+		s.incomplete++
+		return
 	}
-	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return nil
+	switch jr.ExpectStatus() {
+	case "met":
+		s.passed++
+	case "broken":
+		s.failed++
 	}
-	return func(done, total int, jr *explorer.JobResult) {
-		if total < 20 {
-			return
+}
+
+// String is the run's last line: "2 tests, 8 searches, 5 expectations: 4 passed,
+// 1 failed" (and the searches stopped by a bound).
+func (s *runSummary) String() string {
+	line := fmt.Sprintf("%s, %s, %s", plural(s.tests, "test"), plural(s.searches, "search"), plural(s.passed+s.failed, "expectation"))
+	if s.passed+s.failed > 0 {
+		line += fmt.Sprintf(": %d passed, %d failed", s.passed, s.failed)
+	}
+	if s.incomplete > 0 {
+		line += fmt.Sprintf("; %s gave no result", plural(s.incomplete, "search"))
+	}
+	return line
+}
+
+// plural is "1 test", "2 tests", "1 search", "2 searches".
+func plural(n int, noun string) string {
+	switch {
+	case n == 1:
+		return "1 " + noun
+	case strings.HasSuffix(noun, "ch"):
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// progress shows, on a terminal, how many tests are done and the time left.
+type progress struct {
+	w     io.Writer // nil: not a terminal, or quiet
+	total int
+	start time.Time
+}
+
+func newProgress(w io.Writer, total int, quiet bool) *progress {
+	p := &progress{total: total, start: time.Now()}
+	if f, ok := w.(*os.File); ok && !quiet && total > 1 {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			p.w = w
 		}
-		fmt.Fprintf(w, "\r[%d/%d] %-40.40s", done, total, jr.Test.Name)
-		if done == total {
-			fmt.Fprint(w, "\r\033[K")
-		}
+	}
+	return p
+}
+
+func (p *progress) show(done int, name string) {
+	if p.w == nil || done == p.total {
+		return
+	}
+	left := time.Duration(float64(time.Since(p.start)) / float64(done) * float64(p.total-done))
+	fmt.Fprintf(p.w, "\r%d/%d tests, ETA %v  %-30.30s", done, p.total, left.Round(time.Second), name)
+}
+
+func (p *progress) clear() {
+	if p.w != nil {
+		fmt.Fprint(p.w, "\r\033[K")
 	}
 }
