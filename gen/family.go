@@ -20,37 +20,54 @@ type Shape struct {
 	Doc   string
 	Procs [][]Access
 	Cond  string // the final condition, in .lit syntax over x, y and the registers
+	// Polls: the shape polls a flag (a spin loop). It takes only the syncs that let
+	// the flag arrive while the reader spins (none, sync, lock_all+flush: a lock held
+	// over the loop, a fence or a post/start round would keep it out).
+	Polls bool
+	// AllocateOnly: the shape uses RMA reads that need an allocate window's epoch.
+	AllocateOnly bool
 }
 
-// Access is one access of a shape: a write of Value, or a read into the next register.
+// Access is one access of a shape: a write of Value, or a read into the next register;
+// a poll reads until it sees Value.
 type Access struct {
 	Write bool
 	Loc   string // "x" or "y"
-	Value int    // for writes
+	Value int    // for writes; for polls the value awaited
+	// Poll: a spin loop on the location: a load (a local segment, or a shared
+	// window), a get and a flush (another segment of an allocate window), or, with
+	// Fop, a fetch_and_op no_op and a flush.
+	Poll, Fop bool
 }
 
-func w(loc string, v int) Access { return Access{Write: true, Loc: loc, Value: v} }
-func r(loc string) Access        { return Access{Loc: loc} }
+func w(loc string, v int) Access     { return Access{Write: true, Loc: loc, Value: v} }
+func r(loc string) Access            { return Access{Loc: loc} }
+func poll(loc string, v int) Access  { return Access{Loc: loc, Value: v, Poll: true} }
+func fpoll(loc string, v int) Access { return Access{Loc: loc, Value: v, Poll: true, Fop: true} }
 
 // Shapes are the shapes of diy7 that `rmacheck gen --shape` knows, in its order.
 var Shapes = []Shape{
 	{"SB", "store buffering: each process stores then loads the other's location",
-		[][]Access{{w("x", 1), r("y")}, {w("y", 1), r("x")}}, "0:r0=0 /\\ 1:r0=0"},
+		[][]Access{{w("x", 1), r("y")}, {w("y", 1), r("x")}}, "0:r0=0 /\\ 1:r0=0", false, false},
 	{"MP", "message passing: P0 stores x then y, P1 loads y then x",
-		[][]Access{{w("x", 1), w("y", 1)}, {r("y"), r("x")}}, "1:r0=1 /\\ 1:r1=0"},
+		[][]Access{{w("x", 1), w("y", 1)}, {r("y"), r("x")}}, "1:r0=1 /\\ 1:r1=0", false, false},
 	{"LB", "load buffering: each process loads then stores the other's location",
-		[][]Access{{r("x"), w("y", 1)}, {r("y"), w("x", 1)}}, "0:r0=1 /\\ 1:r0=1"},
+		[][]Access{{r("x"), w("y", 1)}, {r("y"), w("x", 1)}}, "0:r0=1 /\\ 1:r0=1", false, false},
 	{"2+2W", "two writes each, in opposite orders; both first writes last in coherence",
-		[][]Access{{w("x", 2), w("y", 1)}, {w("y", 2), w("x", 1)}}, "x=2 /\\ y=2"},
+		[][]Access{{w("x", 2), w("y", 1)}, {w("y", 2), w("x", 1)}}, "x=2 /\\ y=2", false, false},
 	{"S", "P0 writes x then y, P1 reads y then writes x; P0's first write last in coherence",
-		[][]Access{{w("x", 2), w("y", 1)}, {r("y"), w("x", 1)}}, "1:r0=1 /\\ x=2"},
+		[][]Access{{w("x", 2), w("y", 1)}, {r("y"), w("x", 1)}}, "1:r0=1 /\\ x=2", false, false},
 	{"R", "P0 writes x then y, P1 writes y then reads x; P1's write last, its read stale",
-		[][]Access{{w("x", 1), w("y", 1)}, {w("y", 2), r("x")}}, "y=2 /\\ 1:r0=0"},
+		[][]Access{{w("x", 1), w("y", 1)}, {w("y", 2), r("x")}}, "y=2 /\\ 1:r0=0", false, false},
 	{"WRC", "write-to-read causality: P1 reads P0's write and writes y, P2 reads y then x",
-		[][]Access{{w("x", 1)}, {r("x"), w("y", 1)}, {r("y"), r("x")}}, "1:r0=1 /\\ 2:r0=1 /\\ 2:r1=0"},
+		[][]Access{{w("x", 1)}, {r("x"), w("y", 1)}, {r("y"), r("x")}}, "1:r0=1 /\\ 2:r0=1 /\\ 2:r1=0", false, false},
 	{"IRIW", "independent reads of independent writes: P1 and P3 see the two writes in opposite orders",
 		[][]Access{{w("x", 1)}, {r("x"), r("y")}, {w("y", 1)}, {r("y"), r("x")}},
-		"1:r0=1 /\\ 1:r1=0 /\\ 3:r0=1 /\\ 3:r1=0"},
+		"1:r0=1 /\\ 1:r1=0 /\\ 3:r0=1 /\\ 3:r1=0", false, false},
+	{"MPpoll", "message passing with a poll: P0 writes data x then flag y, P1 spins until it sees the flag, then reads data",
+		[][]Access{{w("x", 1), w("y", 1)}, {poll("y", 1), r("x")}}, "1:r1=0", true, false},
+	{"MPfpoll", "message passing with an RMA poll: P1 spins on fetch_and_op(no_op) and a flush of the flag, then reads data",
+		[][]Access{{w("x", 1), w("y", 1)}, {fpoll("y", 1), r("x")}}, "1:r1=0", true, true},
 }
 
 // ShapeByName finds a shape (case-insensitive).
@@ -199,7 +216,13 @@ func Family(opt FamilyOptions) ([]FamilyTest, error) {
 	seen := map[string]bool{}
 	for _, sh := range shapes {
 		for _, syncs := range syncChoices(len(sh.Procs), opt.Syncs, opt.Mix) {
+			if sh.Polls && !pollSyncs(syncs) {
+				continue
+			}
 			for _, fl := range opt.Flavors {
+				if sh.AllocateOnly && fl != "allocate" {
+					continue
+				}
 				for _, loc := range opt.Localities {
 					ft, err := Build(sh, syncs, fl, loc)
 					if err != nil {
@@ -226,6 +249,16 @@ func Family(opt FamilyOptions) ([]FamilyTest, error) {
 		out = sample
 	}
 	return out, nil
+}
+
+// pollSyncs: syncs that let a polled flag arrive while the reader spins.
+func pollSyncs(syncs []string) bool {
+	for _, s := range syncs {
+		if s != "none" && s != "sync" && s != "lock_all+flush" {
+			return false
+		}
+	}
+	return true
 }
 
 // syncChoices lists the per-process sync assignments: each sync for every process,
@@ -403,8 +436,9 @@ type famBuilder struct {
 	locs   []string
 }
 
-// access is the instruction of access k of process p, and its target rank.
-func (b *famBuilder) access(p, k int) (string, int) {
+// access is the rows of access k of process p (one instruction, or a poll loop), and
+// its target rank.
+func (b *famBuilder) access(p, k int) ([]string, int) {
 	a := b.sh.Procs[p][k]
 	t := b.owner[a.Loc]
 	remote := t != p && !b.shared
@@ -414,15 +448,26 @@ func (b *famBuilder) access(p, k int) (string, int) {
 			reg++
 		}
 	}
+	one := func(format string, args ...any) ([]string, int) { return []string{fmt.Sprintf(format, args...)}, t }
+	spin := func(body ...string) ([]string, int) {
+		rows := append(append([]string{"repeat"}, body...), fmt.Sprintf("until r%d == %d", reg, a.Value))
+		return rows, t
+	}
 	switch {
 	case a.Write && remote:
-		return fmt.Sprintf("put %s %d", a.Loc, a.Value), t
+		return one("put %s %d", a.Loc, a.Value)
 	case a.Write:
-		return fmt.Sprintf("store %s %d", a.Loc, a.Value), t
+		return one("store %s %d", a.Loc, a.Value)
+	case a.Fop:
+		return spin(fmt.Sprintf("r%d = fop %s no_op 0", reg, a.Loc), fmt.Sprintf("flush W %d", t))
+	case a.Poll && remote:
+		return spin(fmt.Sprintf("r%d = get %s", reg, a.Loc), fmt.Sprintf("flush W %d", t))
+	case a.Poll:
+		return spin(fmt.Sprintf("r%d = load %s", reg, a.Loc))
 	case remote:
-		return fmt.Sprintf("r%d = get %s", reg, a.Loc), t
+		return one("r%d = get %s", reg, a.Loc)
 	}
-	return fmt.Sprintf("r%d = load %s", reg, a.Loc), t
+	return one("r%d = load %s", reg, a.Loc)
 }
 
 // process writes the column of process p.
@@ -431,7 +476,8 @@ func (b *famBuilder) process(p int) []string {
 	var code []string
 	add := func(s ...string) { code = append(code, s...) }
 	a1, t1 := b.access(p, 0)
-	a2, t2 := "", -1
+	var a2 []string
+	t2 := -1
 	if len(accs) > 1 {
 		a2, t2 = b.access(p, 1)
 	}
@@ -442,16 +488,14 @@ func (b *famBuilder) process(p int) []string {
 		if bracket {
 			add("lock_all W")
 		}
-		add(a1)
+		add(a1...)
 		switch b.syncs[p] {
 		case "barrier":
 			add("barrier")
 		case "sendrecv":
 			add(b.messages(p)...)
 		}
-		if a2 != "" {
-			add(a2)
-		}
+		add(a2...)
 		if bracket {
 			add("unlock_all W")
 		}
@@ -460,21 +504,25 @@ func (b *famBuilder) process(p int) []string {
 		if b.syncs[p] == "lock_all+flush" {
 			mid = "flush_all W"
 		}
-		add("lock_all W", a1, mid)
-		if a2 != "" {
-			add(a2)
-		}
+		add("lock_all W")
+		add(a1...)
+		add(mid)
+		add(a2...)
 		add("unlock_all W")
 	case "lock":
-		add(fmt.Sprintf("lock W %d excl", t1), a1, fmt.Sprintf("unlock W %d", t1))
-		if a2 != "" {
-			add(fmt.Sprintf("lock W %d excl", t2), a2, fmt.Sprintf("unlock W %d", t2))
+		add(fmt.Sprintf("lock W %d excl", t1))
+		add(a1...)
+		add(fmt.Sprintf("unlock W %d", t1))
+		if a2 != nil {
+			add(fmt.Sprintf("lock W %d excl", t2))
+			add(a2...)
+			add(fmt.Sprintf("unlock W %d", t2))
 		}
 	case "fence":
-		add("fence W", a1, "fence W")
-		if a2 != "" {
-			add(a2)
-		}
+		add("fence W")
+		add(a1...)
+		add("fence W")
+		add(a2...)
 		add("fence W")
 	case "pscw":
 		for k := 0; k < 2; k++ {
@@ -486,13 +534,11 @@ func (b *famBuilder) process(p int) []string {
 			if len(exp) > 0 {
 				add("post W " + group(exp))
 			}
-			remote := acc != "" && t != p
+			remote := acc != nil && t != p
 			if remote {
 				add(fmt.Sprintf("start W {%d}", t))
 			}
-			if acc != "" {
-				add(acc)
-			}
+			add(acc...)
 			if remote {
 				add("complete W")
 			}

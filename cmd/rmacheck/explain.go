@@ -14,16 +14,19 @@ import (
 func newExplainCmd() *cobra.Command {
 	var all bool
 	cmd := &cobra.Command{
-		Use:   "explain RULE|SWITCH|PRESET | explain --all",
-		Short: "Explain a rule of the semantics, a switch or a preset",
+		Use:   "explain RULE|SWITCH|PRESET|HW | explain hw | explain --all",
+		Short: "Explain a rule of the semantics, a switch, a preset or a hardware model",
 		Long: `Explain prints a rule of the catalogue (SEMANTICS.md): its id, title and class,
 what it says, and the pages of the MPI-4.1 report it rests on. Rule ids are
 matched ignoring case. Given the name of a --sem switch it prints what the
 switch means and the sentence of the standard it rests on; given a preset, its
-switches. With --all it lists every rule.`,
+switches; given a hardware model (sc, tso, relaxed), what it allows, and "hw"
+describes all three. With --all it lists every rule.`,
 		Example: `  rmacheck explain E-EPOCH
   rmacheck explain c-conflict
   rmacheck explain fence_ls
+  rmacheck explain relaxed
+  rmacheck explain hw
   rmacheck explain --all`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -54,6 +57,19 @@ switches. With --all it lists every rule.`,
 					return nil
 				}
 			}
+			if strings.EqualFold(name, "hw") {
+				for i, h := range spec.HardwareModels {
+					if i > 0 {
+						fmt.Fprintln(out)
+					}
+					explainHW(out, h)
+				}
+				return nil
+			}
+			if h, ok := spec.LookupHardwareModel(strings.ToLower(name)); ok {
+				explainHW(out, h)
+				return nil
+			}
 			return exitError{exitBadInput, unknownName(name)}
 		},
 	}
@@ -75,6 +91,7 @@ func unknownName(name string) error {
 	b.WriteString(wrapIndent("rules: "+strings.Join(ids, " "), 80, "  "))
 	b.WriteString(wrapIndent("switches: "+strings.Join(sws, " "), 80, "  "))
 	b.WriteString(wrapIndent("presets: "+strings.Join(spec.PresetNames(), " "), 80, "  "))
+	b.WriteString(wrapIndent("hardware models: sc tso relaxed (and hw for all three)", 80, "  "))
 	return fmt.Errorf("%s", strings.TrimSuffix(b.String(), "\n"))
 }
 
@@ -88,6 +105,11 @@ func classMeaning(c spec.Class) string {
 	default:
 		return "a rule the model executes; it is never raised as a flag"
 	}
+}
+
+func explainHW(w io.Writer, h spec.HardwareModel) {
+	fmt.Fprintf(w, "%s: a hardware model of --hw: %s\n\n", h.Name, h.About)
+	fmt.Fprint(w, wrapText(h.Text, 80))
 }
 
 func explainRule(w io.Writer, r spec.Rule) {

@@ -51,7 +51,7 @@ func newGenCmd() *cobra.Command {
 			`one's are dropped. --max N keeps a sample of N drawn with --seed. Without --out the files are `+
 			`printed to standard output.`, 80),
 		Example: `  rmacheck gen --out fam                                    # 256 tests, one sync for all processes
-  rmacheck gen --mix --out bench/generated                   # the family of make gen (1780 tests)
+  rmacheck gen --mix --out bench/generated                   # the family of make gen (1834 tests)
   rmacheck gen --shape SB,MP --sync fence,pscw --flavor allocate_shared --locality remote`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runGen(cmd, f) },

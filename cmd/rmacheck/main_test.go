@@ -50,6 +50,8 @@ var goldenCases = []struct {
 	{"explain_preset", []string{"explain", "mpi-4.1"}, 0},
 	{"explain_all", []string{"explain", "--all"}, 0},
 	{"explain_unknown", []string{"explain", "E-NOPE"}, 2},
+	{"explain_hw", []string{"explain", "hw"}, 0},
+	{"explain_livelock", []string{"explain", "LIVELOCK"}, 0},
 	{"explain_noarg", []string{"explain"}, 2},
 	{"presets", []string{"presets"}, 0},
 	{"presets_json", []string{"presets", "--json"}, 0},
