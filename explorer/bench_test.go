@@ -75,10 +75,12 @@ func BenchmarkStress(b *testing.B) {
 		name, file string
 		reduce     bool
 		checks     bool
+		workers    int
 	}{
-		{"4x5-reduced", "testdata/stress-4x5.lit", true, true},
-		{"4x5-reduced-nochecks", "testdata/stress-4x5.lit", true, false},
-		{"4x4-plain", "testdata/stress-4x4.lit", false, true},
+		{"4x5-reduced", "testdata/stress-4x5.lit", true, true, 1},
+		{"4x5-reduced-j2", "testdata/stress-4x5.lit", true, true, 2},
+		{"4x5-reduced-nochecks", "testdata/stress-4x5.lit", true, false, 1},
+		{"4x4-plain", "testdata/stress-4x4.lit", false, true, 1},
 	} {
 		lt, err := litmus.ParseFile(c.file)
 		if err != nil {
@@ -89,12 +91,12 @@ func BenchmarkStress(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		reduce, checks := c.reduce, c.checks
+		reduce, checks, workers := c.reduce, c.checks, c.workers
 		b.Run(c.name, func(b *testing.B) {
 			var r *explorer.Result
 			for i := 0; i < b.N; i++ {
 				runtime.GC()
-				r, err = explorer.Explore(p, explorer.Options{NoReduce: !reduce, NoConflicts: !checks})
+				r, err = explorer.Explore(p, explorer.Options{NoReduce: !reduce, NoConflicts: !checks, Workers: workers})
 				if err != nil {
 					b.Fatal(err)
 				}

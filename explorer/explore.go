@@ -9,6 +9,8 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rmacheck/rmacheck/litmus"
@@ -28,7 +30,25 @@ type Options struct {
 	NoConflicts bool
 	// ABI: the alignments E-ALIGN checks, for Job.Run's compile (zero: x86-64).
 	ABI model.ABI
+	// Cache, when not nil, shares Job.Run's searches between the jobs of a run.
+	Cache *Cache
+	// Workers is how many goroutines may expand one search's states (0 or 1: one).
+	// A search runs them on its breadth-first levels of more than parallelLevel
+	// states; smaller searches stay sequential, so their witnesses are those of a
+	// sequential run.
+	Workers int
+	// Memory, when not nil, bounds the bytes the searches that share it may hold
+	// (their visited sets): a search that would pass it stops with ErrMemoryLimit.
+	Memory *Budget
+	// parallelFrom replaces parallelLevel when positive (tests: parallel levels in
+	// small searches).
+	parallelFrom int
 }
+
+// parallelLevel is the size of a breadth-first level from which a search expands
+// it with Options.Workers goroutines: below it, a level is over too soon for
+// goroutines to pay.
+const parallelLevel = 4096
 
 // ErrStateLimit is returned when a search reaches Options.MaxStates.
 type ErrStateLimit struct {
@@ -80,6 +100,10 @@ type Result struct {
 	Flags       []Flag
 	Time        time.Duration
 	StoreBytes  int // memory held by the visited set
+	// PairTime and PairStates: for tso and sc, the relaxed search its conflict and
+	// race flags come from (shared with the relaxed job of the preset when it ran).
+	PairTime   time.Duration
+	PairStates int
 }
 
 // Erroneous reports whether some execution breaks an erroneous-class rule.
@@ -131,8 +155,12 @@ func (r *Result) Meets(e litmus.ExpectItem) bool { return e.Met(r.Verdict()) }
 // Explore runs every execution of p.
 func Explore(p *model.Program, opt Options) (*Result, error) {
 	start := time.Now()
-	e := &search{p: p, opt: opt, seen: newVisited(p.StateSize()), outcomes: map[model.OutcomeKey]int{}, flagAt: map[string]flagSite{}}
+	e := &search{p: p, opt: opt, seen: newVisited(p.StateSize(), opt.Memory), outcomes: map[model.OutcomeKey]int{}, flagAt: map[string]flagSite{}}
+	defer e.seen.release()
 	if err := e.run(); err != nil {
+		if me, ok := err.(*ErrMemoryLimit); ok {
+			me.Test = p.Test.Name
+		}
 		return nil, err
 	}
 	r := e.result()
@@ -153,9 +181,12 @@ type flagSite struct {
 }
 
 type search struct {
-	p      *model.Program
-	opt    Options
-	seen   *visited
+	p    *model.Program
+	opt  Options
+	seen *visited
+	// mu guards what the workers of a parallel level change besides the visited
+	// set and found: the outcomes, the flags, the counts below.
+	mu     sync.Mutex
 	trans  int
 	finals int
 	// redundant counts the executions dropped because a blocked spin loop would
@@ -164,10 +195,15 @@ type search struct {
 	outcomes  map[model.OutcomeKey]int // index into outs
 	outs      []outcomeAcc
 	flagAt    map[string]flagSite
-	// conflictFound marks the candidate pairs (model.Program.Candidates) already
-	// found concurrent; unfound counts the others, so checks stop once all are found.
-	conflictFound []bool
-	unfound       int
+	// found holds, for each candidate pair (model.Program.Candidates), 1 + the
+	// lowest state found so far where it is concurrent (0: none yet); unfound
+	// counts the pairs not found, and checking (at the start of a level: some are
+	// not) spares a search whose pairs are all found the checks.
+	found    []atomic.Int64
+	unfound  atomic.Int64
+	checking bool
+	// stop, once set, ends the search (the state or memory bound).
+	stop atomic.Pointer[error]
 }
 
 type outcomeAcc struct {
@@ -176,64 +212,116 @@ type outcomeAcc struct {
 	witness int // terminal state
 }
 
+// worker is what one goroutine of the search needs of its own.
+type worker struct {
+	scratch model.State
+	rec     *model.Record
+	trans   int
+}
+
+func (e *search) newWorker() *worker {
+	return &worker{scratch: make(model.State, e.p.StateSize()), rec: &model.Record{Light: true, Sites: make([]model.RaiseSite, 0, 8)}}
+}
+
+// run explores breadth-first: states are numbered in the order they are found, a
+// level (the states first found at one depth) after the other, so every witness
+// (the parent links back to the root) is a shortest execution reaching its state.
+// A large level is expanded by several workers (expandLevel), which number the
+// states as one would: the result, witnesses included, does not depend on how
+// many workers ran. What the workers record first is kept only when found at a
+// lower state than what another recorded (the lowest is what one worker finds first).
 func (e *search) run() error {
 	p := e.p
-	init := p.Initial()
-	root, _ := e.seen.insert(init, -1, 0)
-	e.noteStaticFlags(root)
-	// Breadth-first: states are numbered in the order they are found, so the next
-	// state to expand is simply the next index, and every witness (the parent links
-	// back to the root) is a shortest execution reaching its state.
-	e.conflictFound = make([]bool, len(p.Candidates))
-	e.unfound = len(p.Candidates)
-	if e.opt.NoConflicts {
-		e.unfound = 0
+	root, _, err := e.seen.insert(p.Initial(), -1, 0)
+	if err != nil {
+		return err
 	}
-	scratch := make(model.State, p.StateSize())
-	rec := &model.Record{Light: true, Sites: make([]model.RaiseSite, 0, 8)}
-	for idx := root; idx < e.seen.count; idx++ {
-		cur := model.State(e.seen.state(idx)) // stored states never move: no copy needed
-		if e.unfound > 0 {
-			e.checkConflicts(idx, cur)
+	e.noteStaticFlags(root)
+	e.found = make([]atomic.Int64, len(p.Candidates))
+	if !e.opt.NoConflicts {
+		e.unfound.Store(int64(len(p.Candidates)))
+	}
+	workers := []*worker{e.newWorker()}
+	for lo, hi := root, root+1; lo < hi; lo, hi = hi, e.seen.size() {
+		e.checking = e.unfound.Load() > 0
+		if e.opt.Workers <= 1 || hi-lo < e.parallelLevel() {
+			w := workers[0]
+			for idx := lo; idx < hi && e.stop.Load() == nil; idx++ {
+				e.expand(w, idx, func(st model.Step, next model.State) { e.insert(next, idx, st.Encode(), e.seen.hash(next)) })
+			}
+		} else {
+			for len(workers) < e.opt.Workers {
+				workers = append(workers, e.newWorker())
+			}
+			e.expandLevel(workers, lo, hi)
 		}
-		n := 0
-		var limitErr error
-		p.Successors(cur, scratch, !e.opt.NoReduce, rec, func(st model.Step, next model.State) {
-			n++
-			e.trans++
-			_, isNew := e.seen.insert(next, idx, st.Encode())
-			if e.unfound > 0 {
-				if m, cands := p.SpeculationPairs(cur, st); m != 0 {
-					e.noteSpeculationPairs(idx, st, m, cands)
-				}
-			}
-			for _, site := range rec.Sites {
-				e.noteRaised(idx, cur, st, site)
-			}
-			if !isNew {
-				return
-			}
-			if e.opt.MaxStates > 0 && e.seen.count >= e.opt.MaxStates && limitErr == nil {
-				limitErr = &ErrStateLimit{Test: p.Test.Name, Limit: e.opt.MaxStates}
-			}
-		})
-		if limitErr != nil {
-			return limitErr
+		if err := e.stop.Load(); err != nil {
+			return *err
 		}
-		if n == 0 {
-			e.final(idx, cur)
-		}
+	}
+	for _, w := range workers {
+		e.trans += w.trans
 	}
 	return nil
+}
+
+func (e *search) parallelLevel() int {
+	if e.opt.parallelFrom > 0 {
+		return e.opt.parallelFrom
+	}
+	return parallelLevel
+}
+
+// insert stores a successor, stopping the search at the state or memory bound.
+func (e *search) insert(next model.State, parent int, step uint32, hash uint64) {
+	_, isNew, err := e.seen.insertHashed(next, hash, parent, step)
+	switch {
+	case err != nil:
+		e.halt(err)
+	case isNew && e.opt.MaxStates > 0 && e.seen.size() >= e.opt.MaxStates:
+		e.halt(&ErrStateLimit{Test: e.p.Test.Name, Limit: e.opt.MaxStates})
+	}
+}
+
+// halt stops the search with err (the first error wins).
+func (e *search) halt(err error) { e.stop.CompareAndSwap(nil, &err) }
+
+// expand generates the successors of state idx, handing each to store, and records
+// what they raise; a state without successors is final.
+func (e *search) expand(w *worker, idx int, store func(model.Step, model.State)) {
+	p := e.p
+	cur := model.State(e.seen.state(idx)) // stored states never move: no copy needed
+	if e.checking {
+		e.checkConflicts(idx, cur)
+	}
+	n := 0
+	p.Successors(cur, w.scratch, !e.opt.NoReduce, w.rec, func(st model.Step, next model.State) {
+		n++
+		w.trans++
+		store(st, next)
+		if e.checking {
+			if m, cands := p.SpeculationPairs(cur, st); m != 0 {
+				e.noteSpeculationPairs(idx, st, m, cands)
+			}
+		}
+		for _, site := range w.rec.Sites {
+			e.noteRaised(idx, cur, st, site)
+		}
+	})
+	if n == 0 {
+		e.final(idx, cur)
+	}
 }
 
 // final records a terminal state: its outcome, with the rules its ending raises
 // (DEADLOCK, LIVELOCK, E-EPOCH-END). A redundant ending (a blocked spin loop that
 // would exit now, SEMANTICS.md §2) has no outcome.
 func (e *search) final(idx int, s model.State) {
-	e.finals++
 	p := e.p
 	end := p.End(s)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.finals++
 	if end == model.Redundant {
 		e.redundant++
 		return
@@ -241,7 +329,7 @@ func (e *search) final(idx int, s model.State) {
 	flags := p.Flags(s)
 	for _, d := range p.EndDiagnostics(s, end) {
 		flags |= spec.FlagBit(d.Rule)
-		e.add(d, flagSite{state: idx})
+		e.addLocked(d, flagSite{state: idx})
 	}
 	vals := p.OutcomeValues(s)
 	if !p.Keep(vals) {
@@ -255,6 +343,7 @@ func (e *search) final(idx int, s model.State) {
 	}
 	if k, ok := e.outcomes[key]; ok {
 		e.outs[k].flags |= flags
+		e.outs[k].witness = min(e.outs[k].witness, idx)
 		return
 	}
 	e.outcomes[key] = len(e.outs)
@@ -272,7 +361,9 @@ func (e *search) noteStaticFlags(root int) {
 // diagnostic's message (the search keeps none), and the witness ends with it.
 func (e *search) noteRaised(idx int, cur model.State, st model.Step, site model.RaiseSite) {
 	key := fmt.Sprintf("%s|%d.%d|", site.Rule, site.Proc, site.Row)
-	if _, ok := e.flagAt[key]; ok {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if f, ok := e.flagAt[key]; ok && f.state <= idx {
 		return
 	}
 	var rec model.Record
@@ -287,17 +378,32 @@ func (e *search) noteRaised(idx int, cur model.State, st model.Step, site model.
 	e.flagAt[key] = flagSite{state: idx, then: []model.Step{st}, marks: []int{0}, diag: d}
 }
 
+// claimPair marks candidate pair ci found at state idx, unless it was found at a
+// state as low.
+func (e *search) claimPair(ci, idx int) bool {
+	for {
+		f := e.found[ci].Load()
+		if f != 0 && int(f-1) <= idx {
+			return false
+		}
+		if e.found[ci].CompareAndSwap(f, int64(idx+1)) {
+			if f == 0 {
+				e.unfound.Add(-1)
+			}
+			return true
+		}
+	}
+}
+
 // noteSpeculationPairs records the pairs a speculative load's commit makes real: they
 // were concurrent at its read, and its guard holds (model.SpeculationPairs). The
 // witness is the path to the committing state and the commit itself.
 func (e *search) noteSpeculationPairs(idx int, st model.Step, mask uint64, cands []int) {
 	for m := mask; m != 0; m &= m - 1 {
 		ci := cands[bits.TrailingZeros64(m)]
-		if e.conflictFound[ci] {
+		if !e.claimPair(ci, idx) {
 			continue
 		}
-		e.conflictFound[ci] = true
-		e.unfound--
 		d := e.p.CandidateDiagnostic(ci)
 		e.add(d, flagSite{state: idx, then: []model.Step{st}, marks: []int{0}, speculated: true, pair: true})
 	}
@@ -306,21 +412,30 @@ func (e *search) noteSpeculationPairs(idx int, st model.Step, mask uint64, cands
 // checkConflicts records the candidate pairs that are concurrent in state idx, each
 // with its witness: the path to idx, then the two accesses themselves.
 func (e *search) checkConflicts(idx int, s model.State) {
-	e.p.Conflicts(s, e.conflictFound, func(ci int, d model.Diagnostic) {
-		e.conflictFound[ci] = true
-		e.unfound--
+	skip := func(ci int) bool { f := e.found[ci].Load(); return f != 0 && int(f-1) <= idx }
+	e.p.Conflicts(s, skip, func(ci int, d model.Diagnostic) {
+		if !e.claimPair(ci, idx) {
+			return // another worker found it at a lower state
+		}
 		then, marks := e.p.PairSteps(s, ci)
 		e.add(d, flagSite{state: idx, then: then, marks: marks, pair: true})
 	})
 }
 
-// add records a diagnostic the first time it is found (by rule and sites).
+// add records a diagnostic the first time it is found (by rule and sites), or
+// when found at a lower state than before.
 func (e *search) add(d model.Diagnostic, site flagSite) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.addLocked(d, site)
+}
+
+func (e *search) addLocked(d model.Diagnostic, site flagSite) {
 	key := fmt.Sprintf("%s|%d.%d|%v", d.Rule, d.At.Proc, d.At.Row, d.Related)
 	if len(d.Related) == 0 {
 		key = fmt.Sprintf("%s|%d.%d|", d.Rule, d.At.Proc, d.At.Row)
 	}
-	if _, ok := e.flagAt[key]; !ok {
+	if f, ok := e.flagAt[key]; !ok || site.state < f.state {
 		site.diag = d
 		e.flagAt[key] = site
 	}
@@ -340,7 +455,7 @@ func (e *search) trace(idx int) []model.Step {
 }
 
 func (e *search) result() *Result {
-	r := &Result{Program: e.p, States: e.seen.count, Transitions: e.trans, Finals: e.finals, Redundant: e.redundant, StoreBytes: e.seen.bytes()}
+	r := &Result{Program: e.p, States: e.seen.size(), Transitions: e.trans, Finals: e.finals, Redundant: e.redundant, StoreBytes: e.seen.bytes()}
 	counted := map[model.OutcomeKey]bool{} // Positive and Negative count distinct values
 	for _, o := range e.outs {
 		out := Outcome{Values: o.values, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(o.values), Witness: e.trace(o.witness)}

@@ -61,41 +61,55 @@ func (j Job) Run(opt Options) JobResult {
 		jr.Err = err
 		return jr
 	}
-	jr.Result, jr.Err = Explore(p, opt)
-	if jr.Err == nil && j.HW != model.Relaxed && p.HasConflictChecks() {
-		jr.Err = pairFlagsFromRelaxed(jr.Result, j, opts, opt)
+	if j.HW == model.Relaxed || !p.HasConflictChecks() {
+		jr.Result, jr.Err = opt.Cache.explore(j.Test, p, opt)
+		return jr
 	}
+	// tso and sc: the conflict and race flags come from the relaxed model, whose
+	// search the relaxed job of this preset (or another job) may share.
+	rel, err := model.Compile(j.Test, j.Sem, model.Relaxed, opts...)
+	if err != nil {
+		jr.Err = err
+		return jr
+	}
+	jr.Result, jr.Err = opt.Cache.get(j.Test, []*model.Program{p, rel}, func() (*Result, error) {
+		own := opt
+		own.NoConflicts = true // its own pair checks would be replaced
+		r, err := Explore(p, own)
+		if err != nil {
+			return nil, err
+		}
+		relaxed, err := opt.Cache.explore(j.Test, rel, opt)
+		if err != nil {
+			return nil, err
+		}
+		withRelaxedPairs(r, relaxed)
+		return r, nil
+	})
 	return jr
 }
 
-// pairFlagsFromRelaxed replaces the conflict and race flags of a tso or sc search
-// with those of the relaxed model. Concurrency is a property of the MPI program
-// (SEMANTICS.md §7), not of the hardware: sc and tso also order plain accesses
-// around a barrier, which MPI does not, so their own executions would hide races.
-func pairFlagsFromRelaxed(r *Result, j Job, opts []model.Option, opt Options) error {
-	p, err := model.Compile(j.Test, j.Sem, model.Relaxed, opts...)
-	if err != nil {
-		return err
-	}
-	rel, err := Explore(p, opt)
-	if err != nil {
-		return err
-	}
-	var flags []Flag
+// withRelaxedPairs gives a tso or sc result the conflict and race flags of the
+// relaxed model's. Concurrency is a property of the MPI program (SEMANTICS.md §7),
+// not of the hardware: sc and tso also order plain accesses around a barrier, which
+// MPI does not, so their own executions would hide races. The time of the relaxed
+// search is part of the verdict's cost: RelaxedTime says it.
+func withRelaxedPairs(r, relaxed *Result) {
+	flags := r.Flags[:0:0]
 	for _, f := range r.Flags {
 		if !f.Pair {
 			flags = append(flags, f)
 		}
 	}
-	for _, f := range rel.Flags {
+	for _, f := range relaxed.Flags {
 		if f.Pair {
-			f.Program = p
+			f.Program = relaxed.Program
 			flags = append(flags, f)
 		}
 	}
 	sortFlags(flags)
 	r.Flags = flags
-	return nil
+	r.PairTime, r.PairStates = relaxed.Time, relaxed.States
 }
 
 // FindExpect returns the expect item for a preset and hw model (nil when none). An
@@ -133,9 +147,19 @@ func RunAll(jobs []Job, workers int, opt Options) []JobResult {
 // deliver in the order of jobs, as soon as it and every earlier one are done: a
 // caller can print a long run as it goes and keep nothing it has printed. deliver
 // runs on one goroutine at a time.
+//
+// The jobs share searches (Cache) unless opt.Cache is set by the caller; a test's
+// searches are dropped once its last job is delivered.
 func Stream(jobs []Job, workers int, opt Options, deliver func(i int, jr *JobResult)) {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
+	}
+	if opt.Cache == nil {
+		opt.Cache = &Cache{}
+	}
+	left := map[*litmus.Test]int{} // jobs of each test not yet delivered
+	for _, j := range jobs {
+		left[j.Test]++
 	}
 	type done struct {
 		i  int
@@ -169,6 +193,10 @@ func Stream(jobs []Job, workers int, opt Options, deliver func(i int, jr *JobRes
 		for waiting[turn] != nil {
 			deliver(turn, waiting[turn])
 			delete(waiting, turn)
+			t := jobs[turn].Test
+			if left[t]--; left[t] == 0 {
+				opt.Cache.Forget(t)
+			}
 			turn++
 		}
 	}

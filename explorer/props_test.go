@@ -95,54 +95,59 @@ func TestWitnessesReplay(t *testing.T) {
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
 		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
 		r := mustExplore(t, lt, sem, hw)
-		p := r.Program
-		for _, o := range r.Outcomes {
-			_, final, err := p.Replay(o.Witness)
-			if err != nil {
-				t.Fatalf("witness of %v does not replay: %v", o.Values, err)
-			}
-			if got := p.OutcomeValues(final); fmt.Sprint(got) != fmt.Sprint(o.Values) {
-				t.Fatalf("witness of %v ends with %v", o.Values, got)
-			}
-		}
-		for _, f := range r.Flags {
-			_, final, err := p.Replay(f.Trace)
-			if err != nil {
-				t.Fatalf("trace of %s does not replay: %v", f.Rule, err)
-			}
-			switch {
-			case f.Rule == "DEADLOCK" || f.Rule == "LIVELOCK" || f.Rule == "E-EPOCH-END":
-				// raised by how the execution ends: the trace ends in a final state that does
-				if !p.Terminal(final) || !endRaises(p, final, f.Rule) {
-					t.Fatalf("trace of %s does not end in a final state that raises it", f.Rule)
-				}
-			case !f.Pair:
-				if !contains(spec.FlagRules(p.Flags(final)), f.Rule) {
-					t.Fatalf("trace of %s ends in a state without it", f.Rule)
-				}
-			default:
-				// a pair: the trace ends with its two accesses (marked); just before
-				// them (an RMA issue may come first) the pair is concurrent, unless a
-				// speculative load's read made it so (then its commit ends the trace)
-				if len(f.Marks) == 0 {
-					t.Fatalf("trace of %s marks no access", f.Rule)
-				}
-				if commit := f.Trace[len(f.Trace)-1]; f.Trace[f.Marks[0]] == commit && f.Marks[0] < len(f.Trace)-1 {
-					continue // speculative: read (marked) earlier, committed last
-				}
-				seen := false
-				for k := max(f.Marks[0]-1, 0); k <= f.Marks[0]; k++ {
-					_, before, _ := p.Replay(f.Trace[:k])
-					p.Conflicts(before, make([]bool, len(p.Candidates)), func(_ int, d model.Diagnostic) {
-						seen = seen || d.Rule == f.Rule
-					})
-				}
-				if !seen {
-					t.Fatalf("trace of %s: no pair breaks it just before its accesses", f.Rule)
-				}
-			}
-		}
+		checkReplays(t, r.Program, r)
 	})
+}
+
+// checkReplays: every outcome's witness of r replays on p to that outcome, and every
+// flag's trace to a state that has raised the flag.
+func checkReplays(t *rapid.T, p *model.Program, r *explorer.Result) {
+	for _, o := range r.Outcomes {
+		_, final, err := p.Replay(o.Witness)
+		if err != nil {
+			t.Fatalf("witness of %v does not replay: %v", o.Values, err)
+		}
+		if got := p.OutcomeValues(final); fmt.Sprint(got) != fmt.Sprint(o.Values) {
+			t.Fatalf("witness of %v ends with %v", o.Values, got)
+		}
+	}
+	for _, f := range r.Flags {
+		_, final, err := p.Replay(f.Trace)
+		if err != nil {
+			t.Fatalf("trace of %s does not replay: %v", f.Rule, err)
+		}
+		switch {
+		case f.Rule == "DEADLOCK" || f.Rule == "LIVELOCK" || f.Rule == "E-EPOCH-END":
+			// raised by how the execution ends: the trace ends in a final state that does
+			if !p.Terminal(final) || !endRaises(p, final, f.Rule) {
+				t.Fatalf("trace of %s does not end in a final state that raises it", f.Rule)
+			}
+		case !f.Pair:
+			if !contains(spec.FlagRules(p.Flags(final)), f.Rule) {
+				t.Fatalf("trace of %s ends in a state without it", f.Rule)
+			}
+		default:
+			// a pair: the trace ends with its two accesses (marked); just before
+			// them (an RMA issue may come first) the pair is concurrent, unless a
+			// speculative load's read made it so (then its commit ends the trace)
+			if len(f.Marks) == 0 {
+				t.Fatalf("trace of %s marks no access", f.Rule)
+			}
+			if commit := f.Trace[len(f.Trace)-1]; f.Trace[f.Marks[0]] == commit && f.Marks[0] < len(f.Trace)-1 {
+				continue // speculative: read (marked) earlier, committed last
+			}
+			seen := false
+			for k := max(f.Marks[0]-1, 0); k <= f.Marks[0]; k++ {
+				_, before, _ := p.Replay(f.Trace[:k])
+				p.Conflicts(before, nil, func(_ int, d model.Diagnostic) {
+					seen = seen || d.Rule == f.Rule
+				})
+			}
+			if !seen {
+				t.Fatalf("trace of %s: no pair breaks it just before its accesses", f.Rule)
+			}
+		}
+	}
 }
 
 func contains(xs []string, x string) bool {

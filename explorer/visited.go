@@ -3,35 +3,82 @@ package explorer
 import (
 	"hash/maphash"
 	"math/bits"
+	"sync"
+	"sync/atomic"
 )
 
 // visited is the set of states seen, stored exactly: each state's bytes, followed
 // by the index of the state it was first reached from and the step that reached
-// it, live in fixed-size chunks that are never moved; an open-addressing table of
-// indices finds them. No state is ever confused with another (no fingerprints), and
-// the cost per state is its width + 8 bytes of links + 16-32 bytes of table (a
-// 32-bit hash tag in each entry spares most comparisons).
+// it, live in chunks that are never moved; an open-addressing table of indices
+// finds them. No state is ever confused with another (no fingerprints), and the
+// cost per state is its width + 8 bytes of links + 16-32 bytes of table (a 32-bit
+// hash tag in each entry spares most comparisons).
+//
+// It is safe for concurrent inserts (the parallel search): the table is split in
+// shards, each with its own lock, chosen by the hash; indices are handed out by
+// an atomic counter, and a record is written before its index is published in its
+// shard, so whoever finds the index reads a whole record. Chunks and tables come
+// from pools, so the many small searches of a corpus run allocate little.
 type visited struct {
 	width  int // state width
 	rec    int // record width: state + parent + step
-	chunks [][]byte
-	table  []uint64 // 0 empty, else hash tag << 32 | index+1
-	count  int
+	mu     sync.Mutex
+	chunks atomic.Pointer[[]*[]byte] // chunk k holds firstChunk << k records
+	shards [nShards]shard
+	count  atomic.Int64
 	seed   maphash.Seed
+	budget *Budget // memory the set may take, shared with the run's other searches
+	// held is what the set holds of the budget: its chunks and tables.
+	held atomic.Int64
 }
 
-// Chunk k holds firstChunk << k records: small searches (most litmus tests) allocate
-// little, large ones allocate as much again each time, and nothing is ever copied.
-const firstChunk = 256
+const (
+	// Chunk k holds firstChunk << k records: small searches (most litmus tests)
+	// allocate little, large ones as much again each time, and nothing is copied.
+	firstChunk = 256
+	nShards    = 64 // a power of two; the low bits of a hash's tag pick the shard
+	firstTable = 1 << 4
+)
 
-func newVisited(width int) *visited {
-	return &visited{width: width, rec: width + 8, table: make([]uint64, 1<<10), seed: maphash.MakeSeed()}
+type shard struct {
+	mu    sync.Mutex
+	table []uint64 // 0 empty, else hash tag << 32 | index+1
+	n     int
+}
+
+var seed = maphash.MakeSeed()
+
+func newVisited(width int, budget *Budget) *visited {
+	v := &visited{width: width, rec: width + 8, seed: seed, budget: budget}
+	empty := []*[]byte{}
+	v.chunks.Store(&empty)
+	return v
+}
+
+// release gives the set's memory back to the pools and the budget.
+func (v *visited) release() {
+	for _, c := range *v.chunks.Load() {
+		putBuf(c)
+	}
+	for i := range v.shards {
+		if t := v.shards[i].table; t != nil {
+			putTable(t)
+			v.shards[i].table = nil
+		}
+	}
+	v.budget.free(v.held.Swap(0))
+}
+
+// chunkOf is the chunk and the offset within it of record i.
+func chunkOf(i int) (k, off int) {
+	k = bits.Len(uint(i/firstChunk+1)) - 1
+	return k, i - firstChunk*(1<<k-1)
 }
 
 func (v *visited) record(i int) []byte {
-	k := bits.Len(uint(i/firstChunk+1)) - 1
-	off := (i - firstChunk*(1<<k-1)) * v.rec
-	return v.chunks[k][off : off+v.rec]
+	k, off := chunkOf(i)
+	c := *(*v.chunks.Load())[k]
+	return c[off*v.rec : off*v.rec+v.rec]
 }
 
 func (v *visited) state(i int) []byte { return v.record(i)[:v.width] }
@@ -46,60 +93,164 @@ func (v *visited) step(i int) uint32 {
 	return uint32(r[0]) | uint32(r[1])<<8 | uint32(r[2])<<16 | uint32(r[3])<<24
 }
 
-// insert adds s (copying it) and returns its index and whether it was new.
-func (v *visited) insert(s []byte, parent int, step uint32) (int, bool) {
-	if 2*(v.count+1) > len(v.table) {
-		v.grow()
-	}
-	mask := len(v.table) - 1
-	hash := maphash.Bytes(v.seed, s)
-	tag := hash >> 32 << 32
-	h := int(hash>>32) & mask // the position comes from the tag, so grow need not rehash
-	for {
-		e := v.table[h]
-		if e == 0 {
-			break
+// size is the number of states stored.
+func (v *visited) size() int { return int(v.count.Load()) }
+
+// hash is the hash insert and contains take.
+func (v *visited) hash(s []byte) uint64 { return maphash.Bytes(v.seed, s) }
+
+// insert adds s (copying it) and returns its index and whether it was new. It fails
+// (index -1) when the memory budget cannot cover the set's growth.
+func (v *visited) insert(s []byte, parent int, step uint32) (int, bool, error) {
+	return v.insertHashed(s, v.hash(s), parent, step)
+}
+
+// insertHashed is insert with s's hash already known.
+func (v *visited) insertHashed(s []byte, hash uint64, parent int, step uint32) (int, bool, error) {
+	sh := v.shardOf(hash)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if 2*(sh.n+1) > len(sh.table) {
+		if err := v.grow(sh); err != nil {
+			return -1, false, err
 		}
-		if e&^0xffffffff == tag && string(v.state(int(uint32(e)-1))) == string(s) {
-			return int(uint32(e) - 1), false
-		}
-		h = (h + 1) & mask
 	}
-	idx := v.count
-	if idx == firstChunk*(1<<len(v.chunks)-1) {
-		v.chunks = append(v.chunks, make([]byte, (firstChunk<<len(v.chunks))*v.rec))
+	h, idx := v.find(sh, s, hash)
+	if idx >= 0 {
+		return idx, false, nil
 	}
-	v.count++
+	idx = int(v.count.Add(1) - 1)
+	if err := v.ensureChunk(idx); err != nil {
+		return -1, false, err
+	}
 	r := v.record(idx)
 	copy(r, s)
 	p, st := uint32(int32(parent)), step
 	r[v.width], r[v.width+1], r[v.width+2], r[v.width+3] = byte(p), byte(p>>8), byte(p>>16), byte(p>>24)
 	r[v.width+4], r[v.width+5], r[v.width+6], r[v.width+7] = byte(st), byte(st>>8), byte(st>>16), byte(st>>24)
-	v.table[h] = tag | uint64(idx+1)
-	return idx, true
+	sh.table[h] = hash>>32<<32 | uint64(idx+1)
+	sh.n++
+	return idx, true, nil
 }
 
-func (v *visited) grow() {
-	old := v.table
-	v.table = make([]uint64, 2*len(old))
-	mask := len(v.table) - 1
+// contains reports whether s (of that hash) is stored.
+func (v *visited) contains(s []byte, hash uint64) bool {
+	sh := v.shardOf(hash)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if len(sh.table) == 0 {
+		return false
+	}
+	_, idx := v.find(sh, s, hash)
+	return idx >= 0
+}
+
+// shardOf picks a hash's shard by the low bits of its tag (the upper half).
+func (v *visited) shardOf(hash uint64) *shard { return &v.shards[(hash>>32)&(nShards-1)] }
+
+// find looks s up in a shard's table (its lock held, the table not empty): its
+// index, or -1 and the empty position where it would go.
+func (v *visited) find(sh *shard, s []byte, hash uint64) (pos, idx int) {
+	tag := hash >> 32 << 32
+	mask := len(sh.table) - 1
+	h := int(hash>>38) & mask // the position comes from the tag (above the shard bits), so grow need not rehash
+	for {
+		e := sh.table[h]
+		if e == 0 {
+			return h, -1
+		}
+		if e&^0xffffffff == tag && string(v.state(int(uint32(e)-1))) == string(s) {
+			return h, int(uint32(e) - 1)
+		}
+		h = (h + 1) & mask
+	}
+}
+
+// ensureChunk makes sure the chunk of record idx exists.
+func (v *visited) ensureChunk(idx int) error {
+	k, _ := chunkOf(idx)
+	if k < len(*v.chunks.Load()) {
+		return nil
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for cur := *v.chunks.Load(); k >= len(cur); cur = *v.chunks.Load() {
+		n := (firstChunk << len(cur)) * v.rec
+		if err := v.reserve(int64(n)); err != nil {
+			return err
+		}
+		next := append(append([]*[]byte(nil), cur...), getBuf(n))
+		v.chunks.Store(&next)
+	}
+	return nil
+}
+
+// grow doubles a shard's table (its lock held).
+func (v *visited) grow(sh *shard) error {
+	n := max(2*len(sh.table), firstTable)
+	if err := v.reserve(int64(8 * (n - len(sh.table)))); err != nil {
+		return err
+	}
+	old := sh.table
+	sh.table = getTable(n)
+	mask := n - 1
 	for _, e := range old {
 		if e == 0 {
 			continue
 		}
-		h := int(e>>32) & mask
-		for v.table[h] != 0 {
+		h := int(e>>38) & mask
+		for sh.table[h] != 0 {
 			h = (h + 1) & mask
 		}
-		v.table[h] = e
+		sh.table[h] = e
 	}
+	if old != nil {
+		putTable(old)
+	}
+	return nil
+}
+
+func (v *visited) reserve(n int64) error {
+	if err := v.budget.take(n); err != nil {
+		return err
+	}
+	v.held.Add(n)
+	return nil
 }
 
 // bytes is the memory the set holds.
-func (v *visited) bytes() int {
-	n := 0
-	for _, c := range v.chunks {
-		n += len(c)
+func (v *visited) bytes() int { return int(v.held.Load()) }
+
+// Pools of chunk buffers and tables, by power-of-two size class: the searches of a
+// run hand them back, the next ones take them, and the garbage collector has
+// little to do.
+var (
+	bufPools   [48]sync.Pool
+	tablePools [48]sync.Pool
+)
+
+func sizeClass(n int) int { return bits.Len(uint(n - 1)) }
+
+func getBuf(n int) *[]byte {
+	c := sizeClass(n)
+	if b, ok := bufPools[c].Get().(*[]byte); ok {
+		*b = (*b)[:n]
+		return b
 	}
-	return n + 8*len(v.table)
+	b := make([]byte, n, 1<<c)
+	return &b
 }
+
+func putBuf(b *[]byte) { bufPools[sizeClass(cap(*b))].Put(b) }
+
+func getTable(n int) []uint64 {
+	c := sizeClass(n)
+	if t, ok := tablePools[c].Get().(*[]uint64); ok && cap(*t) >= n {
+		tt := (*t)[:n]
+		clear(tt)
+		return tt
+	}
+	return make([]uint64, n, 1<<c)
+}
+
+func putTable(t []uint64) { tablePools[sizeClass(cap(t))].Put(&t) }

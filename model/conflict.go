@@ -225,11 +225,11 @@ func (c *compiler) rmaConflict(a, b *access) string {
 	return ""
 }
 
-// Conflicts reports every candidate pair not yet found that is concurrent in s,
-// with its index in Candidates.
-func (p *Program) Conflicts(s State, found []bool, report func(candidate int, d Diagnostic)) {
+// Conflicts reports every candidate pair that is concurrent in s, with its index
+// in Candidates, but those skip says are already found (skip nil: none).
+func (p *Program) Conflicts(s State, skip func(candidate int) bool, report func(candidate int, d Diagnostic)) {
 	for ci := range p.Candidates {
-		if found[ci] {
+		if skip != nil && skip(ci) {
 			continue
 		}
 		cand := &p.Candidates[ci]

@@ -9,7 +9,10 @@
 package model
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
+	"reflect"
 
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
@@ -290,3 +293,70 @@ func (p *Program) Initial() State { return p.init.Clone() }
 
 // StateSize is the width of a state in bytes.
 func (p *Program) StateSize() int { return p.Layout.Size }
+
+// Fingerprint is a short digest of what the program does, a cache key: programs that
+// behave alike (SameBehaviour) have the same fingerprint. The presets of a test often
+// compile alike (a lock_all program does not care whether fence_ls is on), and a tso
+// and an sc job of one preset need the same relaxed search for their pair flags: a
+// driver may then run one search for several jobs.
+func (p *Program) Fingerprint() string {
+	b := make([]byte, 0, 256)
+	b = binary.AppendUvarint(b, uint64(p.NProcs)<<8|uint64(p.HW)<<1|uint64(boolBit(p.Exploit)))
+	b = append(b, p.runtimeSwitches()...)
+	for i := range p.Procs {
+		for j := range p.Procs[i].Code {
+			in := &p.Procs[i].Code[j]
+			b = binary.AppendUvarint(b, uint64(in.Kind)|uint64(in.Cell+1)<<8|uint64(in.Win+1)<<16)
+			b = binary.AppendUvarint(b, in.Blockers)
+			b = binary.AppendUvarint(b, in.MBScope)
+			b = binary.AppendUvarint(b, in.CommitAfter|in.ReadBlockers<<1)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(p.Candidates)))
+	return string(append(b, p.init...))
+}
+
+// runtimeSwitches are the switches a step of this program consults while it runs
+// (the others shaped the code at compile time): sq_any_flavor for shared_query,
+// post_start_ls for start.
+func (p *Program) runtimeSwitches() []byte {
+	var b []byte
+	if p.hasKind(KSharedQuery) {
+		b = append(b, 'q', byte(boolBit(p.Sem.Has(spec.SqAnyFlavor))))
+	}
+	if p.hasKind(KStart) {
+		b = append(b, 's', byte(boolBit(p.Sem.Has(spec.PostStartLS))))
+	}
+	return b
+}
+
+func boolBit(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// SameBehaviour reports whether q does what p does: the same code with its masks
+// and scopes, cells, windows, slots, channels, outcome items, static flags, pairs,
+// initial state, hardware model and runtime switches; the semantics' name aside. q
+// then has p's executions, outcomes and flags, and a search of one serves both.
+func (p *Program) SameBehaviour(q *Program) bool {
+	return p.Test == q.Test && p.NProcs == q.NProcs && p.HW == q.HW && p.Exploit == q.Exploit && p.ABI == q.ABI &&
+		bytes.Equal(p.runtimeSwitches(), q.runtimeSwitches()) && bytes.Equal(p.init, q.init) &&
+		reflect.DeepEqual(p.Procs, q.Procs) && reflect.DeepEqual(p.Cells, q.Cells) && reflect.DeepEqual(p.Wins, q.Wins) &&
+		reflect.DeepEqual(p.Slots, q.Slots) && reflect.DeepEqual(p.Chans, q.Chans) && reflect.DeepEqual(p.Out, q.Out) &&
+		reflect.DeepEqual(p.Static, q.Static) && reflect.DeepEqual(p.Candidates, q.Candidates) &&
+		reflect.DeepEqual(p.accesses, q.accesses)
+}
+
+func (p *Program) hasKind(k Kind) bool {
+	for i := range p.Procs {
+		for j := range p.Procs[i].Code {
+			if p.Procs[i].Code[j].Kind == k {
+				return true
+			}
+		}
+	}
+	return false
+}

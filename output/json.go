@@ -33,7 +33,12 @@ type RunRecord struct {
 	Expected    string          `json:"expected,omitempty"`
 	TimeS       float64         `json:"time_s"`
 	StoreBytes  int             `json:"store_bytes"`
-	Error       string          `json:"error,omitempty"`
+	// PairTimeS and PairStates: for tso and sc, the relaxed search the conflict and
+	// race flags come from (time_s + pair_time_s is the verdict's cost; the relaxed
+	// search may be shared with the relaxed run of the same preset).
+	PairTimeS  float64 `json:"pair_time_s,omitempty"`
+	PairStates int     `json:"pair_states,omitempty"`
+	Error      string  `json:"error,omitempty"`
 }
 
 // OutcomeRecord is one final outcome of a search.
@@ -90,6 +95,7 @@ func NewRunRecord(jr *explorer.JobResult) RunRecord {
 	p := r.Program
 	j.States, j.Transitions, j.Positive, j.Negative = r.States, r.Transitions, r.Positive, r.Negative
 	j.Observation, j.TimeS, j.StoreBytes = r.Verdict().ObsString(), r.Time.Seconds(), r.StoreBytes
+	j.PairTimeS, j.PairStates = r.PairTime.Seconds(), r.PairStates
 	for _, o := range r.Outcomes {
 		flags := o.Flags
 		if flags == nil {

@@ -45,12 +45,12 @@ var runGoldenCases = []struct {
 
 var (
 	timeLine = regexp.MustCompile(`(?m)^Time (\S+) [0-9.]+$`)
-	timeJSON = regexp.MustCompile(`"time_s":[0-9.e+-]+`)
+	timeJSON = regexp.MustCompile(`"(pair_)?time_s":[0-9.e+-]+`)
 )
 
 func maskTimes(s string) string {
 	s = timeLine.ReplaceAllString(s, "Time $1 T")
-	return timeJSON.ReplaceAllString(s, `"time_s":T`)
+	return timeJSON.ReplaceAllString(s, `"${1}time_s":T`)
 }
 
 func TestRunGolden(t *testing.T) {
