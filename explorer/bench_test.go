@@ -7,8 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
@@ -126,4 +128,73 @@ func peakRSSKB() int {
 		}
 	}
 	return 0
+}
+
+// BenchmarkPresetRatio runs a family under hw tso with all four presets, then with
+// mpi-4.1 alone, each on one worker with the run's sharing (Cache), and reports the
+// ratio of their CPU times (the aim: at most 2.5, all presets at little more than
+// twice the cost of one), with the states of each run. Families: bench/generated
+// (rmacheck gen --mix), and 1,000 tests of gen.PlainFamily (diy7's x86 shapes as
+// lock_all and plain accesses, 2 to 4 processes).
+func BenchmarkPresetRatio(b *testing.B) {
+	generated, _ := filepath.Glob("../bench/generated/*.lit")
+	var genTests []*litmus.Test
+	for _, f := range generated {
+		lt, err := litmus.ParseFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		genTests = append(genTests, lt)
+	}
+	plain, err := gen.PlainFamily(1000, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var plainTests []*litmus.Test
+	for _, ft := range plain {
+		plainTests = append(plainTests, ft.Test)
+	}
+	mpi41, _ := spec.Preset("mpi-4.1")
+	run := func(b *testing.B, tests []*litmus.Test, sems []spec.Semantics) (time.Duration, int) {
+		var jobs []explorer.Job
+		for _, lt := range tests {
+			for _, s := range sems {
+				jobs = append(jobs, explorer.Job{Test: lt, Sem: s, HW: model.TSO})
+			}
+		}
+		start := cpuTime()
+		states := 0
+		for _, jr := range explorer.RunAll(jobs, 1, explorer.Options{}) {
+			if jr.Err != nil {
+				b.Fatal(jr.Err)
+			}
+			states += jr.Result.States + jr.Result.PairStates
+		}
+		return cpuTime() - start, states
+	}
+	for _, fam := range []struct {
+		name  string
+		tests []*litmus.Test
+	}{{"generated", genTests}, {"plain-family", plainTests}} {
+		if len(fam.tests) == 0 {
+			continue
+		}
+		b.Run(fam.name, func(b *testing.B) {
+			var all, one time.Duration
+			var allStates, oneStates int
+			for i := 0; i < b.N; i++ {
+				runtime.GC()
+				t, n := run(b, fam.tests, spec.AllPresets())
+				all, allStates = all+t, n
+				runtime.GC()
+				t, n = run(b, fam.tests, []spec.Semantics{mpi41})
+				one, oneStates = one+t, n
+			}
+			b.ReportMetric(float64(all)/float64(one), "ratio")
+			b.ReportMetric(all.Seconds()/float64(b.N), "all-presets-cpu-s")
+			b.ReportMetric(one.Seconds()/float64(b.N), "mpi-4.1-cpu-s")
+			b.ReportMetric(float64(allStates), "all-presets-states")
+			b.ReportMetric(float64(oneStates), "mpi-4.1-states")
+		})
+	}
 }

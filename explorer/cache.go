@@ -5,38 +5,65 @@ import (
 
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Cache shares searches between the jobs of one run: a search whose program has the
-// fingerprint of one already run (model.Program.Fingerprint: the presets of a test
-// often compile alike, and a tso and an sc job of one preset need the same relaxed
-// search for their pair flags) is run once. Entries belong to a test and are
-// dropped with Forget when its jobs are done, so a long run holds only the tests
-// in flight. A Cache is safe for concurrent use; the zero value is ready.
+// Cache shares searches between the jobs of one run. The presets of a test often
+// compile alike (model.Program.Fingerprint; a lock_all program does not care
+// whether fence_ls is on), more often still when the concurrency checks are left
+// out (a tso or sc search, whose pair flags come from the relaxed model), and the
+// tso and sc jobs of one preset need the same relaxed pair search: each is run once.
+// Entries belong to a test and are dropped with Forget when its jobs are done, so a
+// long run holds only the tests in flight. A Cache is safe for concurrent use; the
+// zero value is ready.
 type Cache struct {
-	mu    sync.Mutex
-	tests map[*litmus.Test]map[string][]*cached
+	mu       sync.Mutex
+	tests    map[*litmus.Test]map[string][]*cached
+	programs map[*litmus.Test][]compiled
+	// relaxed: the (test, semantics) whose relaxed job is part of the run (Plan):
+	// their tso and sc jobs take the pairs from its full search.
+	relaxed map[relaxedKey]bool
 	// Searches and Shared count the searches run and those served by another's.
 	Searches, Shared int
 }
 
-type cached struct {
-	progs []*model.Program // what the search is for (SameBehaviour decides a match)
-	done  chan struct{}
-	r     *Result
-	err   error
+type relaxedKey struct {
+	t   *litmus.Test
+	sem spec.Semantics
 }
 
-// get returns the result for programs that behave as progs (one, or a tso program
-// and the relaxed one its pairs come from), computing it with search the first
-// time; a concurrent caller waits for the first.
-func (c *Cache) get(t *litmus.Test, progs []*model.Program, search func() (*Result, error)) (*Result, error) {
+type cached struct {
+	p    *model.Program
+	same func(p, q *model.Program) bool
+	done chan struct{}
+	r    *Result
+	err  error
+}
+
+// Plan tells the cache which jobs a run has: a tso or sc job whose relaxed job is
+// among them takes its pair flags from that job's search; the others run a
+// smaller search for the pairs alone (model.ForgetValues).
+func (c *Cache) Plan(jobs []Job) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.relaxed == nil {
+		c.relaxed = map[relaxedKey]bool{}
+	}
+	for _, j := range jobs {
+		if j.HW == model.Relaxed {
+			c.relaxed[relaxedKey{j.Test, j.Sem}] = true
+		}
+	}
+}
+
+// get returns the result of search for a program that behaves as p by same, under
+// key; a concurrent caller waits for the first.
+func (c *Cache) get(t *litmus.Test, key string, p *model.Program, same func(p, q *model.Program) bool, search func() (*Result, error)) (*Result, error) {
 	if c == nil {
 		return search()
-	}
-	var key string
-	for _, p := range progs {
-		key += p.Fingerprint() + "|"
 	}
 	c.mu.Lock()
 	if c.tests == nil {
@@ -48,32 +75,20 @@ func (c *Cache) get(t *litmus.Test, progs []*model.Program, search func() (*Resu
 		c.tests[t] = m
 	}
 	for _, e := range m[key] {
-		if sameBehaviour(e.progs, progs) {
+		if same(e.p, p) {
 			c.Shared++
 			c.mu.Unlock()
 			<-e.done
 			return e.r, e.err
 		}
 	}
-	e := &cached{progs: progs, done: make(chan struct{})}
+	e := &cached{p: p, same: same, done: make(chan struct{})}
 	m[key] = append(m[key], e)
 	c.Searches++
 	c.mu.Unlock()
 	e.r, e.err = search()
 	close(e.done)
 	return e.r, e.err
-}
-
-func sameBehaviour(a, b []*model.Program) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !a[i].SameBehaviour(b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // Forget drops the searches of a test.
@@ -83,10 +98,88 @@ func (c *Cache) Forget(t *litmus.Test) {
 	}
 	c.mu.Lock()
 	delete(c.tests, t)
+	delete(c.programs, t)
 	c.mu.Unlock()
 }
 
 // explore is Explore through the cache.
 func (c *Cache) explore(t *litmus.Test, p *model.Program, opt Options) (*Result, error) {
-	return c.get(t, []*model.Program{p}, func() (*Result, error) { return Explore(p, opt) })
+	return c.get(t, "full|"+p.Fingerprint(), p, (*model.Program).SameBehaviour, func() (*Result, error) { return Explore(p, opt) })
+}
+
+// exploreExecutions is Explore without the concurrency checks, through the cache.
+func (c *Cache) exploreExecutions(t *litmus.Test, p *model.Program, opt Options) (*Result, error) {
+	opt.NoConflicts = true
+	return c.get(t, "exec|"+p.ExecutionsFingerprint(), p, (*model.Program).SameExecutions, func() (*Result, error) { return Explore(p, opt) })
+}
+
+// pairSearch is the relaxed search a tso or sc job takes its pair flags from, and
+// the program their traces replay on (the full relaxed one, also when the search
+// forgot values).
+type pairSearch struct {
+	r      *Result
+	replay *model.Program
+}
+
+// pairs runs (or shares) the relaxed search of a tso or sc job's pair flags: the
+// full one when the run has the relaxed job too, else one that forgets values
+// when the program's control reads none (model.Program.WithoutValues).
+func (c *Cache) pairs(j Job, opts []model.Option, opt Options) (*pairSearch, error) {
+	rel, err := c.compile(j, model.Relaxed, opts)
+	if err != nil {
+		return nil, err
+	}
+	search := rel
+	full := false // no cache: no relaxed search to share
+	if c != nil {
+		c.mu.Lock()
+		full = c.relaxed[relaxedKey{j.Test, j.Sem}]
+		c.mu.Unlock()
+	}
+	if abs := rel.WithoutValues(); !full && abs != nil {
+		search = abs
+	}
+	r, err := c.explore(j.Test, search, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &pairSearch{r: r, replay: rel}, nil
+}
+
+// compiled is a program the run compiled for a test (under one hw and Exploit).
+type compiled struct {
+	hw      model.HW
+	exploit bool
+	p       *model.Program
+}
+
+// compile is model.Compile, shared by the jobs of a test: a program serves every
+// semantics that agrees with its own on the switches it read (model.Program.Under),
+// so the four presets of a test often compile once or twice, and a tso job and
+// the relaxed job of its preset share the relaxed program.
+func (c *Cache) compile(j Job, hw model.HW, opts []model.Option) (*model.Program, error) {
+	if c == nil {
+		return model.Compile(j.Test, j.Sem, hw, opts...)
+	}
+	c.mu.Lock()
+	for _, e := range c.programs[j.Test] {
+		if e.hw == hw && e.exploit == j.Exploit {
+			if p := e.p.Under(j.Sem); p != nil {
+				c.mu.Unlock()
+				return p, nil
+			}
+		}
+	}
+	c.mu.Unlock()
+	p, err := model.Compile(j.Test, j.Sem, hw, opts...)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.programs == nil {
+		c.programs = map[*litmus.Test][]compiled{}
+	}
+	c.programs[j.Test] = append(c.programs[j.Test], compiled{hw, j.Exploit, p})
+	c.mu.Unlock()
+	return p, nil
 }

@@ -458,7 +458,8 @@ func (e *search) result() *Result {
 	r := &Result{Program: e.p, States: e.seen.size(), Transitions: e.trans, Finals: e.finals, Redundant: e.redundant, StoreBytes: e.seen.bytes()}
 	counted := map[model.OutcomeKey]bool{} // Positive and Negative count distinct values
 	for _, o := range e.outs {
-		out := Outcome{Values: o.values, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(o.values), Witness: e.trace(o.witness)}
+		w := e.trace(o.witness)
+		out := Outcome{Values: o.values, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(o.values), Witness: e.p.InOrder(w, len(w))}
 		if k := model.KeyOf(o.values); !counted[k] {
 			counted[k] = true
 			if out.Sat {
@@ -480,7 +481,8 @@ func (e *search) result() *Result {
 	r.Observation = litmus.ObsOf(r.Positive, r.Negative)
 	for _, site := range e.flagAt {
 		d := site.diag
-		d.Trace = append(e.trace(site.state), site.then...)
+		prefix := e.trace(site.state)
+		d.Trace = append(e.p.InOrder(prefix, len(prefix)), site.then...)
 		base := len(d.Trace) - len(site.then)
 		for _, m := range site.marks {
 			d.Marks = append(d.Marks, base+m)

@@ -56,60 +56,70 @@ func (j Job) Run(opt Options) JobResult {
 	default:
 		jr.Expect = FindExpect(j.Test, j.Sem, j.HW)
 	}
-	p, err := model.Compile(j.Test, j.Sem, j.HW, opts...)
+	p, err := opt.Cache.compile(j, j.HW, opts)
 	if err != nil {
 		jr.Err = err
 		return jr
 	}
 	if j.HW == model.Relaxed || !p.HasConflictChecks() {
-		jr.Result, jr.Err = opt.Cache.explore(j.Test, p, opt)
+		r, err := opt.Cache.explore(j.Test, p, opt)
+		if err != nil {
+			jr.Err = err
+			return jr
+		}
+		jr.Result = r.of(p)
 		return jr
 	}
-	// tso and sc: the conflict and race flags come from the relaxed model, whose
-	// search the relaxed job of this preset (or another job) may share.
-	rel, err := model.Compile(j.Test, j.Sem, model.Relaxed, opts...)
+	// tso and sc: the search runs without the concurrency checks, and the conflict
+	// and race flags come from the relaxed model's (SEMANTICS.md §7).
+	own, err := opt.Cache.exploreExecutions(j.Test, p, opt)
 	if err != nil {
 		jr.Err = err
 		return jr
 	}
-	jr.Result, jr.Err = opt.Cache.get(j.Test, []*model.Program{p, rel}, func() (*Result, error) {
-		own := opt
-		own.NoConflicts = true // its own pair checks would be replaced
-		r, err := Explore(p, own)
-		if err != nil {
-			return nil, err
-		}
-		relaxed, err := opt.Cache.explore(j.Test, rel, opt)
-		if err != nil {
-			return nil, err
-		}
-		withRelaxedPairs(r, relaxed)
-		return r, nil
-	})
+	pairs, err := opt.Cache.pairs(j, opts, opt)
+	if err != nil {
+		jr.Err = err
+		return jr
+	}
+	jr.Result = withRelaxedPairs(own.of(p), pairs)
 	return jr
 }
 
-// withRelaxedPairs gives a tso or sc result the conflict and race flags of the
+// of is a shared result as the result of p, a program with its executions (the
+// search may have run on another preset's program).
+func (r *Result) of(p *model.Program) *Result {
+	if r.Program == p {
+		return r
+	}
+	c := *r
+	c.Program = p
+	return &c
+}
+
+// withRelaxedPairs is a tso or sc result with the conflict and race flags of the
 // relaxed model's. Concurrency is a property of the MPI program (SEMANTICS.md §7),
 // not of the hardware: sc and tso also order plain accesses around a barrier, which
-// MPI does not, so their own executions would hide races. The time of the relaxed
-// search is part of the verdict's cost: RelaxedTime says it.
-func withRelaxedPairs(r, relaxed *Result) {
-	flags := r.Flags[:0:0]
-	for _, f := range r.Flags {
+// MPI does not, so their own executions would hide races. The relaxed search is
+// part of the verdict's cost: PairTime and PairStates say it. Neither search's
+// result is changed (a cache may share them).
+func withRelaxedPairs(own *Result, pairs *pairSearch) *Result {
+	r := *own // own may be shared: r is a copy
+	r.Flags = nil
+	for _, f := range own.Flags {
 		if !f.Pair {
-			flags = append(flags, f)
+			r.Flags = append(r.Flags, f)
 		}
 	}
-	for _, f := range relaxed.Flags {
+	for _, f := range pairs.r.Flags {
 		if f.Pair {
-			f.Program = relaxed.Program
-			flags = append(flags, f)
+			f.Program = pairs.replay
+			r.Flags = append(r.Flags, f)
 		}
 	}
-	sortFlags(flags)
-	r.Flags = flags
-	r.PairTime, r.PairStates = relaxed.Time, relaxed.States
+	sortFlags(r.Flags)
+	r.PairTime, r.PairStates = pairs.r.Time, pairs.r.States
+	return &r
 }
 
 // FindExpect returns the expect item for a preset and hw model (nil when none). An
@@ -157,6 +167,7 @@ func Stream(jobs []Job, workers int, opt Options, deliver func(i int, jr *JobRes
 	if opt.Cache == nil {
 		opt.Cache = &Cache{}
 	}
+	opt.Cache.Plan(jobs)
 	left := map[*litmus.Test]int{} // jobs of each test not yet delivered
 	for _, j := range jobs {
 		left[j.Test]++

@@ -210,6 +210,24 @@ func TestReductionRandom(t *testing.T) {
 	})
 }
 
+// TestReductionPlainAccesses: the same for programs of plain accesses (where the
+// independence reduction takes most steps alone), up to four processes.
+func TestReductionPlainAccesses(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := gen.Config{MinProcs: 2, MaxProcs: 4, MaxInstrs: 4, Syncs: []string{"none", "lock_all", "barrier"}, NoRMA: rapid.Bool().Draw(t, "no-rma")}
+		lt := gen.Program(cfg).Draw(t, "program")
+		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		reduced, plain, err := exploreBoth(lt, sem, hw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sameVerdict(plain, reduced); d != "" {
+			t.Fatalf("reduced search differs from plain (-plain +reduced):\n%s\n%s", d, litmus.Format(lt))
+		}
+	})
+}
+
 // TestReductionCorpus: the same on every test of the corpus and of the acceptance
 // folder, under every preset and hw model.
 func TestReductionCorpus(t *testing.T) {

@@ -126,3 +126,28 @@ func TestFamilyAcceptanceShapes(t *testing.T) {
 		t.Errorf("found %d of the %d tests", found, len(want))
 	}
 }
+
+// TestPlainFamily: the plain family is deterministic, every test checks, and every
+// shape of PlainShapes occurs.
+func TestPlainFamily(t *testing.T) {
+	a, err := PlainFamily(200, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := PlainFamily(200, 7)
+	shapes := map[string]bool{}
+	for i := range a {
+		if string(a[i].Source) != string(b[i].Source) {
+			t.Fatalf("test %d differs between two draws with one seed", i)
+		}
+		if errs := litmus.Validate(a[i].Test); len(errs) > 0 {
+			t.Fatalf("%s: %v\n%s", a[i].Name, errs, a[i].Source)
+		}
+		shapes[a[i].Shape] = true
+	}
+	for _, s := range PlainShapes {
+		if !shapes[s] {
+			t.Errorf("no %s test in 200", s)
+		}
+	}
+}

@@ -151,6 +151,7 @@ func WindowLayout(t *litmus.Test, sem spec.Semantics, abi ABI) ([]Segment, []Loc
 // staticAlignment marks every typed access the guarantee does not align: the access
 // raises E-ALIGN when it executes (a guarded one only when its guard holds).
 func (c *compiler) staticAlignment(abi ABI) {
+	c.p.switchOn(spec.AlignGuarantee) // WindowLayout reads it
 	_, locs := WindowLayout(c.t, c.p.Sem, abi)
 	for _, la := range locs {
 		if la.OK {

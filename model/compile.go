@@ -71,6 +71,7 @@ func (c *compiler) compile() error {
 	for i := range p.Procs {
 		c.localSteps(i)
 	}
+	c.independenceReduction(c.cellOverlaps())
 	if p.ABI.Name == "" {
 		p.ABI = X8664
 	}
@@ -78,6 +79,13 @@ func (c *compiler) compile() error {
 	p.buildLayout()
 	p.init = make(State, p.Layout.Size)
 	c.initialValues()
+	// switches a step reads while the program runs
+	if p.hasKind(KSharedQuery) {
+		p.switchOn(spec.SqAnyFlavor)
+	}
+	if p.hasKind(KStart) {
+		p.switchOn(spec.PostStartLS)
+	}
 	return c.err
 }
 
@@ -278,7 +286,7 @@ func (c *compiler) proc(i int, lp *litmus.Proc) {
 }
 
 func (c *compiler) instr(proc, row int, in *litmus.Instr) Instr {
-	p, sem := c.p, c.p.Sem
+	p := c.p
 	ci := Instr{Src: in, Row: row, Text: instrText(in), Op: in.Op, IsMPI: in.Op.IsMPI(),
 		GuardReg: -1, Dst: -1, Win: -1, Cell: -1, Target: -1, Slot: -1, ReqSlot: -1, FwdStore: -1, Completer: -1, Spec: -1}
 	if g := in.Guard; g != nil {
@@ -341,7 +349,7 @@ func (c *compiler) instr(proc, row int, in *litmus.Instr) Instr {
 	if in.Op == litmus.OpSend {
 		c.channel(proc, in.Target)
 	}
-	ci.MBScope = c.mbScope(proc, &ci, sem)
+	ci.MBScope = c.mbScope(proc, &ci)
 	switch ci.Kind {
 	case KFence:
 		ci.TwoPhase = ci.Asserts&AssertNoprecede == 0
@@ -369,7 +377,7 @@ func (c *compiler) kind(proc int, ci *Instr) Kind {
 	switch ci.Op {
 	case litmus.OpLoad, litmus.OpStore:
 		w := c.p.Wins[ci.Win]
-		lsRMA := ci.Remote && c.p.Sem.Has(spec.LsIsRMA) && w.Model == litmus.Unified && w.Flavor != litmus.FlavorDynamic
+		lsRMA := ci.Remote && c.p.switchOn(spec.LsIsRMA) && w.Model == litmus.Unified && w.Flavor != litmus.FlavorDynamic
 		switch {
 		case ci.Op == litmus.OpLoad && lsRMA:
 			return KRemoteLoad
@@ -430,10 +438,10 @@ const scopeOwn, scopeAll = 1, 2
 // mbScope gives the cells an MPI call is a memory barrier for (SEMANTICS.md §3 R5/R6
 // and §4): the owner calls of R5/R6 are MBs of scope own in every preset; the
 // switches widen some calls to scope all; sync is always of scope all.
-func (c *compiler) mbScope(proc int, ci *Instr, sem spec.Semantics) uint64 {
+func (c *compiler) mbScope(proc int, ci *Instr) uint64 {
 	scope := 0
 	widen := func(sw spec.Switch) {
-		if sem.Has(sw) {
+		if c.p.switchOn(sw) {
 			scope = scopeAll
 		}
 	}

@@ -171,6 +171,10 @@ type Instr struct {
 	// conjunctions), and the loop's body (LoopBody: a mask of its instructions).
 	Until    [][]UntilAtom
 	LoopBody uint64
+
+	// indep, for a plain access in IndepMask: what must have happened before the
+	// reduction may take it alone.
+	indep *independence
 }
 
 // UntilAtom is one r == V or r != V of an until condition.
@@ -203,6 +207,9 @@ type Proc struct {
 	// LocalMask: instructions with a local exec, skip or return step (a quick
 	// test before the reduced search looks for one).
 	LocalMask uint64
+	// IndepMask: plain accesses the reduction may take alone once their conflicts
+	// have happened (independent.go).
+	IndepMask uint64
 	// Specs lists the instructions that may speculate (their Spec slots, in order).
 	Specs []int
 }
@@ -278,6 +285,17 @@ type Program struct {
 	accesses   []access
 	// Exploit: the model acts on assertions as an implementation may (assert.go).
 	Exploit bool
+	// consulted are the switches the compile read, and those the steps read
+	// (Under: a compile serves every semantics that agrees on them).
+	consulted spec.Set
+	// drainIndep[proc][cell]: what must have happened before the reduction may take
+	// a drain of proc's store to cell alone (tso).
+	drainIndep [][]independence
+	// slotIndep[k], when not nil: what must have happened before the reduction may
+	// take the perform of RMA slot k alone.
+	slotIndep []*independence
+	// valueFields, when not nil, are the fields its steps forget (WithoutValues).
+	valueFields []span
 	// usesNostore: some call asserts nostore, so the state tracks own stores.
 	usesNostore bool
 }
@@ -300,20 +318,46 @@ func (p *Program) StateSize() int { return p.Layout.Size }
 // and an sc job of one preset need the same relaxed search for their pair flags: a
 // driver may then run one search for several jobs.
 func (p *Program) Fingerprint() string {
+	return p.ExecutionsFingerprint() + string(binary.AppendUvarint(nil, uint64(len(p.Candidates))))
+}
+
+// ExecutionsFingerprint is Fingerprint for SameExecutions.
+func (p *Program) ExecutionsFingerprint() string {
 	b := make([]byte, 0, 256)
 	b = binary.AppendUvarint(b, uint64(p.NProcs)<<8|uint64(p.HW)<<1|uint64(boolBit(p.Exploit)))
+	b = binary.AppendUvarint(b, uint64(boolBit(p.ForgetsValues())))
 	b = append(b, p.runtimeSwitches()...)
 	for i := range p.Procs {
 		for j := range p.Procs[i].Code {
 			in := &p.Procs[i].Code[j]
 			b = binary.AppendUvarint(b, uint64(in.Kind)|uint64(in.Cell+1)<<8|uint64(in.Win+1)<<16)
 			b = binary.AppendUvarint(b, in.Blockers)
-			b = binary.AppendUvarint(b, in.MBScope)
 			b = binary.AppendUvarint(b, in.CommitAfter|in.ReadBlockers<<1)
 		}
 	}
-	b = binary.AppendUvarint(b, uint64(len(p.Candidates)))
 	return string(append(b, p.init...))
+}
+
+// switchOn reads a switch of the program's semantics, for the compile: the
+// switches read are the ones that shaped the program (Under).
+func (p *Program) switchOn(sw spec.Switch) bool {
+	p.consulted = p.consulted.With(sw, true)
+	return p.Sem.Has(sw)
+}
+
+// Under is the program as compiled under sem, when sem agrees with p's semantics on
+// every switch its compile and its steps read (else nil): a compile is a function
+// of the switches it reads, so the program is p's with sem's name.
+func (p *Program) Under(sem spec.Semantics) *Program {
+	if sem == p.Sem {
+		return p
+	}
+	if (sem.Switches^p.Sem.Switches)&p.consulted != 0 {
+		return nil
+	}
+	q := *p
+	q.Sem = sem
+	return &q
 }
 
 // runtimeSwitches are the switches a step of this program consults while it runs
@@ -337,17 +381,52 @@ func boolBit(b bool) int {
 	return 0
 }
 
-// SameBehaviour reports whether q does what p does: the same code with its masks
-// and scopes, cells, windows, slots, channels, outcome items, static flags, pairs,
-// initial state, hardware model and runtime switches; the semantics' name aside. q
-// then has p's executions, outcomes and flags, and a search of one serves both.
+// SameBehaviour reports whether q does what p does: the same executions
+// (SameExecutions) and the same candidate pairs for the concurrency checks. q then
+// has p's executions, outcomes and flags, and a search of one serves both.
 func (p *Program) SameBehaviour(q *Program) bool {
+	return p.SameExecutions(q) && reflect.DeepEqual(p.Candidates, q.Candidates) && reflect.DeepEqual(p.accesses, q.accesses)
+}
+
+// SameExecutions reports whether q has p's executions, outcomes and step-raised
+// flags: the same code with its masks and scopes, cells, windows, slots, channels,
+// outcome items, static flags, initial state, hardware model, forgotten values and
+// runtime switches, the semantics' name aside. A search without the concurrency
+// checks (Options.NoConflicts) of one serves both.
+func (p *Program) SameExecutions(q *Program) bool {
 	return p.Test == q.Test && p.NProcs == q.NProcs && p.HW == q.HW && p.Exploit == q.Exploit && p.ABI == q.ABI &&
 		bytes.Equal(p.runtimeSwitches(), q.runtimeSwitches()) && bytes.Equal(p.init, q.init) &&
-		reflect.DeepEqual(p.Procs, q.Procs) && reflect.DeepEqual(p.Cells, q.Cells) && reflect.DeepEqual(p.Wins, q.Wins) &&
+		reflect.DeepEqual(p.valueFields, q.valueFields) &&
+		sameCode(p.Procs, q.Procs) && reflect.DeepEqual(p.Cells, q.Cells) && reflect.DeepEqual(p.Wins, q.Wins) &&
 		reflect.DeepEqual(p.Slots, q.Slots) && reflect.DeepEqual(p.Chans, q.Chans) && reflect.DeepEqual(p.Out, q.Out) &&
-		reflect.DeepEqual(p.Static, q.Static) && reflect.DeepEqual(p.Candidates, q.Candidates) &&
-		reflect.DeepEqual(p.accesses, q.accesses)
+		reflect.DeepEqual(p.Static, q.Static)
+}
+
+// sameCode compares the code of two programs but what only shaped it at compile
+// time: the scope of an MB call, which made the Blockers of the instructions
+// around it (two presets often differ in that scope, and not in the Blockers).
+func sameCode(a, b []Proc) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if len(x.Code) != len(y.Code) {
+			return false
+		}
+		x.Code, y.Code = nil, nil
+		if !reflect.DeepEqual(x, y) {
+			return false
+		}
+		for k := range a[i].Code {
+			u, v := a[i].Code[k], b[i].Code[k]
+			u.MBScope, v.MBScope = 0, 0
+			if !reflect.DeepEqual(u, v) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (p *Program) hasKind(k Kind) bool {

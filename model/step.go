@@ -44,7 +44,7 @@ func DecodeStep(v uint32) Step {
 // rec, when not nil, is a light record (Record.Light) that each step's Apply fills
 // anew: emit may read the rules the step raised from it.
 func (p *Program) Successors(s, scratch State, reduce bool, rec *Record, emit func(Step, State)) {
-	if reduce && p.localSuccessor(s, scratch, rec, emit) {
+	if reduce && (p.localSuccessor(s, scratch, rec, emit) || p.independentSuccessor(s, scratch, rec, emit)) {
 		return
 	}
 	for proc := range p.Procs {
@@ -66,7 +66,11 @@ func (p *Program) try(s, scratch State, st Step, rec *Record) bool {
 	if rec != nil {
 		rec.Sites = rec.Sites[:0]
 	}
-	return p.Apply(scratch, st, rec)
+	if !p.Apply(scratch, st, rec) {
+		return false
+	}
+	p.forget(scratch)
+	return true
 }
 
 func (p *Program) procSuccessors(s, scratch State, proc int, rec *Record, emit func(Step, State)) {

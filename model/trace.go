@@ -169,3 +169,68 @@ func (p *Program) earlyRows(s State, proc, j int) []int {
 	}
 	return rows
 }
+
+// InOrder rearranges the first n steps of a trace (a witness the reduced search
+// found) so that fewer instructions overtake earlier ones of their process: the
+// reduction takes a step alone as soon as it commutes with what the others can
+// still do, which may be before an earlier instruction of its process, and a
+// witness that shows such a reordering suggests the outcome needs it. An early step
+// moves past the next one when that one is in order and the two commute (either
+// order is enabled and ends in the same state), until it no longer overtakes
+// anything or meets a step it does not commute with. The state after step n is unchanged, so the rest of the
+// trace replays as before. A trace that does not replay is returned as is.
+func (p *Program) InOrder(steps []Step, n int) []Step {
+	out := append([]Step(nil), steps...)
+	states := make([]State, n+1) // states[i]: before step i
+	states[0] = p.Initial()
+	for i := 0; i < n; i++ {
+		states[i+1] = states[i].Clone()
+		if !p.enabled(states[i], out[i]) || !p.Apply(states[i+1], out[i], nil) {
+			return steps
+		}
+	}
+	// An early step moves past one that is in order where it lands; each move
+	// puts an in-order step before an early one, so the passes end (the bound is
+	// a guard).
+	for moved, pass := true, 0; moved && pass < n; pass++ {
+		moved = false
+		for i := 0; i+1 < n; i++ {
+			if !p.overtakes(states[i], out[i]) || p.overtakes(states[i], out[i+1]) {
+				continue
+			}
+			if mid, ok := p.commute(states[i], out[i], out[i+1], states[i+2]); ok {
+				out[i], out[i+1] = out[i+1], out[i]
+				states[i+1] = mid
+				moved = true
+			}
+		}
+	}
+	return out
+}
+
+// overtakes reports whether st executes an instruction while an earlier one of its
+// process is not done.
+func (p *Program) overtakes(s State, st Step) bool {
+	if st.Kind != StepExec {
+		return false
+	}
+	done := p.done(s, int(st.Proc))
+	return done|(1<<uint(st.Index)-1) != done
+}
+
+// commute reports whether b then a, from s, is enabled and ends in after (the state
+// after a then b), with the state between them.
+func (p *Program) commute(s State, a, b Step, after State) (State, bool) {
+	if !p.enabled(s, b) {
+		return nil, false
+	}
+	mid := s.Clone()
+	if !p.Apply(mid, b, nil) || !p.enabled(mid, a) {
+		return nil, false
+	}
+	end := mid.Clone()
+	if !p.Apply(end, a, nil) || string(end) != string(after) {
+		return nil, false
+	}
+	return mid, true
+}

@@ -1,0 +1,249 @@
+package model
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// The second reduction: a plain access whose cell nobody else can still touch in
+// conflict. The local steps (reduce.go) are local by their kind, whatever the state;
+// a plain load or store is not, but it becomes so once every other access in
+// conflict with it (same or overlapping cell, one of the two a write) has
+// happened: the other processes' instructions executed, the RMA operations
+// performed, the tso store buffers drained of the cell. From then on it commutes
+// with every step the others can take, none of them can disable it, and taking it
+// enables or disables nothing of theirs, so the reduced search may take it alone
+// (a persistent set of one, as for the local steps) — in a program of k such
+// accesses per process, after the last conflicting access, their k! orders become
+// one. Its pairs for the concurrency checks are with accesses already done, so no
+// concurrent pair is lost (the property tests in explorer/ check outcomes, flags
+// and pair flags against the plain search). The same holds for a tso store buffer's
+// drain of a cell nobody else can touch.
+//
+// What the access raises must not depend on the order either: the reduction is off
+// in programs whose plain accesses read state the process's own MPI calls change
+// (free, shared_query: E-EPOCH, E-LS-ACCESS), track own stores (nostore), read an
+// origin buffer (E-ORIGIN-BUF), have a private copy (separate windows), or whose
+// control reads values (guards, spin loops, speculation).
+
+// independence is what must have happened for a plain access (or a drain) to
+// commute with all that the others can still do.
+type independence struct {
+	instrs []uint64 // per process: the instructions in conflict with it (of its own process: those not ordered after it)
+	slots  []int8   // RMA slots in conflict with it
+	cells  uint64   // the cells it overlaps: no other store buffer may hold one
+}
+
+// independent reports whether everything in ind has happened in s, for an access of
+// process proc: only its own buffer may still hold its cells (proc -1, an RMA
+// perform: no buffer may).
+func (p *Program) independent(s State, proc int, ind *independence) bool {
+	for q, m := range ind.instrs {
+		if m&^p.done(s, q) != 0 {
+			return false
+		}
+	}
+	for _, k := range ind.slots {
+		if s[p.Layout.Slot[k]] == SlotPending {
+			return false
+		}
+	}
+	if p.HW == TSO {
+		for q := range p.Procs {
+			if q != proc && p.buffers(s, q, ind.cells) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// buffers reports whether process q's store buffer holds a store to one of cells.
+func (p *Program) buffers(s State, q int, cells uint64) bool {
+	l := &p.Layout
+	for k := 0; k < int(s[l.TSOLen[q]]); k++ {
+		if cells&(1<<uint(s[l.TSOBuf[q]+9*k])) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// independentSuccessor emits the first enabled step the reduction may take alone:
+// an RMA perform, a tso drain, or a plain access, whose conflicts have all
+// happened. A process's next instruction in program order goes before one that
+// would overtake an earlier instruction: such a step is as good for the
+// reduction, and witnesses then show no reordering the execution does not need.
+func (p *Program) independentSuccessor(s, scratch State, rec *Record, emit func(Step, State)) bool {
+	l := &p.Layout
+	for k, ind := range p.slotIndep {
+		if ind == nil || s[l.Slot[k]] != SlotPending || !p.independent(s, -1, ind) {
+			continue
+		}
+		st := Step{Kind: StepPerform, Index: int8(k)}
+		if p.try(s, scratch, st, rec) {
+			emit(st, scratch)
+			return true
+		}
+	}
+	for proc := range p.Procs {
+		if p.drainIndep != nil && s[l.TSOLen[proc]] > 0 {
+			if ind := &p.drainIndep[proc][s[l.TSOBuf[proc]]]; p.independent(s, proc, ind) {
+				st := Step{Kind: StepDrain, Proc: int8(proc)}
+				p.try(s, scratch, st, rec)
+				emit(st, scratch)
+				return true
+			}
+		}
+	}
+	for _, overtaking := range []bool{false, true} {
+		for proc := range p.Procs {
+			done := p.done(s, proc)
+			m := p.Procs[proc].IndepMask &^ done
+			next := ^done & -^done // the first instruction not done
+			if overtaking {
+				m &^= next
+			} else {
+				m &= next
+			}
+			if m != 0 && p.independentExec(s, scratch, proc, done, m, rec, emit) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// independentExec emits the first step of the plain accesses m of proc that the
+// reduction may take alone.
+func (p *Program) independentExec(s, scratch State, proc int, done, m uint64, rec *Record, emit func(Step, State)) bool {
+	code := p.Procs[proc].Code
+	for ; m != 0; m &= m - 1 {
+		j := bits.TrailingZeros64(m)
+		if !p.ready(s, proc, j, done) || !p.independent(s, proc, code[j].indep) {
+			continue
+		}
+		st := Step{Kind: StepExec, Proc: int8(proc), Index: int8(j)}
+		if p.try(s, scratch, st, rec) {
+			emit(st, scratch)
+			return true
+		}
+	}
+	return false
+}
+
+// independenceReduction computes what the reduction needs, when the program allows it.
+func (c *compiler) independenceReduction(overlap []uint64) {
+	p := c.p
+	if !c.independenceAllowed() {
+		return
+	}
+	conflict := func(a, b *access) bool {
+		return overlap[a.cell]&(1<<uint(b.cell)) != 0 && (accessWrites(a) || accessWrites(b))
+	}
+	partners := make([][]int, len(p.accesses)) // the pairs of the concurrency checks
+	for _, cand := range p.Candidates {
+		partners[cand.A] = append(partners[cand.A], cand.B)
+		partners[cand.B] = append(partners[cand.B], cand.A)
+	}
+	p.slotIndep = make([]*independence, len(p.Slots))
+	for i := range p.accesses {
+		a := &p.accesses[i]
+		in := &p.Procs[a.proc].Code[a.instr]
+		if a.sync || in.Local || (p.HW == TSO && a.store) { // a buffered store disables the process's MPI calls until it drains
+			continue
+		}
+		if a.rma && (a.slot < 0 || !c.performReductionAllowed()) {
+			continue
+		}
+		ind := &independence{instrs: make([]uint64, p.NProcs), cells: overlap[a.cell]}
+		for j := range p.accesses {
+			b := &p.accesses[j]
+			if j == i || b.sync || !(conflict(a, b) || slices.Contains(partners[i], j)) {
+				continue
+			}
+			if b.proc == a.proc && !a.rma && p.Procs[b.proc].Code[b.instr].Blockers&(1<<uint(a.instr)) != 0 {
+				continue // ordered after it
+			}
+			ind.instrs[b.proc] |= 1 << uint(b.instr)
+			if b.slot >= 0 {
+				ind.slots = append(ind.slots, int8(b.slot))
+			}
+		}
+		if a.rma {
+			p.slotIndep[a.slot] = ind
+			continue
+		}
+		in.indep = ind
+		p.Procs[a.proc].IndepMask |= 1 << uint(a.instr)
+	}
+	if p.HW == TSO {
+		c.drainIndependence(overlap, conflict)
+	}
+}
+
+// drainIndependence: a drain of process proc's store to cell c is independent once
+// the other processes' accesses to c (any: the drain writes) have happened.
+func (c *compiler) drainIndependence(overlap []uint64, conflict func(a, b *access) bool) {
+	p := c.p
+	p.drainIndep = make([][]independence, p.NProcs)
+	for proc := range p.Procs {
+		p.drainIndep[proc] = make([]independence, len(p.Cells))
+		for cell := range p.Cells {
+			ind := &p.drainIndep[proc][cell]
+			ind.instrs, ind.cells = make([]uint64, p.NProcs), overlap[cell]
+			store := &access{proc: proc, cell: cell, store: true}
+			for j := range p.accesses {
+				b := &p.accesses[j]
+				if b.proc == proc || b.sync || !conflict(store, b) {
+					continue
+				}
+				ind.instrs[b.proc] |= 1 << uint(b.instr)
+				if b.slot >= 0 {
+					ind.slots = append(ind.slots, int8(b.slot))
+				}
+			}
+		}
+	}
+}
+
+func accessWrites(a *access) bool { return a.store || a.writes }
+
+// performReductionAllowed: no assertion is made (nocheck and noput checks read the
+// operations' progress), nor acted on.
+func (c *compiler) performReductionAllowed() bool {
+	if c.p.Exploit {
+		return false
+	}
+	for i := range c.p.Procs {
+		for k := range c.p.Procs[i].Code {
+			if c.p.Procs[i].Code[k].Asserts != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// independenceAllowed: nothing a plain access raises or does depends on the order of
+// the process's own MPI calls, and no control reads a value (see above).
+func (c *compiler) independenceAllowed() bool {
+	p := c.p
+	if p.hasSeparate || p.usesNostore {
+		return false
+	}
+	for i := range p.Procs {
+		for k := range p.Procs[i].Code {
+			in := &p.Procs[i].Code[k]
+			switch {
+			case in.GuardReg >= 0 || in.Spec >= 0 || in.Kind == KUntil:
+				return false
+			case in.Kind == KFree || in.Kind == KSharedQuery:
+				return false
+			case len(in.OriginBuf) > 0:
+				return false
+			}
+		}
+	}
+	return true
+}
