@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -294,15 +294,7 @@ func (rep *Report) fromOutput(out []byte, p *model.Program) error {
 	if res.Elapsed <= 0 {
 		res.Elapsed = time.Nanosecond
 	}
-	sort.Slice(res.Bins, func(i, j int) bool {
-		a, b := res.Bins[i].Values, res.Bins[j].Values
-		for k := range a {
-			if a[k] != b[k] {
-				return a[k] < b[k]
-			}
-		}
-		return false
-	})
+	slices.SortFunc(res.Bins, func(a, b reference.Bin) int { return slices.Compare(a.Values, b.Values) })
 	rep.raw = res
 	return nil
 }

@@ -6,7 +6,7 @@ package explorer
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -347,7 +347,7 @@ func (e *search) result() *Result {
 		}
 		r.Outcomes = append(r.Outcomes, out)
 	}
-	sort.Slice(r.Outcomes, func(i, j int) bool { return lessValues(r.Outcomes[i].Values, r.Outcomes[j].Values) })
+	slices.SortFunc(r.Outcomes, func(a, b Outcome) int { return slices.Compare(a.Values, b.Values) })
 	switch {
 	case r.Positive == 0:
 		r.Observation = litmus.ObsNever
@@ -365,15 +365,6 @@ func (e *search) result() *Result {
 			Trace: e.trace(site.state), Pair: site.pair})
 	}
 	return r
-}
-
-func lessValues(a, b []int64) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return a[i] < b[i]
-		}
-	}
-	return false
 }
 
 // compileCond turns a condition into a predicate over outcome values.

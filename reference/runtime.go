@@ -9,9 +9,10 @@ package reference
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"math/rand"
 	"runtime"
-	"sort"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -121,7 +122,7 @@ func Run(p *model.Program, opt Options) (*Result, error) {
 	for i, vals := range h.values {
 		res.Bins = append(res.Bins, Bin{Values: vals, Count: h.counts[i]})
 	}
-	sort.Slice(res.Bins, func(i, j int) bool { return less(res.Bins[i].Values, res.Bins[j].Values) })
+	slices.SortFunc(res.Bins, func(a, b Bin) int { return slices.Compare(a.Values, b.Values) })
 	return res, nil
 }
 
@@ -367,15 +368,6 @@ func encode(buf []byte, vals []int64) []byte {
 	return buf
 }
 
-func less(a, b []int64) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return a[i] < b[i]
-		}
-	}
-	return false
-}
-
 // ----- the engine: MPI calls carried out by the model -----
 
 // engine holds the model state of the synchronization objects and pending RMA
@@ -502,7 +494,7 @@ func (e *engine) drain() {
 // syncIn copies the registers the rank wrote since its last call into the state.
 func (e *engine) syncIn(r *rank) {
 	for d := r.dirty; d != 0; d &= d - 1 {
-		reg := trailingZeros(d)
+		reg := bits.TrailingZeros64(d)
 		e.p.SetReg(e.s, r.id, reg, r.regs[reg])
 	}
 	r.dirty = 0
@@ -528,12 +520,3 @@ func (l *spinLock) Lock() {
 }
 
 func (l *spinLock) Unlock() { l.state.Store(0) }
-
-func trailingZeros(x uint64) int {
-	n := 0
-	for x&1 == 0 {
-		x >>= 1
-		n++
-	}
-	return n
-}

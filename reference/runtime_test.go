@@ -2,6 +2,7 @@ package reference
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/rmacheck/rmacheck/litmus"
@@ -28,7 +29,7 @@ func compile(t testing.TB, src, sem string) *model.Program {
 
 func count(r *Result, vals ...int64) int {
 	for _, b := range r.Bins {
-		if len(b.Values) == len(vals) && !less(b.Values, vals) && !less(vals, b.Values) {
+		if slices.Equal(b.Values, vals) {
 			return b.Count
 		}
 	}
