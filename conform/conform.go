@@ -67,6 +67,12 @@ type Report struct {
 	Model         *explorer.Result
 	// Models: MPI_WIN_MODEL of each window as a real library reports it ("W unified").
 	Models []string
+	// Starvation (reference target): the part of the run the ranks spent ready to run
+	// but off a CPU (reference.Result.Starvation; 0 when unknown). Starved when it is
+	// over a quarter: the machine was loaded, so outcomes that need the ranks side by
+	// side were rare.
+	Starvation float64
+	Starved    bool
 
 	raw *reference.Result // the parsed histogram of a real-MPI run, before compare
 }
@@ -102,6 +108,7 @@ func Reference(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error)
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
 	}
 	rep.compare(res, allowed)
+	rep.Starvation, rep.Starved = res.Starvation(), res.Starved()
 	return rep, nil
 }
 

@@ -121,6 +121,10 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 			if rep.NonConforming > 0 {
 				failed = true
 			}
+			if rep.Starved {
+				fmt.Fprintf(errw, "rmacheck: %s (%s): the ranks waited for a CPU %.0f%% of the time (the machine is loaded): outcomes that need them side by side may be unseen\n",
+					t.File, sem.Name, 100*rep.Starvation)
+			}
 			if f.json {
 				json.NewEncoder(out).Encode(conformJSON(rep))
 			} else {
