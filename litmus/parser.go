@@ -2,7 +2,6 @@ package litmus
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -24,11 +23,11 @@ func Parse(filename string, src []byte) (*Test, error) {
 	return t, errs.dedupSortCap()
 }
 
-// ParseFile reads a file and parses it.
+// ParseFile reads a file (ReadFile, at most MaxFileSize bytes) and parses it.
 func ParseFile(path string) (*Test, error) {
-	src, err := os.ReadFile(path)
+	src, err := ReadFile(path, MaxFileSize)
 	if err != nil {
-		return nil, ErrorList{{File: path, Msg: err.Error()}}
+		return nil, err
 	}
 	return Parse(path, src)
 }

@@ -80,13 +80,14 @@ func reason(err error) string {
 }
 
 // readTest reads and parses one .lit file. It returns the source as read; the error, when
-// not nil, is a litmus.ErrorList (an unreadable file gives a one-entry list
-// "FILE: cannot read: REASON"). The Test may be non-nil together with an error when the
-// syntax parsed but the file does not validate.
+// not nil, is a litmus.ErrorList (an unreadable file, or one larger than --max-file-size,
+// gives a one-entry list "FILE: cannot read: REASON" or "FILE: larger than ..."). The
+// Test may be non-nil together with an error when the syntax parsed but the file does
+// not validate.
 func readTest(path string) (*litmus.Test, []byte, error) {
-	src, err := os.ReadFile(path)
+	src, err := litmus.ReadFile(path, maxFileSize)
 	if err != nil {
-		return nil, nil, litmus.ErrorList{{File: path, Msg: "cannot read: " + reason(err)}}
+		return nil, nil, err
 	}
 	t, err := litmus.Parse(path, src)
 	return t, src, err

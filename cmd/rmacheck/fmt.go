@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -31,9 +30,10 @@ check and left alone; the exit status is then 2.`,
 				if write {
 					return usageErrorf("cannot use -w with standard input")
 				}
-				src, err := io.ReadAll(cmd.InOrStdin())
+				src, err := litmus.ReadAll("<stdin>", cmd.InOrStdin(), maxFileSize)
 				if err != nil {
-					return exitError{exitBadInput, fmt.Errorf("reading standard input: %v", err)}
+					printErrors(stderr, err)
+					return exitWith(exitBadInput)
 				}
 				t, err := litmus.Parse("<stdin>", src)
 				if err != nil {

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -79,6 +81,9 @@ func newRootCmd() *cobra.Command {
 	root.SetVersionTemplate("rmacheck version {{.Version}}\n")
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	maxFileSize = litmus.MaxFileSize
+	root.PersistentFlags().Var((*byteSize)(&maxFileSize), "max-file-size",
+		"refuse input files larger than this (a litmus test is a few hundred bytes): e.g. 64MiB, 512KiB, 100000")
 	root.AddCommand(newCheckCmd(), newFmtCmd(), newExplainCmd(), newPresetsCmd())
 	for _, newCmd := range extraCommands {
 		root.AddCommand(newCmd())
@@ -105,4 +110,30 @@ func presetSummary() string {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, p.Name, p.About)
 	}
 	return b.String()
+}
+
+// maxFileSize bounds every input file (--max-file-size); newRootCmd resets it.
+var maxFileSize int64 = litmus.MaxFileSize
+
+// byteSize is a flag holding a positive number of bytes, with an optional unit: B,
+// KiB, MiB or GiB (K, M, G and KB, MB, GB are read as the same binary units).
+type byteSize int64
+
+func (b *byteSize) String() string { return litmus.SizeString(int64(*b)) }
+func (b *byteSize) Type() string   { return "SIZE" }
+
+func (b *byteSize) Set(s string) error {
+	num := strings.TrimRight(s, "BbKkMmGgIi")
+	unit := strings.ToLower(strings.TrimSpace(s[len(num):]))
+	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	if err != nil || n <= 0 {
+		return fmt.Errorf("%q: expected a positive size such as 16MiB, 512KiB or 100000", s)
+	}
+	shift := map[string]uint{"": 0, "b": 0, "k": 10, "kb": 10, "kib": 10, "m": 20, "mb": 20, "mib": 20, "g": 30, "gb": 30, "gib": 30}
+	sh, ok := shift[unit]
+	if !ok || n > (1<<62)>>sh {
+		return fmt.Errorf("%q: expected a positive size such as 16MiB, 512KiB or 100000", s)
+	}
+	*b = byteSize(n << sh)
+	return nil
 }

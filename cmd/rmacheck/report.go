@@ -11,6 +11,7 @@ import (
 
 	"github.com/rmacheck/rmacheck/evidence"
 	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 )
 
@@ -97,7 +98,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		r.Conform = append(r.Conform, runs...)
 	}
 	for _, path := range f.probes {
-		data, err := os.ReadFile(path)
+		data, err := litmus.ReadFile(path, maxFileSize)
 		if err != nil {
 			return exitError{code: exitBadInput, err: err}
 		}
