@@ -41,12 +41,12 @@ func newConformCmd() *cobra.Command {
 			`choices (when a pending operation is performed, which shared_query answer) made at random from --seed. `+
 			`Each observed outcome is compared with the explorer's allowed outcomes for the same semantics and this `+
 			`machine's hardware model (`+conform.MachineHW().String()+` here): an outcome the model forbids is printed as `+
-			`NON-CONFORMING and makes the exit status 1; outcomes allowed but never seen are listed as unseen. `+
+			`NON-CONFORMING; outcomes allowed but never seen are listed as unseen. `+
 			`Tests that the model finds erroneous (undefined behaviour) are skipped unless --include-erroneous.`, 80) + "\n" +
 			wrapText(`The mpich and openmpi targets compile the test's C program (see 'rmacheck cgen') with mpicc.mpich or `+
 				`mpicc.openmpi and run it under mpiexec.mpich or mpiexec.openmpi (--allow-run-as-root --oversubscribe `+
 				`--mca osc ^rdma); each iteration starts from the initial values, the ranks released together by a `+
-				`spin barrier in shared memory. A window whose MPI_WIN_MODEL differs from the declared model skips the test.`, 80),
+				`spin barrier in shared memory. A window whose MPI_WIN_MODEL differs from the declared model skips the test.`, 80) + "\n" + exitStatusHelp("every observed outcome is allowed (tests skipped as erroneous or by the library included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states"),
 		Example: `  rmacheck conform --target reference ../shared/acceptance/01-SB.lit
   rmacheck conform --target mpich --runs 100000 ../shared/acceptance/01-SB.lit
   rmacheck conform --target openmpi --keep-c /tmp/c litmus/ticket435

@@ -20,7 +20,7 @@ func newExplainCmd() *cobra.Command {
 what it says, and the pages of the MPI-4.1 report it rests on. Rule ids are
 matched ignoring case. Given the name of a --sem switch it prints what the
 switch means and the sentence of the standard it rests on; given a preset, its
-switches. With --all it lists every rule.`,
+switches. With --all it lists every rule.` + "\n" + exitStatusHelp("the rule, switch or preset was found", ""),
 		Example: `  rmacheck explain E-EPOCH
   rmacheck explain c-conflict
   rmacheck explain fence_ls

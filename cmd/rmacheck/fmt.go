@@ -20,7 +20,7 @@ whose formatting differs instead; with -w it rewrites those files in place.
 Comments are kept, each before or at the end of the line it belonged to.
 Directories are searched for *.lit files as by check. Without arguments it
 formats standard input. A file that does not parse or validate is reported as by
-check and left alone; the exit status is then 2.`,
+check and left alone.` + "\n" + exitStatusHelp("every file parsed and validated (and, with -w, was written)", ""),
 		Example: `  rmacheck fmt litmus/rma/put-fence.lit
   rmacheck fmt -l litmus
   rmacheck fmt -w litmus`,

@@ -67,8 +67,7 @@ func newFuzzCmd() *cobra.Command {
 			`10 x --runs runs, and reports it; --out writes it as DIR/NAME.lit (and, for mpich and openmpi, its C as DIR/NAME.c). It stops at the first confirmed `+
 			`reproducer, after --programs programs, or after --time. The mpich and openmpi targets run `+
 			`each program through conform.MPI (C generated and run with the library's mpiexec: slow, so `+
-			`give small --runs). Exit status 0 when nothing was found, 1 `+
-			`when a reproducer was.`, 80),
+			`give small --runs).`, 80) + "\n" + exitStatusHelp("no reproducer was found", "a reproducer was found"),
 		Example: `  rmacheck fuzz --target reference --time 1m
   rmacheck fuzz --target reference --sem B --runs 5000 --out repro`,
 		Args: cobra.NoArgs,
@@ -131,11 +130,11 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 		out.Write(fd.Source)
 		if f.out != "" {
 			if err := os.MkdirAll(f.out, 0o755); err != nil {
-				return exitError{code: exitBadInput, err: err}
+				return ioError(err)
 			}
 			path := filepath.Join(f.out, fd.Test.Name+".lit")
 			if err := os.WriteFile(path, fd.Source, 0o644); err != nil {
-				return exitError{code: exitFailed, err: err}
+				return ioError(err)
 			}
 			fmt.Fprintf(out, "wrote %s\n", path)
 			if f.target != "reference" { // the C a library's developers can run
@@ -146,7 +145,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 				}
 				cpath := filepath.Join(f.out, fd.Test.Name+".c")
 				if err := os.WriteFile(cpath, src, 0o644); err != nil {
-					return exitError{code: exitFailed, err: err}
+					return ioError(err)
 				}
 				fmt.Fprintf(out, "wrote %s\n", cpath)
 			}

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -31,7 +32,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	cmd, err := root.ExecuteC()
+	cmd, err := root.ExecuteContextC(context.WithValue(context.Background(), argvKey{}, args))
 	if err == nil {
 		return exitOK
 	}
@@ -69,7 +70,10 @@ func newRootCmd() *cobra.Command {
 			"A reading of the standard is a preset, changed with --sem PRESET[,switch=on|off...]:\n\n" +
 			presetSummary() + "\n" +
 			"Run 'rmacheck presets' for the switches of each preset and 'rmacheck explain RULE'\n" +
-			"for the rule an error names.",
+			"for the rule an error names.\n" + exitStatusHelp("success: every expectation met, nothing found",
+			"a finding or an incomplete result: an expectation broken, an outcome the model forbids, two semantics that differ, a reproducer, a misaligned access, a search stopped at --max-states",
+			"3 (probe) the MPI library could not run the probe") +
+			"\n\n'rmacheck COMMAND --help' says what each status means for that command.",
 		Example: `  rmacheck check litmus                # parse and validate the whole corpus
   rmacheck fmt -l litmus               # list files not in canonical form
   rmacheck explain E-EPOCH             # the rule, its class and its citation
@@ -88,7 +92,21 @@ func newRootCmd() *cobra.Command {
 	for _, newCmd := range extraCommands {
 		root.AddCommand(newCmd())
 	}
+	classify(root)
 	return root
+}
+
+// argvKey keys the command line (the arguments after "rmacheck") in the context run
+// gives the command tree, for commands that record it (report).
+type argvKey struct{}
+
+// commandLine is the command line that is running, as given to run: "rmacheck ARGS".
+// Without one (a tree built otherwise) it is "rmacheck" and the command's path and args.
+func commandLine(cmd *cobra.Command, args []string) string {
+	if argv, ok := cmd.Context().Value(argvKey{}).([]string); ok {
+		return strings.Join(append([]string{"rmacheck"}, argv...), " ")
+	}
+	return strings.Join(append([]string{cmd.CommandPath()}, args...), " ")
 }
 
 // extraCommands are constructors of further subcommands (run, replay, ...), registered by

@@ -375,6 +375,7 @@ func TestExitCode(t *testing.T) {
 		{exitError{2, errors.New("x")}, 2, false},
 		{&exitError{code: 1}, 1, false},
 		{fmt.Errorf("wrapped: %w", exitError{code: 1}), 1, false},
+		{exitError{2, usageErrorf("bad")}, 2, true},
 	}
 	for _, tt := range tests {
 		if got := exitCode(tt.err); got != tt.code {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,7 +35,7 @@ func newReportCmd() *cobra.Command {
 			`semantics and hw model, the flags with links to the MPI-4.1 report nodes, every outcome that tells two `+
 			`semantics apart with a witness (drawn as an execution diagram in the HTML), and the conformance histograms `+
 			`of the JSON files given with --conform (from rmacheck conform --json). The page needs no network. The `+
-			`report states the command, the rmacheck version and the date that produced it.`, 80),
+			`report states the command, the rmacheck version and the date that produced it.`, 80) + "\n" + exitStatusHelp("the report was written", "a search stopped at --max-states (no report is written)"),
 		Example: `  rmacheck report litmus/ticket435 --out reports/ticket-435
   rmacheck conform --target reference --json litmus/ticket435 > ref.json
   rmacheck report litmus/ticket435 --out reports/ticket-435 --conform ref.json`,
@@ -79,11 +78,8 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	if bad {
 		return exitWith(exitBadInput)
 	}
-	r := &evidence.Report{Title: f.title, Command: "rmacheck report " + strings.Join(os.Args[2:], " "), Version: version,
+	r := &evidence.Report{Title: f.title, Command: commandLine(cmd, args), Version: version,
 		Date: f.date, Sems: sems, HWs: hws, Exploit: f.exploit}
-	if len(os.Args) < 2 || os.Args[1] != "report" {
-		r.Command = "rmacheck report " + strings.Join(args, " ") + " --out " + f.out // run in-process (tests)
-	}
 	if r.Title == "" {
 		r.Title = "rmacheck report: " + filepath.Base(f.out)
 	}
@@ -108,11 +104,11 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		return exitError{code: exitFailed, err: err}
 	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return exitError{code: exitFailed, err: err}
+		return ioError(err)
 	}
 	for name, data := range map[string][]byte{"report.md": r.Markdown(), "report.html": r.HTML()} {
 		if err := os.WriteFile(filepath.Join(f.out, name), data, 0o644); err != nil {
-			return exitError{code: exitFailed, err: err}
+			return ioError(err)
 		}
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s and %s (%d tests)\n", filepath.Join(f.out, "report.md"), filepath.Join(f.out, "report.html"), len(tests))

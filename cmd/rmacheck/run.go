@@ -45,8 +45,7 @@ func newRunCmd() *cobra.Command {
 			`the result is a table with one row per test and one column per preset; "ok" marks an expect line `+
 			`met, "FAIL" one broken. The hw models that a test's "expect hw=X:" lines name are run too. With one `+
 			`--sem, or with --show, each run prints a herd7-style block instead; --json prints one JSON object `+
-			`per (test, preset, hw) line.`, 80) + "\n" + wrapText(`Exit status: 0 when every expectation is met, `+
-			`1 when one is broken or a search hit --max-states, 2 on a bad file or flag.`, 80),
+			`per (test, preset, hw) line.`, 80) + "\n" + exitStatusHelp("every expectation is met", "an expectation is broken, or a search stopped at --max-states (that search gives no result)"),
 		Example: `  rmacheck run litmus/ticket435/*.lit              # every preset, side by side
   rmacheck run --sem A --show witness SB.lit        # herd7-style block with witness traces
   rmacheck run --sem mpi-3.0,lock_ls=on litmus      # a preset with a switch changed

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// TestPlainErrorsGetNoUsageHint: a command's own failure is not a command-line mistake.
+// diff with a search stopped at --max-states exits 1, as run does, without a hint at
+// --help (it exited 2 with one); a plain error of a command is an I/O error, 2, with no
+// hint; cobra's own errors keep theirs.
+func TestPlainErrorsGetNoUsageHint(t *testing.T) {
+	for _, c := range [][]string{
+		{"diff", "--sem", "A", "--sem", "B", "--max-states", "5", "testdata/sb.lit"},
+		{"diff", "--sem", "A", "--sem", "B", "--switches", "--max-states", "20", "testdata/sb.lit"},
+		{"run", "--max-states", "5", "testdata/sb.lit"},
+	} {
+		code, _, stderr := runCLI(c...)
+		if code != exitFailed || strings.Contains(stderr, "--help") || !strings.Contains(stderr, "stopped after") {
+			t.Errorf("rmacheck %s: exit %d, stderr:\n%s\nwant 1, the search's message and no hint", strings.Join(c, " "), code, stderr)
+		}
+	}
+	root := &cobra.Command{Use: "x", SilenceErrors: true, SilenceUsage: true}
+	root.AddCommand(&cobra.Command{Use: "fail", RunE: func(*cobra.Command, []string) error { return errors.New("disk full") }})
+	classify(root)
+	root.SetArgs([]string{"fail"})
+	_, err := root.ExecuteC()
+	if exitCode(err) != exitBadInput || isUsage(err) {
+		t.Errorf("a plain error of a command: exit %d, usage %v; want 2 and no hint", exitCode(err), isUsage(err))
+	}
+	if code, _, stderr := runCLI("check", "--nope"); code != 2 || !strings.Contains(stderr, "Run 'rmacheck check --help'") {
+		t.Errorf("an unknown flag: exit %d, %q; want 2 and the hint", code, stderr)
+	}
+}
+
+// TestReplayUnknownRule: --flag with a name that is no rule is bad input (2, as the README
+// says); a known rule the test does not raise is a finding (1).
+func TestReplayUnknownRule(t *testing.T) {
+	if code, _, stderr := runCLI("replay", "testdata/sb.lit", "--flag", "E-FOO"); code != exitBadInput || !strings.Contains(stderr, `--flag "E-FOO": not a rule`) {
+		t.Errorf("--flag E-FOO: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runCLI("replay", "testdata/sb.lit", "--flag", "E-ALIGN"); code != exitFailed || !strings.Contains(stderr, "raises E-ALIGN") {
+		t.Errorf("--flag E-ALIGN (not raised by SB): exit %d, %s", code, stderr)
+	}
+}
+
+// TestReportCommandLine: report records the command line it was given, not os.Args
+// (it read os.Args[2:] before checking its length, and panicked on a short os.Args).
+func TestReportCommandLine(t *testing.T) {
+	defer func(old []string) { os.Args = old }(os.Args)
+	os.Args = []string{"rmacheck"}
+	out := filepath.Join(t.TempDir(), "r")
+	args := []string{"report", "testdata/sb.lit", "--out", out, "--sem", "A", "--date", "2026-01-02"}
+	if code, _, stderr := runCLI(args...); code != 0 {
+		t.Fatalf("report: exit %d, %s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Produced by `rmacheck " + strings.Join(args, " ") + "`"; !strings.Contains(string(md), want) {
+		t.Errorf("report.md does not say %q:\n%.400s", want, md)
+	}
+}
+
+// TestIOErrorsOneCode: an output that cannot be written is status 2 for every command
+// (report said 1, gen and fmt 2).
+func TestIOErrorsOneCode(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	blocked := filepath.Join(file, "sub") // under a regular file: cannot be created
+	for _, c := range [][]string{
+		{"report", "testdata/sb.lit", "--sem", "A", "--out", blocked},
+		{"gen", "--shape", "SB", "--sync", "fence", "--flavor", "allocate", "--locality", "local", "--out", blocked},
+		{"distinguish", "--sem", "A", "--sem", "B", "--max-procs", "2", "--limit", "1", "--out", blocked},
+	} {
+		if code, _, stderr := runCLI(c...); code != exitBadInput || strings.Contains(stderr, "--help") {
+			t.Errorf("rmacheck %s: exit %d, %s; want 2 without a hint", strings.Join(c, " "), code, stderr)
+		}
+	}
+}
