@@ -23,6 +23,9 @@ func newCgenCmd() *cobra.Command {
   mpicc.mpich -O2 -Wall -Werror -o sb sb.c && mpiexec.mpich -n 2 ./sb 100000`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := firstError(atLeast("runs", runs, 0, "0: 10000"), atLeast("jitter", jitter, -1, "-1: none")); err != nil {
+				return err
+			}
 			t, err := loadTest(args[0])
 			if err != nil {
 				printErrors(cmd.ErrOrStderr(), err)

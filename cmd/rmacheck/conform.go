@@ -58,19 +58,23 @@ func newConformCmd() *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&f.target, "target", "reference", "where to run: reference, mpich or openmpi (the test's C program from cgen, built with mpicc.mpich / mpicc.openmpi)")
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics PRESET[,switch=on|off...] to compare with; repeat for several (default mpi-4.1)")
-	fl.IntVar(&f.runs, "runs", 0, "iterations per test (default 10^6 without MPI calls, 10^4 with)")
+	fl.IntVar(&f.runs, "runs", 0, "iterations per test (0, the default: 10^6 for programs without MPI calls, 10^4 with)")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the runtime's choices")
 	fl.BoolVar(&f.json, "json", false, "one JSON object per test and semantics, one a line")
 	fl.BoolVar(&f.includeErroneous, "include-erroneous", false, "also run tests the model finds erroneous")
 	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n) of the files")
 	fl.BoolVar(&f.oversubscribe, "oversubscribe", false, "mpich: run more ranks than cores (MPICH busy-polls, so this is refused by default)")
 	fl.StringVar(&f.hw, "hw", "", "mpich, openmpi: hardware model to compare with (default the machine's: "+conform.MachineHW().String()+")")
-	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run (default 30s + 1ms per iteration)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run (0, the default: 30s + 1ms per iteration)")
 	fl.StringVar(&f.keepC, "keep-c", "", "mpich, openmpi: also write each test's C program into this directory")
 	return cmd
 }
 
 func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
+	if err := firstError(atLeast("runs", f.runs, 0, "0: the default, 10^6 without MPI calls, 10^4 with"),
+		atLeast("timeout", f.timeout, 0, "0: the default, 30s + 1ms per iteration")); err != nil {
+		return err
+	}
 	switch f.target {
 	case "reference":
 		if f.hw != "" || f.oversubscribe || f.keepC != "" {

@@ -47,6 +47,9 @@ func newDiffCmd() *cobra.Command {
 }
 
 func runDiff(cmd *cobra.Command, args []string, f diffFlags) error {
+	if err := atLeast("max-states", f.maxStates, 0, "0: no bound"); err != nil {
+		return err
+	}
 	if len(f.sems) != 2 {
 		return usageErrorf("give exactly two --sem flags (got %d)", len(f.sems))
 	}

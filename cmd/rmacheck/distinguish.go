@@ -75,6 +75,9 @@ func runDistinguish(cmd *cobra.Command, f distinguishFlags) error {
 	if f.maxProcs < 1 || f.maxInstrs < 1 {
 		return usageErrorf("--max-procs and --max-instrs must be at least 1")
 	}
+	if err := atLeast("limit", f.limit, 0, "0: no bound"); err != nil {
+		return err
+	}
 	diffs, searched, err := gen.Distinguish(gen.DistinguishOptions{X: sems[0], Y: sems[1], HW: hw,
 		MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, NoShrink: f.noShrink})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -157,4 +158,28 @@ func exitStatusHelp(ok, failed string, more ...string) string {
 		line(code, text)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// atLeast refuses a flag value below min (status 2): negative counts, bounds and
+// durations make no sense, and used to be taken silently (--max-states -1 meant no
+// bound, --runs -1 printed a negative rate). what, when not "", says what the smallest
+// value means.
+func atLeast[T int | int64 | time.Duration](flag string, v, min T, what string) error {
+	if v >= min {
+		return nil
+	}
+	if what != "" {
+		what = " (" + what + ")"
+	}
+	return usageErrorf("--%s %v: must be at least %v%s", flag, v, min, what)
+}
+
+// firstError is the first non-nil error.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -86,3 +86,38 @@ func TestIOErrorsOneCode(t *testing.T) {
 		}
 	}
 }
+
+// TestNonsenseFlagsRefused: negative counts, bounds and durations are usage errors
+// (status 2, naming the flag). They were taken: conform --runs -1 printed a negative
+// rate and exited 0, --max-states -1 meant no bound, fuzz --time -1s ran nothing and
+// exited 0.
+func TestNonsenseFlagsRefused(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"conform", "--runs", "-1", "testdata/sb.lit"}, "--runs -1"},
+		{[]string{"conform", "--target", "mpich", "--timeout", "-5s", "testdata/sb.lit"}, "--timeout -5s"},
+		{[]string{"run", "--max-states", "-1", "testdata/sb.lit"}, "--max-states -1"},
+		{[]string{"run", "-j", "-5", "testdata/sb.lit"}, "--jobs -5"},
+		{[]string{"diff", "--sem", "A", "--sem", "B", "--max-states", "-1", "testdata/sb.lit"}, "--max-states -1"},
+		{[]string{"replay", "testdata/sb.lit", "--outcome", "0:r0=0", "--max-states", "-2"}, "--max-states -2"},
+		{[]string{"report", "testdata/sb.lit", "--out", t.TempDir(), "--max-states", "-1"}, "--max-states -1"},
+		{[]string{"gen", "--max", "-1"}, "--max -1"},
+		{[]string{"distinguish", "--sem", "A", "--sem", "B", "--limit", "-1"}, "--limit -1"},
+		{[]string{"fuzz", "--time", "-1s"}, "--time -1s"},
+		{[]string{"fuzz", "--programs", "-3"}, "--programs -3"},
+		{[]string{"cgen", "--runs", "-1", "testdata/sb.lit"}, "--runs -1"},
+		{[]string{"cgen", "--jitter", "-2", "testdata/sb.lit"}, "--jitter -2"},
+		{[]string{"probe", "--target", "mpich", "--timeout", "0s"}, "--timeout 0s"},
+	} {
+		code, stdout, stderr := runCLI(c.args...)
+		if code != exitBadInput || !strings.Contains(stderr, "rmacheck: "+c.flag+": must be at least") || stdout != "" {
+			t.Errorf("rmacheck %s: exit %d, stdout %q, stderr %q; want 2 and a message on %s", strings.Join(c.args, " "), code, stdout, stderr, c.flag)
+		}
+	}
+	// 0 keeps its documented meaning.
+	if code, _, stderr := runCLI("run", "-j", "0", "--max-states", "0", "testdata/sb.lit"); code != 0 {
+		t.Errorf("run -j 0 --max-states 0: exit %d, %s", code, stderr)
+	}
+}

@@ -76,7 +76,7 @@ func newFuzzCmd() *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&f.target, "target", "reference", "where to run: reference, mpich or openmpi")
 	fl.StringVar(&f.sem, "sem", "mpi-4.1", "semantics PRESET[,switch=on|off...]")
-	fl.DurationVar(&f.dur, "time", time.Minute, "stop after this long")
+	fl.DurationVar(&f.dur, "time", time.Minute, "stop after this long (0: no time bound, only --programs)")
 	fl.IntVar(&f.runs, "runs", 2000, "runs of each program on the target")
 	fl.IntVar(&f.programs, "programs", 0, "stop after this many programs (0: only --time)")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the first program (the i-th has seed+i)")
@@ -105,6 +105,10 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	}
 	if f.maxProcs < 2 || f.maxInstrs < 1 || f.runs < 1 {
 		return usageErrorf("--max-procs must be at least 2, --max-instrs and --runs at least 1")
+	}
+	if err := firstError(atLeast("time", f.dur, 0, "0: no time bound, only --programs"),
+		atLeast("programs", f.programs, 0, "0: only --time")); err != nil {
+		return err
 	}
 	for _, s := range f.syncs {
 		switch s {

@@ -69,6 +69,9 @@ func newGenCmd() *cobra.Command {
 }
 
 func runGen(cmd *cobra.Command, f genFlags) error {
+	if err := atLeast("max", f.max, 0, "0: every test"); err != nil {
+		return err
+	}
 	fam, err := gen.Family(gen.FamilyOptions{Shapes: f.shapes, Syncs: f.syncs, Flavors: f.flavors,
 		Localities: f.localities, Mix: f.mix, Max: f.max, Seed: f.seed})
 	if err != nil {

@@ -30,6 +30,9 @@ func newProbeCmd() *cobra.Command {
   rmacheck probe --target openmpi --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := atLeast("timeout", timeout, time.Millisecond, ""); err != nil {
+				return err
+			}
 			if target != "mpich" && target != "openmpi" {
 				return usageErrorf("--target %q: expected mpich or openmpi", target)
 			}

@@ -43,6 +43,9 @@ func newReplayCmd() *cobra.Command {
 }
 
 func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
+	if err := atLeast("max-states", f.maxStates, 0, "0: no bound"); err != nil {
+		return err
+	}
 	if (f.outcome == "") == (f.flag == "") {
 		return usageErrorf("give exactly one of --outcome and --flag")
 	}

@@ -51,11 +51,14 @@ func newReportCmd() *cobra.Command {
 	fl.StringArrayVar(&f.conform, "conform", nil, "conformance results (rmacheck conform --json output) to include")
 	fl.StringArrayVar(&f.probes, "probe", nil, "rmacheck probe output (text) of a library to include")
 	fl.BoolVar(&f.exploit, "exploit", false, "also show what exploiting the assertions (--assert exploit) adds")
-	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this")
+	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this (0: no bound)")
 	return cmd
 }
 
 func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
+	if err := atLeast("max-states", f.maxStates, 0, "0: no bound"); err != nil {
+		return err
+	}
 	if f.out == "" {
 		return usageErrorf("--out is required")
 	}

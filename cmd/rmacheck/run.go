@@ -60,7 +60,7 @@ func newRunCmd() *cobra.Command {
 	fl.StringVar(&f.hw, "hw", "", "hardware model: sc, tso or relaxed (default relaxed, plus those the expect lines name)")
 	fl.StringVar(&f.show, "show", "", "print blocks with: outcomes, witness (traces of the outcomes that satisfy the condition, and of each flag) or all")
 	fl.BoolVar(&f.json, "json", false, "one JSON object per (test, preset, hw), one a line")
-	fl.IntVarP(&f.jobs, "jobs", "j", 0, "parallel searches (default: one per CPU)")
+	fl.IntVarP(&f.jobs, "jobs", "j", 0, "parallel searches (0, the default: one per CPU)")
 	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n, 1-based) of the files, for job arrays")
 	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this (0: no bound)")
 	fl.BoolVar(&f.noReduce, "no-reduce", false, "turn off the partial-order reduction (same results, more states)")
@@ -184,6 +184,9 @@ func containsHW(hs []model.HW, h model.HW) bool {
 }
 
 func runRun(cmd *cobra.Command, args []string, f runFlags) error {
+	if err := firstError(atLeast("jobs", f.jobs, 0, "0: one per CPU"), atLeast("max-states", f.maxStates, 0, "0: no bound")); err != nil {
+		return err
+	}
 	sems, err := parseSems(f.sems)
 	if err != nil {
 		return err
