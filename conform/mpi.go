@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/rmacheck/rmacheck/conform/cgen"
+	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/reference"
@@ -193,7 +194,7 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 		return nil, err
 	}
 	if opt.KeepDir != "" {
-		if err := os.WriteFile(filepath.Join(opt.KeepDir, name+".c"), src, 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(opt.KeepDir, name+".c"), src, 0o644); err != nil {
 			return nil, err
 		}
 	}

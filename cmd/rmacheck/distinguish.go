@@ -11,6 +11,7 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -103,10 +104,12 @@ func runDistinguish(cmd *cobra.Command, f distinguishFlags) error {
 		if err := os.MkdirAll(f.out, 0o755); err != nil {
 			return ioError(err)
 		}
+		var b atomicfile.Batch
 		for _, d := range shown {
-			if err := os.WriteFile(filepath.Join(f.out, d.Test.Name+".lit"), d.Source, 0o644); err != nil {
-				return ioError(err)
-			}
+			b.Add(filepath.Join(f.out, d.Test.Name+".lit"), d.Source, 0o644)
+		}
+		if err := b.Commit(); err != nil {
+			return ioError(err)
 		}
 		fmt.Fprintf(out, "\nwrote %d tests to %s\n", len(shown), f.out)
 	}

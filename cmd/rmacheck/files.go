@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -101,34 +100,4 @@ func loadTest(path string) (*litmus.Test, error) {
 		return nil, err
 	}
 	return t, nil
-}
-
-// writeFileAtomic replaces path's contents with data, keeping its permissions, through a
-// temporary file in the same directory renamed over it.
-func writeFileAtomic(path string, data []byte) error {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(name, fi.Mode().Perm())
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return fmt.Errorf("%s: cannot write: %v", path, reason(werr))
-	}
-	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
 )
 
@@ -66,7 +67,7 @@ check and left alone.` + "\n" + exitStatusHelp("every file parsed and validated 
 					fmt.Fprintln(stdout, f)
 				}
 				if write && changed {
-					if err := writeFileAtomic(f, out); err != nil {
+					if err := atomicfile.WriteFile(f, out, 0o644); err != nil {
 						printErrors(stderr, err)
 						bad = true
 					}

@@ -11,6 +11,7 @@ import (
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/conform/cgen"
 	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -136,22 +137,22 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 			if err := os.MkdirAll(f.out, 0o755); err != nil {
 				return ioError(err)
 			}
-			path := filepath.Join(f.out, fd.Test.Name+".lit")
-			if err := os.WriteFile(path, fd.Source, 0o644); err != nil {
+			var b atomicfile.Batch // the .lit and its C, both or neither
+			written := []string{filepath.Join(f.out, fd.Test.Name+".lit")}
+			b.Add(written[0], fd.Source, 0o644)
+			if f.target != "reference" { // the C a library's developers can run
+				if src, err := cgen.Generate(fd.Test, cgen.Options{}); err != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "rmacheck: no C for %s: %v\n", fd.Test.Name, err)
+				} else {
+					written = append(written, filepath.Join(f.out, fd.Test.Name+".c"))
+					b.Add(written[1], src, 0o644)
+				}
+			}
+			if err := b.Commit(); err != nil {
 				return ioError(err)
 			}
-			fmt.Fprintf(out, "wrote %s\n", path)
-			if f.target != "reference" { // the C a library's developers can run
-				src, err := cgen.Generate(fd.Test, cgen.Options{})
-				if err != nil {
-					fmt.Fprintf(cmd.ErrOrStderr(), "rmacheck: no C for %s: %v\n", fd.Test.Name, err)
-					continue
-				}
-				cpath := filepath.Join(f.out, fd.Test.Name+".c")
-				if err := os.WriteFile(cpath, src, 0o644); err != nil {
-					return ioError(err)
-				}
-				fmt.Fprintf(out, "wrote %s\n", cpath)
+			for _, path := range written {
+				fmt.Fprintf(out, "wrote %s\n", path)
 			}
 		}
 	}

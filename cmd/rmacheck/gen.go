@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/internal/atomicfile"
 )
 
 func init() { extraCommands = append(extraCommands, newGenCmd) }
@@ -90,10 +91,12 @@ func runGen(cmd *cobra.Command, f genFlags) error {
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return ioError(err)
 	}
+	var b atomicfile.Batch
 	for _, ft := range fam {
-		if err := os.WriteFile(filepath.Join(f.out, ft.Name+".lit"), ft.Source, 0o644); err != nil {
-			return ioError(err)
-		}
+		b.Add(filepath.Join(f.out, ft.Name+".lit"), ft.Source, 0o644)
+	}
+	if err := b.Commit(); err != nil {
+		return ioError(err)
 	}
 	fmt.Fprintf(out, "wrote %d tests to %s\n", len(fam), f.out)
 	return nil

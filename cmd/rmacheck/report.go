@@ -10,6 +10,7 @@ import (
 
 	"github.com/rmacheck/rmacheck/evidence"
 	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 )
@@ -109,10 +110,11 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return ioError(err)
 	}
-	for name, data := range map[string][]byte{"report.md": r.Markdown(), "report.html": r.HTML()} {
-		if err := os.WriteFile(filepath.Join(f.out, name), data, 0o644); err != nil {
-			return ioError(err)
-		}
+	var b atomicfile.Batch // both or neither: never a new report.md beside an old report.html
+	b.Add(filepath.Join(f.out, "report.md"), r.Markdown(), 0o644)
+	b.Add(filepath.Join(f.out, "report.html"), r.HTML(), 0o644)
+	if err := b.Commit(); err != nil {
+		return ioError(err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s and %s (%d tests)\n", filepath.Join(f.out, "report.md"), filepath.Join(f.out, "report.html"), len(tests))
 	return nil
