@@ -13,7 +13,7 @@ import (
 // collectFiles turns command-line arguments into the list of .lit files to process, in
 // argument order, each once. A directory is walked (in lexical order) for *.lit files,
 // skipping directories named testdata or starting with "." or "_" below it, as the go tool
-// does. Any other argument is kept as it is, even when it does not exist: reading it is
+// does; a symbolic link to a directory is followed when it is an argument, not below one. Any other argument is kept as it is, even when it does not exist: reading it is
 // then an error for that file alone, so one bad argument never stops the others.
 //
 // The error, when not nil, lists the directories that could not be walked or held no
@@ -35,17 +35,29 @@ func collectFiles(args []string) ([]string, error) {
 			add(arg)
 			continue
 		}
+		// A symbolic link to a directory, given on the command line, is followed (WalkDir
+		// would not enter it); the files found are named under the link.
+		root := arg
+		if li, err := os.Lstat(arg); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+			if r, err := filepath.EvalSymlinks(arg); err == nil {
+				root = r
+			}
+		}
 		n := 0
-		werr := filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
+		werr := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			top := p == root
+			if root != arg {
+				p = filepath.Join(arg, strings.TrimPrefix(p, root))
+			}
 			if err != nil {
 				errs = append(errs, &litmus.Error{File: p, Msg: "cannot read: " + reason(err)})
-				if d != nil && d.IsDir() && p != arg {
+				if d != nil && d.IsDir() && !top {
 					return fs.SkipDir
 				}
 				return nil
 			}
 			if d.IsDir() {
-				if p != arg && skipDir(d.Name()) {
+				if !top && skipDir(d.Name()) {
 					return fs.SkipDir
 				}
 				return nil
