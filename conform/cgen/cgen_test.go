@@ -164,3 +164,20 @@ exists (0:r0=0)
 		t.Errorf("got %v, want a refusal of cas on double", err)
 	}
 }
+
+// TestPreludeIsC: the prelude is a C file of its own (c/prelude.c) that a compiler or
+// linter reads alone, and cgen writes exactly the part after its marker.
+func TestPreludeIsC(t *testing.T) {
+	if !strings.HasPrefix(prelude, "\n#include <mpi.h>\n") || !strings.HasSuffix(prelude, "rmc_skip = 1;\n}\n") {
+		t.Errorf("prelude does not start with the includes or end with rmc_win_model: %.60q ... %q", prelude, prelude[max(0, len(prelude)-30):])
+	}
+	for _, cc := range []string{"mpicc.mpich", "mpicc.openmpi"} {
+		if _, err := exec.LookPath(cc); err != nil {
+			t.Logf("%s not installed: c/prelude.c not compiled with it", cc)
+			continue
+		}
+		if out, err := exec.Command(cc, "-fsyntax-only", "-Wall", "-Wextra", "-Wno-unused-function", "-Werror", "c/prelude.c").CombinedOutput(); err != nil {
+			t.Errorf("%s -fsyntax-only c/prelude.c: %v\n%s", cc, err, out)
+		}
+	}
+}
