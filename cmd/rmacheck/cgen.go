@@ -33,7 +33,8 @@ func newCgenCmd() *cobra.Command {
 			}
 			src, err := cgen.Generate(t, cgen.Options{Runs: runs, Jitter: jitter})
 			if err != nil {
-				return exitError{code: exitBadInput, err: err}
+				printErrors(cmd.ErrOrStderr(), err) // FILE:LINE:COL: cgen: ..., as check prints
+				return exitWith(exitBadInput)
 			}
 			_, err = cmd.OutOrStdout().Write(src)
 			return err

@@ -36,18 +36,25 @@ type Options struct {
 	Jitter int
 }
 
-// Unsupported is the error of a construct cgen cannot express in C and MPI.
+// Unsupported is the error of a construct cgen cannot express in C and MPI. It prints
+// as every error about a file does: FILE:LINE:COL: cgen: reason (the test's name stands
+// for the file when it has none).
 type Unsupported struct {
-	Test   string
+	File   string // the test's file
+	Test   string // the test's name
 	Pos    litmus.Pos
 	Reason string
 }
 
 func (e *Unsupported) Error() string {
-	if e.Pos.IsValid() {
-		return fmt.Sprintf("%s:%s: cgen: %s", e.Test, e.Pos, e.Reason)
+	where := e.File
+	if where == "" {
+		where = e.Test
 	}
-	return fmt.Sprintf("%s: cgen: %s", e.Test, e.Reason)
+	if e.Pos.IsValid() {
+		return fmt.Sprintf("%s:%s: cgen: %s", where, e.Pos, e.Reason)
+	}
+	return fmt.Sprintf("%s: cgen: %s", where, e.Reason)
 }
 
 // Generate writes the C program of a validated test.
@@ -106,7 +113,7 @@ type winInfo struct {
 
 func (g *gen) fail(pos litmus.Pos, format string, args ...any) {
 	if g.err == nil {
-		g.err = &Unsupported{Test: g.t.Name, Pos: pos, Reason: fmt.Sprintf(format, args...)}
+		g.err = &Unsupported{File: g.t.File, Test: g.t.Name, Pos: pos, Reason: fmt.Sprintf(format, args...)}
 	}
 }
 
@@ -147,7 +154,7 @@ func (g *gen) prepare() error {
 		w := wi.w
 		b := w.Base(t)
 		if b == nil {
-			return &Unsupported{Test: t.Name, Pos: w.Pos, Reason: "window " + w.Name + ": over= does not resolve"}
+			return &Unsupported{File: t.File, Test: t.Name, Pos: w.Pos, Reason: "window " + w.Name + ": over= does not resolve"}
 		}
 		wi.base = g.wins[g.winIndex(b.Name)]
 		switch {
@@ -170,10 +177,10 @@ func (g *gen) prepare() error {
 		}
 		if w.Over != "" {
 			if w.Flavor != litmus.FlavorCreate {
-				return &Unsupported{Test: t.Name, Pos: w.OverPos, Reason: "over= needs a create window"}
+				return &Unsupported{File: t.File, Test: t.Name, Pos: w.OverPos, Reason: "over= needs a create window"}
 			}
 			if wi.base.base != wi.base {
-				return &Unsupported{Test: t.Name, Pos: w.OverPos, Reason: "over= a window that is itself over another"}
+				return &Unsupported{File: t.File, Test: t.Name, Pos: w.OverPos, Reason: "over= a window that is itself over another"}
 			}
 		}
 	}
@@ -195,12 +202,12 @@ func (g *gen) prepare() error {
 		}
 		r, ok := refs[o.Name]
 		if !ok {
-			return &Unsupported{Test: t.Name, Reason: "outcome item " + o.Name + " not found"}
+			return &Unsupported{File: t.File, Test: t.Name, Reason: "outcome item " + o.Name + " not found"}
 		}
 		w, _, disp, typ, _ := t.ResolveLoc(*r.Loc)
 		wi := g.wins[g.winIndex(w.Name)]
 		if wi.base.freed && wi.base.w.Flavor != litmus.FlavorCreate && wi.base.w.Flavor != litmus.FlavorDynamic {
-			return &Unsupported{Test: t.Name, Pos: r.Loc.Pos, Reason: "the outcome reads " + o.Name + ", memory of window " + wi.base.w.Name + " that the test frees (the library owns it)"}
+			return &Unsupported{File: t.File, Test: t.Name, Pos: r.Loc.Pos, Reason: "the outcome reads " + o.Name + ", memory of window " + wi.base.w.Name + " that the test frees (the library owns it)"}
 		}
 		g.outTypes = append(g.outTypes, typ)
 		g.outOffsets = append(g.outOffsets, disp*wi.du)

@@ -160,8 +160,9 @@ exists (0:r0=0)
 		t.Fatal(err)
 	}
 	_, err = Generate(lt, Options{})
-	if err == nil || !strings.Contains(err.Error(), "MPI_Compare_and_swap takes integer types only") {
-		t.Errorf("got %v, want a refusal of cas on double", err)
+	// FILE:LINE:COL first, as every error about a file (it started with the test's name).
+	if want := "bad.lit:8:2: cgen: r0 = cas x 0 1: MPI_Compare_and_swap takes integer types only"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
 	}
 }
 
