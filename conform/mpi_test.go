@@ -150,8 +150,8 @@ func TestMissingLibrary(t *testing.T) {
 }
 
 func TestMPICHBusyPollRefusal(t *testing.T) {
-	_, err := Libraries["mpich"].Launch(context.Background(), runtime.NumCPU()+1, false, "/nonexistent")
-	if err == nil || !strings.Contains(err.Error(), "busy-polls") || !strings.Contains(err.Error(), "--oversubscribe") {
+	_, err := Libraries["mpich"].Launch(context.Background(), runtime.NumCPU()+1, LaunchOptions{}, "/nonexistent")
+	if !CannotRun(err) || !strings.Contains(err.Error(), "busy-polls") || !strings.Contains(err.Error(), "--oversubscribe") {
 		t.Errorf("more MPICH ranks than cores: %v", err)
 	}
 }

@@ -50,21 +50,29 @@ func (tr *TestReport) Result(sem spec.Semantics, hw model.HW) *explorer.Result {
 
 // ConformRun is one line of `rmacheck conform --json` output.
 type ConformRun struct {
-	Test          string           `json:"test"`
-	File          string           `json:"file"`
-	Target        string           `json:"target"`
-	Library       string           `json:"library,omitempty"`
-	Preset        string           `json:"preset"`
-	HW            string           `json:"hw"`
-	Runs          int              `json:"runs"`
-	Positive      int              `json:"positive"`
-	Negative      int              `json:"negative"`
-	Observation   string           `json:"observation"`
-	Histogram     []ConformBin     `json:"histogram"`
-	NonConforming int              `json:"nonconforming"`
-	Unseen        []map[string]int `json:"unseen"`
-	Rate          float64          `json:"rate"`
-	Skipped       string           `json:"skipped,omitempty"`
+	Test          string            `json:"test"`
+	File          string            `json:"file"`
+	Target        string            `json:"target"`
+	Library       string            `json:"library,omitempty"`
+	Preset        string            `json:"preset"`
+	HW            string            `json:"hw"`
+	Runs          int               `json:"runs"`
+	Positive      int               `json:"positive"`
+	Negative      int               `json:"negative"`
+	Observation   string            `json:"observation"`
+	Histogram     []ConformBin      `json:"histogram"`
+	NonConforming int               `json:"nonconforming"`
+	Unseen        []map[string]int  `json:"unseen"`
+	Rate          float64           `json:"rate"`
+	Skipped       string            `json:"skipped,omitempty"`
+	Placement     *ConformPlacement `json:"placement,omitempty"`
+}
+
+// ConformPlacement is where a real-MPI run's ranks ran: the launcher and each rank's node.
+type ConformPlacement struct {
+	Launcher string   `json:"launcher"`
+	Nodes    int      `json:"nodes,omitempty"`
+	Hosts    []string `json:"hosts,omitempty"`
 }
 
 // ConformBin is one outcome of a conformance histogram.

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,6 +30,8 @@ type conformFlags struct {
 	hw               string
 	timeout          time.Duration
 	keepC            string
+	launcher         string
+	hostfile         string
 }
 
 func newConformCmd() *cobra.Command {
@@ -46,7 +50,9 @@ func newConformCmd() *cobra.Command {
 			wrapText(`The mpich and openmpi targets compile the test's C program (see 'rmacheck cgen') with mpicc.mpich or `+
 				`mpicc.openmpi and run it under mpiexec.mpich or mpiexec.openmpi (--allow-run-as-root --oversubscribe `+
 				`--mca osc ^rdma); each iteration starts from the initial values, the ranks released together by a `+
-				`spin barrier in shared memory. A window whose MPI_WIN_MODEL differs from the declared model skips the test.`, 80) + "\n" + exitStatusHelp("every observed outcome is allowed (tests skipped as erroneous or by the library included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states"),
+				`spin barrier in shared memory. A window whose MPI_WIN_MODEL differs from the declared model skips the test.`, 80) + "\n" + exitStatusHelp("every observed outcome is allowed (tests skipped as erroneous or by the library included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states",
+			"3 the target could not run a test: the library is missing, refuses the ranks (--oversubscribe runs them), times out (--timeout raises the bound), crashes, stops with an MPI error, or stops at its spin limit (SPIN-LIMIT); each says what happened and what to do. 2 wins over 3, and 3 over 1",
+			"130/143 interrupted by SIGINT/SIGTERM; the MPI processes are stopped and the temporary files removed"),
 		Example: `  rmacheck conform --target reference ../shared/acceptance/01-SB.lit
   rmacheck conform --target mpich --runs 100000 ../shared/acceptance/01-SB.lit
   rmacheck conform --target openmpi --keep-c /tmp/c litmus/ticket435
@@ -66,7 +72,9 @@ func newConformCmd() *cobra.Command {
 	fl.BoolVar(&f.oversubscribe, "oversubscribe", false, "mpich: run more ranks than cores (MPICH busy-polls, so this is refused by default)")
 	fl.StringVar(&f.hw, "hw", "", "mpich, openmpi: hardware model to compare with (default the machine's: "+conform.MachineHW().String()+")")
 	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run (0, the default: 30s + 1ms per iteration)")
-	fl.StringVar(&f.keepC, "keep-c", "", "mpich, openmpi: also write each test's C program into this directory")
+	fl.StringVar(&f.keepC, "keep-c", "", "mpich, openmpi: also write each test's C program into this directory (created if needed)")
+	fl.StringVar(&f.launcher, "launcher", "", "mpich, openmpi: start the ranks with this command instead of the library's mpiexec, e.g. 'srun -N 2 --ntasks-per-node 1' or 'mpiexec.mpich -hosts a,b' (split at spaces; -n N, the program and its arguments follow)")
+	fl.StringVar(&f.hostfile, "hostfile", "", "mpich, openmpi: give this hostfile to the library's mpiexec (-f for MPICH, --hostfile for Open MPI)")
 	return cmd
 }
 
@@ -77,8 +85,8 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	}
 	switch f.target {
 	case "reference":
-		if f.hw != "" || f.oversubscribe || f.keepC != "" {
-			return usageErrorf("--hw, --oversubscribe and --keep-c are for the mpich and openmpi targets")
+		if f.hw != "" || f.oversubscribe || f.keepC != "" || f.launcher != "" || f.hostfile != "" || f.timeout != 0 {
+			return usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile and --timeout are for the mpich and openmpi targets")
 		}
 	case "mpich", "openmpi":
 		if f.hw != "" {
@@ -86,8 +94,25 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 				return usageErrorf("--hw: %v", err)
 			}
 		}
+		if f.launcher != "" && f.hostfile != "" {
+			return usageErrorf("give --hostfile to the library's mpiexec, or put it in --launcher, not both")
+		}
+		if f.launcher != "" && len(strings.Fields(f.launcher)) == 0 {
+			return usageErrorf("--launcher: empty command")
+		}
+		if f.hostfile != "" {
+			if _, err := litmus.ReadFile(f.hostfile, maxFileSize); err != nil {
+				printErrors(cmd.ErrOrStderr(), err)
+				return exitWith(exitBadInput)
+			}
+		}
 		if _, err := conform.LookupLibrary(f.target); err != nil {
-			return exitError{code: exitBadInput, err: err}
+			return exitError{code: exitCannotRun, err: err}
+		}
+		if f.keepC != "" { // once, up front: not one failure per test
+			if err := os.MkdirAll(f.keepC, 0o755); err != nil {
+				return ioError(fmt.Errorf("--keep-c: %w", err))
+			}
 		}
 	default:
 		return usageErrorf("--target %q: expected reference, mpich or openmpi", f.target)
@@ -104,11 +129,18 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		return err
 	}
 	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	failed := false
+	var ctx context.Context
+	if f.target != "reference" { // MPI processes to stop on an interrupt
+		var stop func()
+		ctx, stop = interruptible()
+		defer stop()
+	}
+	failed, cannotRun := false, false
 	for _, t := range tests {
 		for _, sem := range sems {
 			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, MaxStates: defaultMaxStates,
-				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC}
+				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC,
+				Launcher: strings.Fields(f.launcher), Hostfile: f.hostfile, Context: ctx}
 			opt.Progress = conformProgress(errw, t.Name, f.json)
 			var rep *conform.Report
 			if f.target == "reference" {
@@ -117,9 +149,16 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 				rep, err = conform.MPI(t, sem, f.target, opt)
 			}
 			clearProgress(errw, f.json)
+			if exit, ok := interruptedExit(err); ok {
+				return exit
+			}
 			if err != nil {
 				fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
-				failed = true
+				if conform.CannotRun(err) {
+					cannotRun = true
+				} else {
+					failed = true
+				}
 				continue
 			}
 			if rep.NonConforming > 0 {
@@ -139,6 +178,8 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	switch {
 	case bad:
 		return exitWith(exitBadInput)
+	case cannotRun:
+		return exitWith(exitCannotRun)
 	case failed:
 		return exitWith(exitFailed)
 	}
@@ -179,6 +220,9 @@ func writeConformReport(w io.Writer, rep *conform.Report) {
 		target += ": " + rep.Library
 	}
 	fmt.Fprintf(w, "Test %s %s (target %s, semantics %s, compared with hw %s)\n", t.Name, verdictWord(t.Quant), target, rep.Sem.Name, rep.HW)
+	if rep.Placement != nil {
+		fmt.Fprintf(w, "Placement %s\n", rep.Placement)
+	}
 	if rep.Skipped != "" {
 		fmt.Fprintf(w, "%s\n\n", rep.Skipped)
 		return
@@ -243,6 +287,13 @@ type conformRunJSON struct {
 	Seed          int64              `json:"seed"`
 	TimeS         float64            `json:"time_s"`
 	Skipped       string             `json:"skipped,omitempty"`
+	Placement     *placementJSON     `json:"placement,omitempty"`
+}
+
+type placementJSON struct {
+	Launcher string   `json:"launcher"`
+	Nodes    int      `json:"nodes,omitempty"`
+	Hosts    []string `json:"hosts,omitempty"`
 }
 
 func conformJSON(rep *conform.Report) conformRunJSON {
@@ -258,6 +309,9 @@ func conformJSON(rep *conform.Report) conformRunJSON {
 		HW: rep.HW.String(), Runs: rep.Runs, Positive: rep.Positive, Negative: rep.Negative, Observation: rep.Observation(),
 		Histogram: []conformBinJSON{}, NonConforming: rep.NonConforming, Unseen: []map[string]int64{}, Rate: rep.Rate,
 		Seed: rep.Seed, TimeS: rep.Elapsed.Seconds(), Skipped: rep.Skipped}
+	if pl := rep.Placement; pl != nil {
+		j.Placement = &placementJSON{Launcher: pl.Launcher, Nodes: pl.Nodes, Hosts: pl.Hosts}
+	}
 	for _, b := range rep.Bins {
 		j.Histogram = append(j.Histogram, conformBinJSON{Values: values(b.Values), Count: b.Count, Allowed: b.Allowed})
 	}

@@ -140,11 +140,12 @@ func exitStatusHelp(ok, failed string, more ...string) string {
 	var b strings.Builder
 	b.WriteString("\nExit status:\n")
 	line := func(code, text string) {
-		for i, l := range strings.Split(strings.TrimSuffix(wrapText(text, 75), "\n"), "\n") {
+		indent := strings.Repeat(" ", len(code)+4)
+		for i, l := range strings.Split(strings.TrimSuffix(wrapText(text, 80-len(indent)), "\n"), "\n") {
 			if i == 0 {
 				fmt.Fprintf(&b, "  %s  %s\n", code, l)
 			} else {
-				fmt.Fprintf(&b, "     %s\n", l)
+				fmt.Fprintf(&b, "%s%s\n", indent, l)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,10 +23,10 @@ func referenceTarget(t *litmus.Test, sem spec.Semantics, runs int, seed int64) (
 	return forbidden(conform.Reference(t, sem, conform.Options{Runs: runs, Seed: seed}))
 }
 
-// mpiTarget runs a test on a real MPI library through conform.MPI.
-func mpiTarget(target string) gen.Target {
+// mpiTarget runs a test on a real MPI library through conform.MPI; ctx stops it.
+func mpiTarget(ctx context.Context, target string) gen.Target {
 	return func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error) {
-		return forbidden(conform.MPI(t, sem, target, conform.Options{Runs: runs, Seed: seed}))
+		return forbidden(conform.MPI(t, sem, target, conform.Options{Runs: runs, Seed: seed, Context: ctx}))
 	}
 }
 
@@ -68,7 +69,8 @@ func newFuzzCmd() *cobra.Command {
 			`10 x --runs runs, and reports it; --out writes it as DIR/NAME.lit (and, for mpich and openmpi, its C as DIR/NAME.c). It stops at the first confirmed `+
 			`reproducer, after --programs programs, or after --time. The mpich and openmpi targets run `+
 			`each program through conform.MPI (C generated and run with the library's mpiexec: slow, so `+
-			`give small --runs).`, 80) + "\n" + exitStatusHelp("no reproducer was found", "a reproducer was found"),
+			`give small --runs).`, 80) + "\n" + exitStatusHelp("no reproducer was found", "a reproducer was found",
+			"3 the target could not run a program (as for conform)", "130/143 interrupted by SIGINT/SIGTERM (mpich, openmpi: as for conform)"),
 		Example: `  rmacheck fuzz --target reference --time 1m
   rmacheck fuzz --target reference --sem B --runs 5000 --out repro`,
 		Args: cobra.NoArgs,
@@ -94,9 +96,11 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	case "reference":
 	case "mpich", "openmpi":
 		if _, err := conform.LookupLibrary(f.target); err != nil {
-			return exitError{code: exitBadInput, err: err}
+			return exitError{code: exitCannotRun, err: err}
 		}
-		target = mpiTarget(f.target)
+		ctx, stop := interruptible()
+		defer stop()
+		target = mpiTarget(ctx, f.target)
 	default:
 		return usageErrorf("--target %q: expected reference, mpich or openmpi", f.target)
 	}
@@ -123,6 +127,12 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 		Config: gen.Config{MinProcs: 2, MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, Syncs: f.syncs},
 		Time:   f.dur, Programs: f.programs, Runs: f.runs, Seed: f.seed,
 		Log: func(format string, args ...any) { fmt.Fprintf(errw, "fuzz: "+format+"\n", args...) }})
+	if exit, ok := interruptedExit(err); ok {
+		return exit
+	}
+	if err != nil && conform.CannotRun(err) {
+		return exitError{code: exitCannotRun, err: err}
+	}
 	if err != nil {
 		return exitError{code: exitFailed, err: err}
 	}

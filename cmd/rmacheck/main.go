@@ -72,7 +72,8 @@ func newRootCmd() *cobra.Command {
 			"Run 'rmacheck presets' for the switches of each preset and 'rmacheck explain RULE'\n" +
 			"for the rule an error names.\n" + exitStatusHelp("success: every expectation met, nothing found",
 			"a finding or an incomplete result: an expectation broken, an outcome the model forbids, two semantics that differ, a reproducer, a misaligned access, a search stopped at --max-states",
-			"3 (probe) the MPI library could not run the probe") +
+			"3 (conform, fuzz, probe) the MPI target could not run a test: missing, refused, timed out, crashed, or stopped at its spin limit",
+			"130/143 (conform, fuzz, probe with an MPI library) interrupted by SIGINT or SIGTERM: the MPI processes are stopped and the temporary files removed") +
 			"\n\n'rmacheck COMMAND --help' says what each status means for that command.",
 		Example: `  rmacheck check litmus                # parse and validate the whole corpus
   rmacheck fmt -l litmus               # list files not in canonical form

@@ -36,7 +36,12 @@ func newProbeCmd() *cobra.Command {
 			if target != "mpich" && target != "openmpi" {
 				return usageErrorf("--target %q: expected mpich or openmpi", target)
 			}
-			pr, err := conform.RunProbe(target, timeout)
+			ctx, stop := interruptible()
+			defer stop()
+			pr, err := conform.RunProbe(ctx, target, timeout)
+			if exit, ok := interruptedExit(err); ok {
+				return exit
+			}
 			if err != nil {
 				return exitError{code: exitCannotRun, err: err}
 			}

@@ -95,6 +95,9 @@ type gen struct {
 	perIter    bool // some window is freed: create and free the windows every iteration
 	outTypes   []litmus.Type
 	outOffsets []int // byte offset of a cell outcome in its base window's segment
+	// needsShm says why the test needs memory shared by all its ranks, "" when it does
+	// not: then it also runs when the ranks span nodes.
+	needsShm string
 }
 
 type winInfo struct {
@@ -192,6 +195,7 @@ func (g *gen) prepare() error {
 			}
 		}
 	}
+	g.needsShm = sharedMemoryNeed(t)
 	// Outcome types and offsets.
 	refs := g.outRefs()
 	for _, o := range g.p.Out {
@@ -408,6 +412,11 @@ func (g *gen) program() {
 		names = append(names, o.Name)
 	}
 	g.printf("static const char *const test_name = %q;\n", t.Name)
+	if g.needsShm != "" {
+		g.printf("static const char *const needs_shm = %q; /* across nodes the test is skipped */\n", g.needsShm)
+	} else {
+		g.printf("static const char *const needs_shm = NULL; /* it runs across nodes too */\n")
+	}
 	g.printf("static const char *const out_names = %q;\n\n", strings.Join(names, ","))
 	g.windowDecls()
 	g.groupDecls()
@@ -671,23 +680,21 @@ func (g *gen) mainFunc() {
     }
     MPI_Comm_dup(MPI_COMM_WORLD, &tcomm);
     rng_state = seed * 0x9E3779B97F4A7C15ull + (uint64_t)me * 0xBF58476D1CE4E5B9ull + 1;
-    {   /* the spin barrier's segment: every rank must share memory with every other */
+    if (me == 0) {
+        printf("RMACHECK test=%%s procs=%%d out=%%s\n", test_name, NPROCS, out_names);
+        fflush(stdout);
+    }
+    {   /* where the ranks run; a test that needs memory shared by all ranks needs one node */
         MPI_Comm node;
-        int nsize;
-        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-        MPI_Comm_size(node, &nsize);
-        if (nsize != NPROCS) {
+        int nodes = rmc_placement(&node);
+        if (nodes > 1 && needs_shm != NULL) {
             if (me == 0)
-                printf("ERROR the processes must share one node (memory) for the spin barrier\n");
+                printf("SKIP the test needs memory shared by all ranks (%%s), and the ranks are on %%d nodes\n", needs_shm, nodes);
+            fflush(stdout);
             MPI_Finalize();
-            return 2;
+            return 0;
         }
-        MPI_Aint bsize; int bdu;
-        MPI_Win_allocate_shared(me == 0 ? sizeof(struct rmc_barrier) : 0, 1, MPI_INFO_NULL, node, &bar, &bar_win);
-        MPI_Win_shared_query(bar_win, 0, &bsize, &bdu, &bar);
-        if (me == 0)
-            memset(bar, 0, sizeof *bar);
-        MPI_Barrier(MPI_COMM_WORLD);
+        rmc_barrier_init(nodes, node);
     }
 `)
 	for _, wi := range g.wins {
@@ -695,15 +702,11 @@ func (g *gen) mainFunc() {
 			g.printf("    MPI_Comm_split(MPI_COMM_WORLD, %s ? 0 : MPI_UNDEFINED, me, &comm_%s);\n", g.memberCond(wi), wi.id)
 		}
 	}
-	g.printf(`    if (me == 0) {
-        printf("RMACHECK test=%%s procs=%%d out=%%s\n", test_name, NPROCS, out_names);
-        fflush(stdout);
-    }
-    make_groups();
+	g.printf(`    make_groups();
     create_windows(1);
     if (rmc_skip) {
         free_windows();
-        MPI_Win_free(&bar_win);
+        rmc_barrier_free();
         MPI_Finalize();
         return 0;
     }
@@ -781,7 +784,7 @@ func (g *gen) mainFunc() {
 	g.printf(`    free(rows);
     free(sum);
     free(bins);
-    MPI_Win_free(&bar_win);
+    rmc_barrier_free();
     MPI_Finalize();
     return 0;
 }
@@ -797,4 +800,31 @@ func (g *gen) memberCond(wi *winInfo) string {
 		return "0"
 	}
 	return "(" + strings.Join(cs, " || ") + ")"
+}
+
+// sharedMemoryNeed says why a test needs memory shared by all its ranks (an
+// allocate_shared window, a shared_query, a plain access to another rank's segment),
+// "" when it does not.
+func sharedMemoryNeed(t *litmus.Test) string {
+	for _, w := range t.Windows {
+		if w.Flavor == litmus.FlavorAllocateShared {
+			return "window " + w.Name + " is allocate_shared"
+		}
+	}
+	for pi, pr := range t.Procs {
+		for row, in := range pr.Code {
+			if in == nil {
+				continue
+			}
+			switch {
+			case in.Op == litmus.OpSharedQuery:
+				return fmt.Sprintf("P%d row %d: shared_query", pi, row+1)
+			case (in.Op == litmus.OpLoad || in.Op == litmus.OpStore) && in.Loc != nil:
+				if _, rank, _, _, _ := t.ResolveLoc(*in.Loc); rank != pi {
+					return fmt.Sprintf("P%d row %d: a plain access to rank %d's segment", pi, row+1, rank)
+				}
+			}
+		}
+	}
+	return ""
 }

@@ -54,13 +54,19 @@ static inline void rmc_pause(void) {
 
 /* Sense-reversing spin barrier on a counter in an MPI_Win_allocate_shared segment of its
  * own. Waiters poll MPI now and then (MPI_Iprobe) so that libraries whose RMA progresses
- * only inside MPI calls make progress, and yield when oversubscribed. */
+ * only inside MPI calls make progress, and yield when oversubscribed. When the ranks are
+ * on more than one node no memory is shared by all, and the barrier is MPI_Barrier. */
 struct rmc_barrier { volatile int count; volatile int sense; char pad[56]; };
 static struct rmc_barrier *bar;
-static MPI_Win bar_win;
+static MPI_Win bar_win = MPI_WIN_NULL;
+static MPI_Comm bar_comm = MPI_COMM_NULL; /* set when the ranks span nodes */
 static int bar_sense;
 
 static void spin_barrier(void) {
+    if (bar_comm != MPI_COMM_NULL) {
+        MPI_Barrier(bar_comm);
+        return;
+    }
     int sense = !bar_sense, flag;
     bar_sense = sense;
     if (__atomic_add_fetch(&bar->count, 1, __ATOMIC_ACQ_REL) == NPROCS) {
@@ -77,6 +83,62 @@ static void spin_barrier(void) {
         }
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* Where the ranks run. Rank 0 prints "PLACEMENT nodes=K 0:host 1:host ...": each rank's
+ * MPI_Get_processor_name, and K, the nodes (MPI_COMM_TYPE_SHARED) they span. With
+ * RMACHECK_ONE_RANK_PER_NODE=1 in the environment every rank counts as a node of its own,
+ * to try the cross-node path on one machine. Returns K; node is this rank's node. */
+static int rmc_placement(MPI_Comm *node) {
+    char name[MPI_MAX_PROCESSOR_NAME + 1] = {0};
+    int len = 0, nrank = 0, leader, nodes = 0;
+    const char *one = getenv("RMACHECK_ONE_RANK_PER_NODE");
+    MPI_Get_processor_name(name, &len);
+    if (one != NULL && strcmp(one, "") != 0 && strcmp(one, "0") != 0)
+        MPI_Comm_split(MPI_COMM_WORLD, me, 0, node);
+    else
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, node);
+    MPI_Comm_rank(*node, &nrank);
+    leader = nrank == 0;
+    MPI_Allreduce(&leader, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    char *all = me == 0 ? calloc(NPROCS, MPI_MAX_PROCESSOR_NAME + 1) : NULL;
+    MPI_Gather(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (me == 0) {
+        printf("PLACEMENT nodes=%d", nodes);
+        for (int r = 0; r < NPROCS; r++) {
+            char *h = all + (size_t)r * (MPI_MAX_PROCESSOR_NAME + 1);
+            for (char *c = h; *c; c++)
+                if (*c == ' ' || *c == '\t')
+                    *c = '_';
+            printf(" %d:%s", r, h);
+        }
+        printf("\n");
+        fflush(stdout);
+        free(all);
+    }
+    return nodes;
+}
+
+/* The barrier's memory: a shared segment on the one node, or MPI_Barrier across nodes. */
+static void rmc_barrier_init(int nodes, MPI_Comm node) {
+    if (nodes > 1) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &bar_comm);
+        return;
+    }
+    MPI_Aint bsize;
+    int bdu;
+    MPI_Win_allocate_shared(me == 0 ? sizeof(struct rmc_barrier) : 0, 1, MPI_INFO_NULL, node, &bar, &bar_win);
+    MPI_Win_shared_query(bar_win, 0, &bsize, &bdu, &bar);
+    if (me == 0)
+        memset(bar, 0, sizeof *bar);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static void rmc_barrier_free(void) {
+    if (bar_win != MPI_WIN_NULL)
+        MPI_Win_free(&bar_win);
+    if (bar_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&bar_comm);
 }
 
 static uint64_t rng_state;
