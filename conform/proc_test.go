@@ -84,6 +84,9 @@ func TestTimeoutStopsEveryProcess(t *testing.T) {
 			if took > 4*time.Second+stopGrace+5*time.Second {
 				t.Errorf("MPI returned %v after it started, for a timeout of 4s", took)
 			}
+			if re != nil && re.Starved != strings.Contains(err.Error(), "on a loaded machine") {
+				t.Errorf("Starved %v but the message is %q", re.Starved, err)
+			}
 			t.Logf("%s: stopped after %v: %v", target, took.Round(time.Millisecond), err)
 		})
 	}
@@ -136,4 +139,13 @@ func TestProgramTrouble(t *testing.T) {
 	if re == nil || !strings.Contains(re.Reason, "MPI_Win_shared_query") {
 		t.Errorf("ERROR: %+v", re)
 	}
+}
+
+// TestCPUPressure: on Linux the machine's CPU pressure is known, between 0 and 1.
+func TestCPUPressure(t *testing.T) {
+	p, ok := CPUPressure()
+	if !ok || p < 0 || p > 1 {
+		t.Errorf("CPUPressure() = %v, %v", p, ok)
+	}
+	t.Logf("CPU pressure %.2f, loaded %v", p, Loaded())
 }

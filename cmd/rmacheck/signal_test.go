@@ -60,7 +60,7 @@ func TestSignalStopsMPIRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			ranks := 0
-			for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline) && ranks < 2; time.Sleep(50 * time.Millisecond) {
+			for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline) && ranks < 2; time.Sleep(50 * time.Millisecond) {
 				ranks = 0
 				for _, p := range procsMentioning(tmp) {
 					if strings.Contains(p, "/blocked 10") {
