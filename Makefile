@@ -41,8 +41,14 @@ fmtcheck:
 		exit 1; \
 	fi
 
+# An explicit bound on each test binary: go test's default (10 minutes a package) is not
+# one to lean on. make test takes about 1.5 minutes here on 2 cores; with two busy loops
+# per core beside it (load average 8-9) 7 minutes, the longest package conform/cgen
+# (compiling the corpus's C, 6 minutes): a load of 15-30 can double or triple that.
+GOTESTTIMEOUT ?= 30m
+
 gotest:
-	$(GO) test ./...
+	$(GO) test -timeout $(GOTESTTIMEOUT) ./...
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -4,6 +4,7 @@
 package conform
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -40,6 +41,13 @@ type Options struct {
 	Jitter int
 	// KeepDir, when set, receives the generated C program as NAME.c.
 	KeepDir string
+	// Launcher replaces the library's mpiexec (LaunchOptions.Launcher); Hostfile is
+	// given to it (LaunchOptions.Hostfile).
+	Launcher []string
+	Hostfile string
+	// Context, when not nil, stops a run when it ends (an interrupt): the launcher and
+	// its ranks are stopped, the temporary files removed, and MPI returns its cause.
+	Context context.Context
 }
 
 // Bin is one observed outcome.
@@ -73,6 +81,14 @@ type Report struct {
 	Model     *explorer.Result
 	// Models: MPI_WIN_MODEL of each window as a real library reports it ("W unified").
 	Models []string
+	// Placement (real-MPI targets): the launcher and the node of each rank.
+	Placement *Placement
+	// Starvation (reference target): the part of the run the ranks spent ready to run
+	// but off a CPU (reference.Result.Starvation; 0 when unknown). Starved when it is
+	// over a quarter: the machine was loaded, so outcomes that need the ranks side by
+	// side were rare.
+	Starvation float64
+	Starved    bool
 
 	raw *reference.Result // the parsed histogram of a real-MPI run, before compare
 }
@@ -114,6 +130,7 @@ func Reference(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error)
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
 	}
 	rep.compare(res, allowed)
+	rep.Starvation, rep.Starved = res.Starvation(), res.Starved()
 	return rep, nil
 }
 

@@ -51,18 +51,39 @@ func TestRandomProgramsConform(t *testing.T) {
 	})
 }
 
+// corpusBudget bounds the iterations of TestCorpusConforms over the whole corpus, so
+// the package stays well inside go test's timeout as the corpus grows and on a loaded
+// machine; make conform keeps the big run (10^5 iterations a test, through the CLI).
+const corpusBudget = 100_000
+
+// corpusRuns is the iterations per (file, preset): the budget shared out, between 20
+// and 200.
+func corpusRuns(files, presets int) int {
+	return max(20, min(200, corpusBudget/max(1, files*presets)))
+}
+
+func TestCorpusRuns(t *testing.T) {
+	for _, c := range []struct{ files, presets, want int }{{10, 4, 200}, {163, 4, 153}, {5000, 4, 20}, {0, 0, 200}} {
+		if got := corpusRuns(c.files, c.presets); got != c.want {
+			t.Errorf("corpusRuns(%d, %d) = %d, want %d", c.files, c.presets, got, c.want)
+		}
+	}
+}
+
 // TestCorpusConforms runs the corpus and the acceptance tests on the reference
 // runtime under every preset; none may show an outcome the model forbids.
 func TestCorpusConforms(t *testing.T) {
 	files := corpus.All(t)
-	runs, skipped := 0, 0
+	presets := spec.AllPresets()
+	per := corpusRuns(len(files), len(presets))
+	runs, skipped, iterations, starved := 0, 0, 0, 0
 	for _, f := range files {
 		lt, err := litmus.ParseFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, sem := range spec.AllPresets() {
-			rep, err := conform.Reference(lt, sem, conform.Options{Runs: 200, Seed: 11, MaxStates: 5_000_000})
+		for _, sem := range presets {
+			rep, err := conform.Reference(lt, sem, conform.Options{Runs: per, Seed: 11, MaxStates: 5_000_000})
 			if err != nil {
 				t.Errorf("%s %s: %v", f, sem.Name, err)
 				continue
@@ -72,10 +93,21 @@ func TestCorpusConforms(t *testing.T) {
 				continue
 			}
 			runs++
+			iterations += rep.Runs
+			if rep.Starved {
+				starved++
+			}
 			if rep.NonConforming > 0 {
 				t.Errorf("%s %s: NON-CONFORMING %s", filepath.Base(f), sem.Name, describe(rep))
 			}
 		}
 	}
-	t.Logf("%d (file, preset) runs conform, %d skipped as erroneous; compared with hw %s", runs, skipped, conform.MachineHW())
+	t.Logf("%d (file, preset) runs conform (%d iterations each, %d in all), %d skipped as erroneous; compared with hw %s",
+		runs, per, iterations, skipped, conform.MachineHW())
+	if starved > 0 {
+		t.Logf("%d of the runs were CPU-starved (the ranks waited for a CPU over a quarter of the time: the machine is loaded)", starved)
+	}
+	if iterations > corpusBudget {
+		t.Errorf("%d iterations, over the budget of %d", iterations, corpusBudget)
+	}
 }

@@ -11,13 +11,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/rmacheck/rmacheck/conform/cgen"
+	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/reference"
@@ -32,6 +33,8 @@ type Library struct {
 	Exec     string   // the launcher
 	ExecArgs []string // before -n N
 	Packages string   // the Debian packages that provide it
+	// HostfileFlag is the launcher's option that names a hostfile.
+	HostfileFlag string
 	// BusyPolls: the library spins while it waits, so more ranks than cores crawl.
 	BusyPolls bool
 }
@@ -39,11 +42,11 @@ type Library struct {
 // Libraries are the real-MPI targets.
 var Libraries = map[string]Library{
 	"mpich": {Target: "mpich", Name: "MPICH", CC: "mpicc.mpich", Exec: "mpiexec.mpich",
-		Packages: "mpich libmpich-dev", BusyPolls: true},
+		Packages: "mpich libmpich-dev", HostfileFlag: "-f", BusyPolls: true},
 	// --mca osc ^rdma: the default RMA component of Open MPI 4.1 crashes on atomics.
 	"openmpi": {Target: "openmpi", Name: "Open MPI", CC: "mpicc.openmpi", Exec: "mpiexec.openmpi",
 		ExecArgs: []string{"--allow-run-as-root", "--oversubscribe", "--mca", "osc", "^rdma"},
-		Packages: "openmpi-bin libopenmpi-dev"},
+		Packages: "openmpi-bin libopenmpi-dev", HostfileFlag: "--hostfile"},
 }
 
 // Version is the library's name and version, as its launcher reports it ("MPICH 4.0.2").
@@ -105,33 +108,96 @@ func IsMissingLibrary(err error) bool {
 
 // CompileC compiles a C program with the library's wrapper (-O2 -Wall -Werror).
 func (lib Library) CompileC(ctx context.Context, src, bin string) error {
-	cmd := exec.CommandContext(ctx, lib.CC, "-O2", "-Wall", "-Werror", "-o", bin, src)
-	out, err := cmd.CombinedOutput()
+	out, errb, err := runGroup(ctx, []string{lib.CC, "-O2", "-Wall", "-Werror", "-o", bin, src})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	if err != nil {
-		return fmt.Errorf("%s %s: %v\n%s", lib.CC, filepath.Base(src), err, out)
+		return fmt.Errorf("%s %s: %v\n%s%s", lib.CC, filepath.Base(src), err, out, errb)
 	}
 	return nil
 }
 
-// Launch runs a program on n ranks and returns its standard output.
-func (lib Library) Launch(ctx context.Context, n int, oversubscribe bool, bin string, args ...string) ([]byte, error) {
-	if lib.BusyPolls && n > runtime.NumCPU() && !oversubscribe {
-		return nil, fmt.Errorf("%s busy-polls: refusing to run %d ranks on %d cores (they would crawl, and the interleavings of interest get rare); --oversubscribe runs them anyway",
-			lib.Name, n, runtime.NumCPU())
+// LaunchOptions say how a program's ranks are started.
+type LaunchOptions struct {
+	// Oversubscribe lets MPICH run more ranks than cores on this machine.
+	Oversubscribe bool
+	// Launcher replaces the library's mpiexec and its options: a cluster's launcher
+	// such as srun -N 2 --ntasks-per-node 1, or mpiexec -hosts a,b. "-n N", the
+	// program and its arguments follow it.
+	Launcher []string
+	// Hostfile is given to the library's mpiexec (-f for MPICH, --hostfile for Open MPI).
+	Hostfile string
+}
+
+// Command is the launcher's command line for n ranks, before the program.
+func (lib Library) Command(n int, opt LaunchOptions) []string {
+	var argv []string
+	if len(opt.Launcher) > 0 {
+		argv = append(argv, opt.Launcher...)
+	} else {
+		argv = append(append(argv, lib.Exec), lib.ExecArgs...)
+		if opt.Hostfile != "" {
+			argv = append(argv, lib.HostfileFlag, opt.Hostfile)
+		}
 	}
-	argv := append(append([]string{}, lib.ExecArgs...), "-n", strconv.Itoa(n), bin)
-	cmd := exec.CommandContext(ctx, lib.Exec, append(argv, args...)...)
-	cmd.WaitDelay = 5 * time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	return append(argv, "-n", strconv.Itoa(n))
+}
+
+// Launch runs a program on n ranks and returns its standard output. An error that
+// means the library could not run the program is a *RunError; when ctx ends, the
+// launcher and its ranks are stopped (runGroup) and the error is ctx's cause.
+func (lib Library) Launch(ctx context.Context, n int, opt LaunchOptions, bin string, args ...string) ([]byte, error) {
+	local := len(opt.Launcher) == 0 && opt.Hostfile == ""
+	if lib.BusyPolls && local && n > runtime.NumCPU() && !opt.Oversubscribe {
+		return nil, &RunError{Lib: lib.Name, Reason: fmt.Sprintf("%s busy-polls: refusing to run %d ranks on %d cores (they would crawl, and the interleavings of interest get rare)",
+			lib.Name, n, runtime.NumCPU()), Hint: "--oversubscribe runs them anyway"}
+	}
+	argv := append(append(lib.Command(n, opt), bin), args...)
+	stdout, stderr, err := runGroup(ctx, argv)
 	if ctx.Err() != nil {
-		return stdout.Bytes(), fmt.Errorf("%s %s: timed out (%v)", lib.Exec, filepath.Base(bin), ctx.Err())
+		return stdout, ctx.Err()
 	}
 	if err != nil {
-		return stdout.Bytes(), fmt.Errorf("%s -n %d %s: %v\n%s%s", lib.Exec, n, filepath.Base(bin), err, tail(stdout.String()), tail(stderr.String()))
+		return stdout, &RunError{Lib: lib.Name, Reason: fmt.Sprintf("%s -n %d %s: %v", argv[0], n, filepath.Base(bin), err),
+			Output: tail(string(stdout)) + tail(string(stderr))}
 	}
-	return stdout.Bytes(), nil
+	return stdout, nil
+}
+
+// RunError is a test a library could not run: refused, crashed, stopped with an MPI
+// error or at the program's spin limit, or timed out. rmacheck conform exits 3 for it.
+type RunError struct {
+	Test   string // the test, when known
+	Lib    string // MPICH, Open MPI
+	Reason string // what happened
+	Hint   string // what to do about it, when something can be done
+	Output string // the end of the program's output, when it helps
+	// Starved: the run timed out on a loaded machine (CPUPressure over one half), so the
+	// timeout may say more about the machine than about the library.
+	Starved bool
+}
+
+func (e *RunError) Error() string {
+	var b strings.Builder
+	if e.Test != "" {
+		b.WriteString(e.Test + ": ")
+	}
+	fmt.Fprintf(&b, "%s could not run the test: %s", e.Lib, e.Reason)
+	if e.Hint != "" {
+		b.WriteString("; " + e.Hint)
+	}
+	if e.Output != "" {
+		b.WriteString("\n" + strings.TrimRight(e.Output, "\n"))
+	}
+	return b.String()
+}
+
+// CannotRun reports whether err means that the target could not run the test (a
+// RunError or a missing library), not that the test or its input is wrong.
+func CannotRun(err error) bool {
+	var re *RunError
+	return errors.As(err, &re) || IsMissingLibrary(err)
 }
 
 func tail(s string) string {
@@ -186,21 +252,42 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
+	defer os.RemoveAll(dir) // on every return; an interrupt cancels opt.Context and returns here
 	name := cFileName(t)
 	cfile, bin := filepath.Join(dir, name+".c"), filepath.Join(dir, name)
 	if err := os.WriteFile(cfile, src, 0o644); err != nil {
 		return nil, err
 	}
 	if opt.KeepDir != "" {
-		if err := os.WriteFile(filepath.Join(opt.KeepDir, name+".c"), src, 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(opt.KeepDir, name+".c"), src, 0o644); err != nil {
 			return nil, err
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	parent := opt.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
+	// stopped is the error of a run that ctx ended: the caller's cause (an interrupt),
+	// or the timeout, with what to do about it.
+	stopped := func(what string) error {
+		if parent.Err() != nil {
+			return fmt.Errorf("%s: %w", t.Name, context.Cause(parent))
+		}
+		re := &RunError{Test: t.Name, Lib: lib.Name, Reason: fmt.Sprintf("%s did not finish within %v", what, timeout),
+			Hint: "--timeout raises the bound (default 30s + 1ms per iteration); a library that hangs on the test needs no more time"}
+		if p, ok := CPUPressure(); ok && p > 0.5 {
+			re.Reason += fmt.Sprintf(" on a loaded machine (tasks waited for a CPU %.0f%% of the last 10 s)", 100*p)
+			re.Starved = true
+		}
+		return re
+	}
 	if err := lib.CompileC(ctx, cfile, bin); err != nil {
-		return nil, fmt.Errorf("%s: %w", t.Name, err)
+		if ctx.Err() != nil {
+			return nil, stopped("compiling")
+		}
+		return nil, &RunError{Test: t.Name, Lib: lib.Name, Reason: err.Error()}
 	}
 	if opt.Progress != nil {
 		opt.Progress(0, runs)
@@ -213,11 +300,26 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 	if jitter != "" {
 		args = append(args, jitter)
 	}
-	out, err := lib.Launch(ctx, t.NumProcs(), opt.Oversubscribe, bin, args...)
+	launch := LaunchOptions{Oversubscribe: opt.Oversubscribe, Launcher: opt.Launcher, Hostfile: opt.Hostfile}
+	out, err := lib.Launch(ctx, t.NumProcs(), launch, bin, args...)
+	rep.Placement = &Placement{Launcher: strings.Join(lib.Command(t.NumProcs(), launch), " ")}
 	if line := spinLimit(out); line != "" {
-		// a spin loop that never exits on this library: a finding, not a crash
+		// a spin loop that never exits on this library: a finding the report shows
+		// (the command exits 3: the test could not run to its end)
 		rep.SpinLimit = line
 		return rep, nil
+	}
+	if cause := programTrouble(out); cause != nil { // an ERROR line: what the program said first
+		cause.Test, cause.Lib = t.Name, lib.Name
+		return nil, cause
+	}
+	if ctx.Err() != nil {
+		return nil, stopped("the run")
+	}
+	var re *RunError
+	if errors.As(err, &re) {
+		re.Test = t.Name
+		return nil, re
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
@@ -226,7 +328,7 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 		opt.Progress(runs, runs)
 	}
 	if err := rep.fromOutput(out, allowed.Program); err != nil {
-		return nil, fmt.Errorf("%s: %s: %w", t.Name, lib.Name, err)
+		return nil, &RunError{Test: t.Name, Lib: lib.Name, Reason: err.Error()}
 	}
 	if rep.Skipped == "" {
 		rep.compare(rep.raw, allowed)
@@ -244,6 +346,21 @@ func spinLimit(out []byte) string {
 		}
 	}
 	return ""
+}
+
+// programTrouble finds the line of the program's output that says why it stopped:
+// an ERROR line (an MPI call failed, and the program aborted). A SPIN-LIMIT line is
+// a finding of the report (spinLimit).
+func programTrouble(out []byte) *RunError {
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if f := strings.Fields(line); len(f) > 0 && f[0] == "ERROR" {
+			return &RunError{Reason: "the program stopped with an error: " + strings.TrimSpace(strings.TrimPrefix(line, "ERROR")),
+				Hint: "--keep-c DIR keeps the C to run it again by hand"}
+		}
+	}
+	return nil
 }
 
 func cFileName(t *litmus.Test) string {
@@ -274,6 +391,11 @@ func (rep *Report) fromOutput(out []byte, p *model.Program) error {
 			sawHeader = true
 		case "MODEL":
 			rep.Models = append(rep.Models, strings.Join(f[1:], " "))
+		case "PLACEMENT":
+			if rep.Placement == nil {
+				rep.Placement = &Placement{}
+			}
+			rep.Placement.parse(f[1:])
 		case "SKIP":
 			rep.Skipped = "skipped: " + strings.TrimSpace(strings.TrimPrefix(line, "SKIP"))
 			return nil
@@ -310,15 +432,46 @@ func (rep *Report) fromOutput(out []byte, p *model.Program) error {
 	if res.Elapsed <= 0 {
 		res.Elapsed = time.Nanosecond
 	}
-	sort.Slice(res.Bins, func(i, j int) bool {
-		a, b := res.Bins[i].Values, res.Bins[j].Values
-		for k := range a {
-			if a[k] != b[k] {
-				return a[k] < b[k]
-			}
-		}
-		return false
-	})
+	slices.SortFunc(res.Bins, func(a, b reference.Bin) int { return slices.Compare(a.Values, b.Values) })
 	rep.raw = res
 	return nil
+}
+
+// Placement says where the ranks of a real-MPI run ran: the launcher's command line and
+// each rank's node, as the program reports them (its PLACEMENT line).
+type Placement struct {
+	Launcher string   // the launcher and its options, the program excluded
+	Nodes    int      // how many nodes the ranks ran on (0: not reported)
+	Hosts    []string // each rank's processor name, by rank
+}
+
+// parse reads the fields of "PLACEMENT nodes=K 0:host 1:host ...".
+func (p *Placement) parse(fields []string) {
+	for _, f := range fields {
+		if v, ok := strings.CutPrefix(f, "nodes="); ok {
+			p.Nodes, _ = strconv.Atoi(v)
+		} else if r, host, ok := strings.Cut(f, ":"); ok {
+			if k, err := strconv.Atoi(r); err == nil && k == len(p.Hosts) {
+				p.Hosts = append(p.Hosts, host)
+			}
+		}
+	}
+}
+
+// String is "2 ranks on 1 node (localhost) via mpiexec.mpich -n 2".
+func (p *Placement) String() string {
+	var b strings.Builder
+	if p.Nodes > 0 {
+		hosts := slices.Compact(slices.Sorted(slices.Values(p.Hosts)))
+		fmt.Fprintf(&b, "%d ranks on %d node", len(p.Hosts), p.Nodes)
+		if p.Nodes != 1 {
+			b.WriteString("s")
+		}
+		if len(hosts) > 0 {
+			fmt.Fprintf(&b, " (%s)", strings.Join(hosts, ", "))
+		}
+		b.WriteString(" ")
+	}
+	b.WriteString("via " + p.Launcher)
+	return b.String()
 }

@@ -2,6 +2,7 @@ package conform
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"strings"
 	"testing"
@@ -26,6 +27,30 @@ func needLibrary(t *testing.T, target string) {
 	}
 }
 
+// mpiRun runs MPI and fails the test on an error, except that a run that timed out on
+// a loaded machine skips it, naming the starvation: the library is not at fault.
+func mpiRun(t *testing.T, lt *litmus.Test, target string, opt Options) *Report {
+	t.Helper()
+	rep, err := MPI(lt, mpi41(t), target, opt)
+	var re *RunError
+	if errors.As(err, &re) && re.Starved {
+		t.Skipf("CPU starvation, not a finding: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// skipIfStarved skips a test whose statistical check failed while the machine was
+// loaded (the ranks rarely ran at once), naming the starvation.
+func skipIfStarved(t *testing.T, what string) {
+	t.Helper()
+	if p, ok := CPUPressure(); ok && p > 0.5 {
+		t.Skipf("%s, but the machine is loaded (tasks waited for a CPU %.0f%% of the last 10 s): CPU starvation, not a finding", what, 100*p)
+	}
+}
+
 func acceptance(t *testing.T, name string) *litmus.Test {
 	t.Helper()
 	lt, err := litmus.ParseFile("../../shared/acceptance/" + name)
@@ -41,12 +66,10 @@ func TestMPISBRelaxed(t *testing.T) {
 	for _, target := range []string{"mpich", "openmpi"} {
 		t.Run(target, func(t *testing.T) {
 			needLibrary(t, target)
-			rep, err := MPI(acceptance(t, "01-SB.lit"), mpi41(t), target, Options{Runs: 50_000, Seed: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := mpiRun(t, acceptance(t, "01-SB.lit"), target, Options{Runs: 50_000, Seed: 1})
 			t.Logf("%s SB: %d runs, %.0f runs/s, positive %d, bins %v", target, rep.Runs, rep.Rate, rep.Positive, rep.Bins)
 			if rep.Positive == 0 {
+				skipIfStarved(t, "SB never showed its relaxed outcome")
 				t.Errorf("SB never showed 0:r0=0 /\\ 1:r0=0 in %d runs", rep.Runs)
 			}
 			if rep.NonConforming > 0 {
@@ -86,10 +109,7 @@ func TestMPIMPPutFence(t *testing.T) {
 				tests = append(tests, acceptance(t, "11-MP+put+fence.lit"))
 			}
 			for _, lt := range tests {
-				rep, err := MPI(lt, mpi41(t), target, Options{Runs: 5_000, Seed: 2})
-				if err != nil {
-					t.Fatal(err)
-				}
+				rep := mpiRun(t, lt, target, Options{Runs: 5_000, Seed: 2})
 				t.Logf("%s %s: %d runs, %.0f runs/s, bins %v", target, lt.Name, rep.Runs, rep.Rate, rep.Bins)
 				if rep.Positive > 0 || rep.NonConforming > 0 {
 					t.Errorf("%s: the forbidden outcome 1:r0=0 showed %d times", lt.Name, rep.Positive)
@@ -125,11 +145,9 @@ func TestMPIWrongExpectation(t *testing.T) {
 	for _, target := range []string{"mpich", "openmpi"} {
 		t.Run(target, func(t *testing.T) {
 			needLibrary(t, target)
-			rep, err := MPI(sb, mpi41(t), target, Options{Runs: 50_000, Seed: 3, HW: "sc"})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := mpiRun(t, sb, target, Options{Runs: 50_000, Seed: 3, HW: "sc"})
 			if rep.NonConforming == 0 {
+				skipIfStarved(t, "SB compared with hw sc showed nothing the model forbids")
 				t.Errorf("SB compared with hw sc: no NON-CONFORMING run in %d (bins %v)", rep.Runs, rep.Bins)
 			}
 		})
@@ -150,8 +168,8 @@ func TestMissingLibrary(t *testing.T) {
 }
 
 func TestMPICHBusyPollRefusal(t *testing.T) {
-	_, err := Libraries["mpich"].Launch(context.Background(), runtime.NumCPU()+1, false, "/nonexistent")
-	if err == nil || !strings.Contains(err.Error(), "busy-polls") || !strings.Contains(err.Error(), "--oversubscribe") {
+	_, err := Libraries["mpich"].Launch(context.Background(), runtime.NumCPU()+1, LaunchOptions{}, "/nonexistent")
+	if !CannotRun(err) || !strings.Contains(err.Error(), "busy-polls") || !strings.Contains(err.Error(), "--oversubscribe") {
 		t.Errorf("more MPICH ranks than cores: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,8 +33,9 @@ type Probe struct {
 // largest predefined type, long double on x86-64 (SEMANTICS.md §6).
 const probeAlign = 16
 
-// RunProbe compiles and runs the probe program with a library on 2 ranks.
-func RunProbe(target string, timeout time.Duration) (*Probe, error) {
+// RunProbe compiles and runs the probe program with a library on 2 ranks. When ctx
+// ends (an interrupt), the launcher and its ranks are stopped and ctx's cause returned.
+func RunProbe(ctx context.Context, target string, timeout time.Duration) (*Probe, error) {
 	lib, err := LookupLibrary(target)
 	if err != nil {
 		return nil, err
@@ -50,13 +52,24 @@ func RunProbe(target string, timeout time.Duration) (*Probe, error) {
 	if err := os.WriteFile(src, []byte(ProbeC), 0o644); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	parent := ctx
+	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
-	if err := lib.CompileC(ctx, src, bin); err != nil {
-		return nil, err
+	err = lib.CompileC(ctx, src, bin)
+	var out []byte
+	if err == nil {
+		out, err = lib.Launch(ctx, 2, LaunchOptions{Oversubscribe: true}, bin)
 	}
-	out, err := lib.Launch(ctx, 2, true, bin)
-	if err != nil {
+	switch {
+	case parent.Err() != nil:
+		return nil, context.Cause(parent)
+	case ctx.Err() != nil:
+		return nil, &RunError{Lib: lib.Name, Reason: fmt.Sprintf("the probe did not finish within %v", timeout), Hint: "--timeout raises the bound"}
+	case err != nil:
+		var re *RunError
+		if !errors.As(err, &re) {
+			err = &RunError{Lib: lib.Name, Reason: err.Error()}
+		}
 		return nil, err
 	}
 	return parseProbe(target, out)

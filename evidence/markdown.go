@@ -152,10 +152,21 @@ func (r *Report) testMarkdown(b *strings.Builder, tr *TestReport) {
 }
 
 func libSuffix(c output.ConformRecord) string {
-	if c.Library == "" {
+	var parts []string
+	if c.Library != "" {
+		parts = append(parts, c.Library)
+	}
+	if p := c.Placement; p != nil {
+		where := p.Launcher
+		if p.Nodes > 0 {
+			where = fmt.Sprintf("%d ranks on %d node(s) via %s", len(p.Hosts), p.Nodes, p.Launcher)
+		}
+		parts = append(parts, where)
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	return " (" + c.Library + ")"
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 func histogramText(c output.ConformRecord) string {

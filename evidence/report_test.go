@@ -108,3 +108,23 @@ func TestHTMLInChromium(t *testing.T) {
 		os.WriteFile(keep, data, 0o644)
 	}
 }
+
+// TestConformPlacementShown: the placement of a real-MPI run (from conform --json) is
+// shown beside its target in the conformance table.
+func TestConformPlacementShown(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mpich.json")
+	line := `{"test":"SB","target":"mpich","library":"MPICH 4.0.2","preset":"B","runs":10,"observation":"Never","histogram":[],` +
+		`"placement":{"launcher":"srun -N 2 --ntasks-per-node 1 -n 2","nodes":2,"hosts":["a","b"]}}`
+	if err := os.WriteFile(path, []byte(line+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := output.ReadConformRecords(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "mpich (MPICH 4.0.2; 2 ranks on 2 node(s) via srun -N 2 --ntasks-per-node 1 -n 2)"
+	if got := runs[0].Target + libSuffix(runs[0]); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -27,10 +28,11 @@ func ReferenceTarget(ropt reference.Options) Target {
 	}
 }
 
-// MPITarget runs tests on a real MPI library (mpich, openmpi) through conform.MPI.
-func MPITarget(target string) Target {
+// MPITarget runs tests on a real MPI library (mpich, openmpi) through conform.MPI;
+// ctx (nil: none) stops a run, its processes and files cleaned up.
+func MPITarget(ctx context.Context, target string) Target {
 	return func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error) {
-		return forbidden(conform.MPI(t, sem, target, conform.Options{Runs: runs, Seed: seed}))
+		return forbidden(conform.MPI(t, sem, target, conform.Options{Runs: runs, Seed: seed, Context: ctx}))
 	}
 }
 

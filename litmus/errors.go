@@ -70,9 +70,9 @@ func (l ErrorList) Err() error {
 	return l
 }
 
-// Add appends an error.
+// Add appends an error. Long string arguments (a garbage token) are shortened.
 func (l *ErrorList) Add(file string, pos Pos, format string, args ...any) {
-	*l = append(*l, &Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	*l = append(*l, &Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, capArgs(args)...)})
 }
 
 // dedupSortCap sorts, drops exact duplicates and caps the list at MaxErrors.

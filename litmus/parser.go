@@ -3,7 +3,6 @@ package litmus
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -64,11 +63,11 @@ func ParseCondition(s string) (Cond, error) {
 	return c, nil
 }
 
-// ParseFile reads a file and parses it.
+// ParseFile reads a file (ReadFile, at most MaxFileSize bytes) and parses it.
 func ParseFile(path string) (*Test, error) {
-	src, err := os.ReadFile(path)
+	src, err := ReadFile(path, MaxFileSize)
 	if err != nil {
-		return nil, ErrorList{{File: path, Msg: err.Error()}}
+		return nil, err
 	}
 	return Parse(path, src)
 }

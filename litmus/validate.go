@@ -414,6 +414,9 @@ func (v *validator) loc(l Loc) bool {
 		return false // reported at the window
 	}
 	size := w.SegmentSize(t, l.Rank)
+	if size < 0 {
+		return false // a negative size, reported at the window
+	}
 	if l.Disp < 0 || l.Disp >= size {
 		unit := "cells"
 		if size == 1 {

@@ -20,6 +20,9 @@ func Histogram(w io.Writer, rep *conform.Report) {
 		target += ": " + rep.Library
 	}
 	fmt.Fprintf(w, "Test %s %s (target %s, semantics %s, compared with hw %s)\n", t.Name, t.Quant.VerdictWord(), target, rep.Sem.Name, rep.HW)
+	if rep.Placement != nil {
+		fmt.Fprintf(w, "Placement %s\n", rep.Placement)
+	}
 	if rep.Skipped != "" {
 		fmt.Fprintf(w, "%s\n\n", rep.Skipped)
 		return

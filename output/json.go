@@ -153,6 +153,15 @@ type ConformRecord struct {
 	TimeS         float64            `json:"time_s"`
 	Skipped       string             `json:"skipped,omitempty"`
 	SpinLimit     string             `json:"spin_limit,omitempty"`
+	// Placement (real-MPI targets): the launcher's command line and each rank's node.
+	Placement *PlacementRecord `json:"placement,omitempty"`
+}
+
+// PlacementRecord is where a real-MPI run's ranks ran.
+type PlacementRecord struct {
+	Launcher string   `json:"launcher"`
+	Nodes    int      `json:"nodes,omitempty"`
+	Hosts    []string `json:"hosts,omitempty"`
 }
 
 // BinRecord is one outcome of a histogram.
@@ -169,6 +178,9 @@ func NewConformRecord(rep *conform.Report) ConformRecord {
 		HW: rep.HW.String(), Runs: rep.Runs, Positive: rep.Positive, Negative: rep.Negative, Observation: rep.Observation(),
 		Histogram: []BinRecord{}, NonConforming: rep.NonConforming, Unseen: []map[string]int64{}, Rate: rep.Rate,
 		Seed: rep.Seed, TimeS: rep.Elapsed.Seconds(), Skipped: rep.Skipped, SpinLimit: rep.SpinLimit}
+	if pl := rep.Placement; pl != nil {
+		j.Placement = &PlacementRecord{Launcher: pl.Launcher, Nodes: pl.Nodes, Hosts: pl.Hosts}
+	}
 	for _, b := range rep.Bins {
 		j.Histogram = append(j.Histogram, BinRecord{Values: ValueMap(p, b.Values), Count: b.Count, Allowed: b.Allowed})
 	}

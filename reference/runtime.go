@@ -9,9 +9,10 @@ package reference
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"math/rand"
 	"runtime"
-	"sort"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -46,10 +47,31 @@ type Result struct {
 	Bins    []Bin // sorted by values
 	Elapsed time.Duration
 	Seed    int64
+	Procs   int           // ranks (threads)
+	RunWait time.Duration // time the ranks' threads were ready to run but had no CPU, summed (0 where unknown)
 }
 
 // Rate is iterations per second.
 func (r *Result) Rate() float64 { return float64(r.Runs) / r.Elapsed.Seconds() }
+
+// Starvation is the part of the run the ranks spent ready to run but off a CPU
+// (RunWait over elapsed time times the ranks): near 0 on an idle machine; on a loaded
+// one the ranks rarely run side by side, so outcomes that need them to are rare.
+// 0 when unknown (not Linux).
+func (r *Result) Starvation() float64 {
+	if r.RunWait <= 0 || r.Procs == 0 || r.Elapsed <= 0 {
+		return 0
+	}
+	return min(1, r.RunWait.Seconds()/(r.Elapsed.Seconds()*float64(r.Procs)))
+}
+
+// Starved reports whether the ranks spent over a quarter of the run waiting for a
+// CPU beyond what more ranks than CPUs costs by itself: a loaded machine, not a
+// property of the program.
+func (r *Result) Starved() bool {
+	inherent := max(0, 1-float64(runtime.NumCPU())/float64(max(1, r.Procs)))
+	return r.Starvation()-inherent > 0.25
+}
 
 // lineWords spaces memory words a cache line apart, as separate variables are.
 const lineWords = 8
@@ -68,14 +90,24 @@ type machine struct {
 	gen      atomic.Int64 // iteration generation: ranks start iteration g when gen reaches g
 	finished atomic.Int64 // ranks done with the current iteration
 	_        [64]byte
-	// stuck is set when an iteration makes no progress for a long time (a program the
-	// model would call DEADLOCK): every spin loop then gives up.
+	// stuck is set when the program blocks (one the model would call DEADLOCK):
+	// every spin loop then gives up.
 	stuck    atomic.Bool
-	progress atomic.Int64 // bumped at each step of any rank, for the watchdog
+	progress atomic.Int64 // bumped at each step of any rank: what a waiting rank watches
 }
 
-// Timeout is how long an iteration may make no progress before Run gives up.
-var Timeout = 10 * time.Second
+// StallRounds decides when a run is blocked, by counting steps, never wall time: when
+// every rank has looked at least StallRounds times at what it waits for, found it
+// unchanged, and no rank made a step in between, no rank can ever move again. A rank
+// that is off its CPU (a loaded machine) looks no more, so a starved run goes slowly
+// but is never called blocked.
+var StallRounds = 2000
+
+const (
+	spinsBeforeYield = 1 << 12 // spins before a waiting rank first gives its CPU away
+	yieldRounds      = 1 << 10 // looks with a yield before it sleeps between looks
+	napTime          = 100 * time.Microsecond
+)
 
 // rank is one process's thread state.
 type rank struct {
@@ -86,6 +118,9 @@ type rank struct {
 	dirty uint64 // registers written since the last MPI call
 	wrote []bool // words stored in this iteration (only with Options.BreakStaleLoads)
 	rnd   uint64 // xorshift state for jitter
+	// looks counts this rank's unsuccessful looks, in the slow phases of spinUntil,
+	// at what it waits for: the evidence that it is waiting, not off its CPU.
+	looks atomic.Int64
 }
 
 // Run executes the program opt.Runs times and returns the histogram of outcomes.
@@ -101,8 +136,7 @@ func Run(p *model.Program, opt Options) (*Result, error) {
 	}
 	h := &histogram{index: map[string]int{}}
 	start := time.Now()
-	stopWatch := m.watchdog()
-	defer stopWatch()
+	wait := make([]time.Duration, len(m.procs))
 	var wg sync.WaitGroup
 	for i := range m.procs {
 		wg.Add(1)
@@ -110,44 +144,24 @@ func Run(p *model.Program, opt Options) (*Result, error) {
 			defer wg.Done()
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
+			w0 := threadRunWait()
 			m.loop(r, opt, h)
+			wait[r.id] = threadRunWait() - w0
 		}(m.procs[i])
 	}
 	wg.Wait()
 	if m.stuck.Load() {
-		return nil, fmt.Errorf("an iteration made no progress for %v: the program blocks (a deadlock?)", Timeout)
+		return nil, fmt.Errorf("the program blocks: every rank waits for another and none can make a step (a deadlock)")
 	}
-	res := &Result{Runs: opt.Runs, Elapsed: time.Since(start), Seed: opt.Seed}
+	res := &Result{Runs: opt.Runs, Elapsed: time.Since(start), Seed: opt.Seed, Procs: len(m.procs)}
+	for _, w := range wait {
+		res.RunWait += w
+	}
 	for i, vals := range h.values {
 		res.Bins = append(res.Bins, Bin{Values: vals, Count: h.counts[i]})
 	}
-	sort.Slice(res.Bins, func(i, j int) bool { return less(res.Bins[i].Values, res.Bins[j].Values) })
+	slices.SortFunc(res.Bins, func(a, b Bin) int { return slices.Compare(a.Values, b.Values) })
 	return res, nil
-}
-
-// watchdog sets stuck when progress stops moving for Timeout; the returned
-// function stops it.
-func (m *machine) watchdog() func() {
-	done := make(chan struct{})
-	go func() {
-		last := m.progress.Load()
-		t := time.NewTicker(Timeout)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				now := m.progress.Load()
-				if now == last {
-					m.stuck.Store(true)
-					return
-				}
-				last = now
-			}
-		}
-	}()
-	return func() { close(done) }
 }
 
 func newMachine(p *model.Program, seed int64) *machine {
@@ -236,15 +250,16 @@ func (m *machine) loop(r *rank, opt Options, h *histogram) {
 			m.finished.Store(0)
 			m.gen.Store(int64(it))
 		} else {
-			m.spinUntil(func() bool { return m.gen.Load() >= int64(it) })
+			m.spinUntil(r, func() bool { return m.gen.Load() >= int64(it) })
 		}
 		r.jitter()
 		m.execute(r)
 		m.finished.Add(1)
+		m.progress.Add(1)
 		if r.id != 0 {
 			continue
 		}
-		m.spinUntil(func() bool { return m.finished.Load() == n })
+		m.spinUntil(r, func() bool { return m.finished.Load() == n })
 		if m.eng != nil {
 			m.eng.drain()
 		}
@@ -256,19 +271,58 @@ func (m *machine) loop(r *rank, opt Options, h *histogram) {
 	}
 }
 
-// spinUntil busy-waits for cond. With more ranks than CPUs a spinning rank would
-// keep the one it waits for off its CPU, so then it yields now and then.
-func (m *machine) spinUntil(cond func() bool) {
-	for spins := 0; !cond(); spins++ {
-		if spins&255 == 255 {
-			if m.stuck.Load() {
-				return
-			}
-			if m.oversubscribed {
-				runtime.Gosched()
+// spinUntil waits for cond: it busy-waits first (the ranks of an iteration meet within
+// nanoseconds, and the interleavings of interest need them to), then yields every 256
+// spins, then sleeps napTime between looks. A rank that waits that long waits for one
+// that is off its CPU (a loaded machine, or more ranks than CPUs: then it yields from
+// the start), and spinning on would keep that rank off longer. It yields through the
+// Go scheduler, which parks the locked thread: on a loaded machine sched_yield here
+// kept the waiter on the CPU the other rank needed (9 runs/s of MP+fence against 4,980).
+//
+// Each look of the slow phases counts in r.looks; the run is blocked (stuck) when
+// every rank has looked StallRounds times since the last step of any rank.
+func (m *machine) spinUntil(r *rank, cond func() bool) {
+	var seen int64
+	var base []int64 // every rank's looks when progress was last seen to move
+	rounds := 0
+	for spins := 1; !cond(); spins++ {
+		if spins&255 != 0 {
+			continue
+		}
+		if m.stuck.Load() {
+			return
+		}
+		if !m.oversubscribed && spins < spinsBeforeYield {
+			continue
+		}
+		if now := m.progress.Load(); base == nil || now != seen {
+			seen = now
+			base = base[:0]
+			for _, o := range m.procs {
+				base = append(base, o.looks.Load())
 			}
 		}
+		r.looks.Add(1)
+		if m.allWaited(base) && m.progress.Load() == seen {
+			m.stuck.Store(true)
+			return
+		}
+		if rounds++; rounds <= yieldRounds {
+			runtime.Gosched()
+		} else {
+			time.Sleep(napTime)
+		}
 	}
+}
+
+// allWaited reports whether every rank has looked StallRounds times since base.
+func (m *machine) allWaited(base []int64) bool {
+	for i, o := range m.procs {
+		if o.looks.Load()-base[i] < int64(StallRounds) {
+			return false
+		}
+	}
+	return true
 }
 
 // jitter spins a few random iterations after the start barrier, so that the ranks'
@@ -367,15 +421,6 @@ func encode(buf []byte, vals []int64) []byte {
 	return buf
 }
 
-func less(a, b []int64) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return a[i] < b[i]
-		}
-	}
-	return false
-}
-
 // ----- the engine: MPI calls carried out by the model -----
 
 // engine holds the model state of the synchronization objects and pending RMA
@@ -420,7 +465,7 @@ func (e *engine) call(r *rank, j int) {
 			break
 		}
 		if after == before { // nothing moved: wait until another rank changes something
-			e.m.spinUntil(func() bool { return e.version.Load() != after })
+			e.m.spinUntil(r, func() bool { return e.version.Load() != after })
 		}
 	}
 	if in.MBScope != 0 {
@@ -502,7 +547,7 @@ func (e *engine) drain() {
 // syncIn copies the registers the rank wrote since its last call into the state.
 func (e *engine) syncIn(r *rank) {
 	for d := r.dirty; d != 0; d &= d - 1 {
-		reg := trailingZeros(d)
+		reg := bits.TrailingZeros64(d)
 		e.p.SetReg(e.s, r.id, reg, r.regs[reg])
 	}
 	r.dirty = 0
@@ -515,25 +560,22 @@ func (e *engine) syncOut(r *rank) {
 	}
 }
 
-// spinLock is a test-and-set lock: the ranks are locked OS threads that must not be
-// parked by the Go scheduler while they wait for each other.
+// spinLock is a test-and-test-and-set lock around one model step. A rank that waits
+// for it spins on a load, and every 256 spins yields its CPU to the OS (sched_yield)
+// without going through the Go scheduler: parking a locked thread there costs more
+// than the step it waits for (MP+fence ran 2-4 times slower that way).
 type spinLock struct{ state atomic.Int32 }
 
 func (l *spinLock) Lock() {
-	for spins := 0; !l.state.CompareAndSwap(0, 1); spins++ {
-		if spins&63 == 63 {
-			runtime.Gosched()
+	for spins := 0; !l.state.CompareAndSwap(0, 1); {
+		// Test before test-and-set: spinning on a load leaves the line shared, so the
+		// holder's unlock does not wait for it.
+		for ; l.state.Load() != 0; spins++ {
+			if spins&255 == 255 {
+				yield()
+			}
 		}
 	}
 }
 
 func (l *spinLock) Unlock() { l.state.Store(0) }
-
-func trailingZeros(x uint64) int {
-	n := 0
-	for x&1 == 0 {
-		x >>= 1
-		n++
-	}
-	return n
-}

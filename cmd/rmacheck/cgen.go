@@ -18,11 +18,14 @@ func newCgenCmd() *cobra.Command {
 			`as declared, each rank runs its column as real MPI calls and volatile loads and stores, the `+
 			`iterations are released together by a spin barrier in shared memory, and rank 0 prints one `+
 			`"OUTCOME count values..." line per observed outcome. Comments map each block to its row, so `+
-			`the program can be sent to a library's developers as it is.`, 80),
+			`the program can be sent to a library's developers as it is.`, 80) + "\n" + exitStatusHelp("the C program was printed", ""),
 		Example: `  rmacheck cgen ../shared/acceptance/01-SB.lit > sb.c
   mpicc.mpich -O2 -Wall -Werror -o sb sb.c && mpiexec.mpich -n 2 ./sb 100000`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := firstError(atLeast("runs", runs, 0, "0: 10000"), atLeast("jitter", jitter, -1, "-1: none")); err != nil {
+				return err
+			}
 			t, err := loadTest(args[0])
 			if err != nil {
 				printErrors(cmd.ErrOrStderr(), err)
@@ -30,7 +33,8 @@ func newCgenCmd() *cobra.Command {
 			}
 			src, err := cgen.Generate(t, cgen.Options{Runs: runs, Jitter: jitter})
 			if err != nil {
-				return exitError{code: exitBadInput, err: err}
+				printErrors(cmd.ErrOrStderr(), err) // FILE:LINE:COL: cgen: ..., as check prints
+				return exitWith(exitBadInput)
 			}
 			_, err = cmd.OutOrStdout().Write(src)
 			return err

@@ -15,7 +15,7 @@ func newCheckCmd() *cobra.Command {
 line, as FILE:LINE:COL: message, on standard error. A directory is searched
 recursively for *.lit files (testdata and hidden directories are skipped).
 Every file is checked, even after a bad one; a summary line follows ("checked N
-files, M bad"). The exit status is 0 when every file is good and 2 otherwise.`,
+files, M bad").` + "\n" + exitStatusHelp("every file is good", ""),
 		Example: `  rmacheck check litmus/ticket435/mp-fence.lit
   rmacheck check -v litmus`,
 		Args: cobra.MinimumNArgs(1),

@@ -1,15 +1,18 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
 )
@@ -28,6 +31,8 @@ type conformFlags struct {
 	hw               string
 	timeout          time.Duration
 	keepC            string
+	launcher         string
+	hostfile         string
 }
 
 func newConformCmd() *cobra.Command {
@@ -41,12 +46,14 @@ func newConformCmd() *cobra.Command {
 			`choices (when a pending operation is performed, which shared_query answer) made at random from --seed. `+
 			`Each observed outcome is compared with the explorer's allowed outcomes for the same semantics and this `+
 			`machine's hardware model (`+conform.MachineHW().String()+` here): an outcome the model forbids is printed as `+
-			`NON-CONFORMING and makes the exit status 1; outcomes allowed but never seen are listed as unseen. `+
+			`NON-CONFORMING; outcomes allowed but never seen are listed as unseen. `+
 			`Tests that the model finds erroneous (undefined behaviour) are skipped unless --include-erroneous.`, 80) + "\n" +
 			wrapText(`The mpich and openmpi targets compile the test's C program (see 'rmacheck cgen') with mpicc.mpich or `+
 				`mpicc.openmpi and run it under mpiexec.mpich or mpiexec.openmpi (--allow-run-as-root --oversubscribe `+
 				`--mca osc ^rdma); each iteration starts from the initial values, the ranks released together by a `+
-				`spin barrier in shared memory. A window whose MPI_WIN_MODEL differs from the declared model skips the test.`, 80),
+				`spin barrier in shared memory. A window whose MPI_WIN_MODEL differs from the declared model skips the test.`, 80) + "\n" + exitStatusHelp("every observed outcome is allowed (tests skipped as erroneous or by the library included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states",
+			"3 the target could not run a test: the library is missing, refuses the ranks (--oversubscribe runs them), times out (--timeout raises the bound), crashes, stops with an MPI error, or stops at its spin limit (SPIN-LIMIT); each says what happened and what to do. 2 wins over 3, and 3 over 1",
+			"130/143 interrupted by SIGINT/SIGTERM; the MPI processes are stopped and the temporary files removed"),
 		Example: `  rmacheck conform --target reference ../shared/acceptance/01-SB.lit
   rmacheck conform --target mpich --runs 100000 ../shared/acceptance/01-SB.lit
   rmacheck conform --target openmpi --keep-c /tmp/c litmus/ticket435
@@ -58,23 +65,29 @@ func newConformCmd() *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&f.target, "target", "reference", "where to run: reference, mpich or openmpi (the test's C program from cgen, built with mpicc.mpich / mpicc.openmpi)")
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics PRESET[,switch=on|off...] to compare with; repeat for several (default mpi-4.1)")
-	fl.IntVar(&f.runs, "runs", 0, "iterations per test (default 10^6 without MPI calls, 10^4 with)")
+	fl.IntVar(&f.runs, "runs", 0, "iterations per test (0, the default: 10^6 for programs without MPI calls, 10^4 with)")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the runtime's choices")
 	fl.BoolVar(&f.json, "json", false, "one JSON object per test and semantics, one a line")
 	fl.BoolVar(&f.includeErroneous, "include-erroneous", false, "also run tests the model finds erroneous")
 	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n) of the files")
 	fl.BoolVar(&f.oversubscribe, "oversubscribe", false, "mpich: run more ranks than cores (MPICH busy-polls, so this is refused by default)")
 	fl.StringVar(&f.hw, "hw", "", "mpich, openmpi: hardware model to compare with (default the machine's: "+conform.MachineHW().String()+")")
-	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run (default 30s + 1ms per iteration)")
-	fl.StringVar(&f.keepC, "keep-c", "", "mpich, openmpi: also write each test's C program into this directory")
+	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run (0, the default: 30s + 1ms per iteration)")
+	fl.StringVar(&f.keepC, "keep-c", "", "mpich, openmpi: also write each test's C program into this directory (created if needed)")
+	fl.StringVar(&f.launcher, "launcher", "", "mpich, openmpi: start the ranks with this command instead of the library's mpiexec, e.g. 'srun -N 2 --ntasks-per-node 1' or 'mpiexec.mpich -hosts a,b' (split at spaces; -n N, the program and its arguments follow)")
+	fl.StringVar(&f.hostfile, "hostfile", "", "mpich, openmpi: give this hostfile to the library's mpiexec (-f for MPICH, --hostfile for Open MPI)")
 	return cmd
 }
 
 func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
+	if err := firstError(atLeast("runs", f.runs, 0, "0: the default, 10^6 without MPI calls, 10^4 with"),
+		atLeast("timeout", f.timeout, 0, "0: the default, 30s + 1ms per iteration")); err != nil {
+		return err
+	}
 	switch f.target {
 	case "reference":
-		if f.hw != "" || f.oversubscribe || f.keepC != "" {
-			return usageErrorf("--hw, --oversubscribe and --keep-c are for the mpich and openmpi targets")
+		if f.hw != "" || f.oversubscribe || f.keepC != "" || f.launcher != "" || f.hostfile != "" || f.timeout != 0 {
+			return usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile and --timeout are for the mpich and openmpi targets")
 		}
 	case "mpich", "openmpi":
 		if f.hw != "" {
@@ -82,8 +95,25 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 				return usageErrorf("--hw: %v", err)
 			}
 		}
+		if f.launcher != "" && f.hostfile != "" {
+			return usageErrorf("give --hostfile to the library's mpiexec, or put it in --launcher, not both")
+		}
+		if f.launcher != "" && len(strings.Fields(f.launcher)) == 0 {
+			return usageErrorf("--launcher: empty command")
+		}
+		if f.hostfile != "" {
+			if _, err := litmus.ReadFile(f.hostfile, maxFileSize); err != nil {
+				printErrors(cmd.ErrOrStderr(), err)
+				return exitWith(exitBadInput)
+			}
+		}
 		if _, err := conform.LookupLibrary(f.target); err != nil {
-			return exitError{code: exitBadInput, err: err}
+			return exitError{code: exitCannotRun, err: err}
+		}
+		if f.keepC != "" { // once, up front: not one failure per test
+			if err := os.MkdirAll(f.keepC, 0o755); err != nil {
+				return ioError(fmt.Errorf("--keep-c: %w", err))
+			}
 		}
 	default:
 		return usageErrorf("--target %q: expected reference, mpich or openmpi", f.target)
@@ -100,11 +130,18 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		return err
 	}
 	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	failed := false
+	var ctx context.Context
+	if f.target != "reference" { // MPI processes to stop on an interrupt
+		var stop func()
+		ctx, stop = interruptible()
+		defer stop()
+	}
+	failed, cannotRun := false, false
 	for _, t := range tests {
 		for _, sem := range sems {
 			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, MaxStates: defaultMaxStates,
-				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC}
+				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC,
+				Launcher: strings.Fields(f.launcher), Hostfile: f.hostfile, Context: ctx}
 			opt.Progress = conformProgress(errw, t.Name, f.json)
 			var rep *conform.Report
 			if f.target == "reference" {
@@ -113,13 +150,29 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 				rep, err = conform.MPI(t, sem, f.target, opt)
 			}
 			clearProgress(errw, f.json)
+			if exit, ok := interruptedExit(err); ok {
+				return exit
+			}
 			if err != nil {
 				fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
-				failed = true
+				if conform.CannotRun(err) {
+					cannotRun = true
+				} else {
+					failed = true
+				}
 				continue
 			}
 			if rep.NonConforming > 0 {
 				failed = true
+			}
+			if rep.SpinLimit != "" {
+				fmt.Fprintf(errw, "rmacheck: %s (%s): the program stopped at its spin limit (%s): a rank waited without the library making progress; the library hangs on this test (--keep-c DIR keeps the C to send its developers)\n",
+					t.File, sem.Name, rep.SpinLimit)
+				cannotRun = true
+			}
+			if rep.Starved {
+				fmt.Fprintf(errw, "rmacheck: %s (%s): the ranks waited for a CPU %.0f%% of the time (the machine is loaded): outcomes that need them side by side may be unseen\n",
+					t.File, sem.Name, 100*rep.Starvation)
 			}
 			if f.json {
 				json.NewEncoder(out).Encode(output.NewConformRecord(rep))
@@ -131,6 +184,8 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	switch {
 	case bad:
 		return exitWith(exitBadInput)
+	case cannotRun:
+		return exitWith(exitCannotRun)
 	case failed:
 		return exitWith(exitFailed)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
 )
@@ -40,7 +41,7 @@ func newDistinguishCmd() *cobra.Command {
 			`Tests are grouped in classes (shape and syncs of the test they come from, and the difference); one `+
 			`test per class is printed, smallest first, each with its distinguishing outcome and the witness `+
 			`execution of it (or of the rule); --all prints every test, --limit bounds how many. --out writes `+
-			`the printed tests as .lit files. Exit status 0 when no test distinguishes them, 1 when some does.`, 80),
+			`the printed tests as .lit files.`, 80) + "\n" + exitStatusHelp("no test distinguishes them", "some test does"),
 		Example: `  rmacheck distinguish --sem A --sem B
   rmacheck distinguish --sem mpi-3.0 --sem mpi-4.1 --max-instrs 6 --limit 0 --out diffs
   rmacheck distinguish --sem B --sem B,lock_ls=on --hw tso`,
@@ -74,6 +75,9 @@ func runDistinguish(cmd *cobra.Command, f distinguishFlags) error {
 	if f.maxProcs < 1 || f.maxInstrs < 1 {
 		return usageErrorf("--max-procs and --max-instrs must be at least 1")
 	}
+	if err := atLeast("limit", f.limit, 0, "0: no bound"); err != nil {
+		return err
+	}
 	diffs, searched, err := gen.Distinguish(gen.DistinguishOptions{X: sems[0], Y: sems[1], HW: hw,
 		MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, NoShrink: f.noShrink})
 	if err != nil {
@@ -97,12 +101,14 @@ func runDistinguish(cmd *cobra.Command, f distinguishFlags) error {
 	}
 	if f.out != "" && len(shown) > 0 {
 		if err := os.MkdirAll(f.out, 0o755); err != nil {
-			return exitError{code: exitBadInput, err: err}
+			return ioError(err)
 		}
+		var b atomicfile.Batch
 		for _, d := range shown {
-			if err := os.WriteFile(filepath.Join(f.out, d.Test.Name+".lit"), d.Source, 0o644); err != nil {
-				return exitError{code: exitFailed, err: err}
-			}
+			b.Add(filepath.Join(f.out, d.Test.Name+".lit"), d.Source, 0o644)
+		}
+		if err := b.Commit(); err != nil {
+			return ioError(err)
 		}
 		fmt.Fprintf(out, "\nwrote %d tests to %s\n", len(shown), f.out)
 	}

@@ -4,15 +4,26 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/litmus"
 )
 
-// Exit statuses (DESIGN.md): 0 all expectations met, 1 an expectation failed, 2 bad input.
+// Exit statuses, the same for every command (README, "Exit status"):
 const (
-	exitOK       = 0
-	exitFailed   = 1
+	exitOK = 0
+	// exitFailed: a finding or an incomplete result: an expectation broken, an outcome
+	// the model forbids, two semantics that differ, a search stopped at --max-states.
+	exitFailed = 1
+	// exitBadInput: bad input or an I/O error: a file that cannot be read, parsed or
+	// validated, an output that cannot be written, a bad flag, argument or rule name.
 	exitBadInput = 2
+	// exitCannotRun (conform, fuzz): the target could not run a test: a library that is
+	// missing, refuses the ranks, times out, crashes, or stops at its spin limit.
+	exitCannotRun = 3
 )
 
 // exitError makes a command end with a given exit status. When err is nil the command has
@@ -46,7 +57,8 @@ func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
 // exitCode is the status a command's error asks for: that of an exitError, else 2
-// (cobra's own errors are all usage errors: unknown flags, commands, wrong argument counts).
+// (cobra's own errors are usage errors: unknown flags, commands, wrong argument counts;
+// a command's plain errors are made exitErrors by classify).
 func exitCode(err error) int {
 	if err == nil {
 		return exitOK
@@ -62,15 +74,42 @@ func exitCode(err error) int {
 	return exitBadInput
 }
 
-// isUsage reports whether err is a command-line mistake, worth a hint at --help.
+// isUsage reports whether err is a command-line mistake, worth a hint at --help: a
+// usageError, or one of cobra's own errors (a command's plain errors never reach here
+// as such: classify makes them exitErrors).
 func isUsage(err error) bool {
+	var ue usageError
+	if errors.As(err, &ue) {
+		return true
+	}
 	var ee exitError
 	var pe *exitError
-	if errors.As(err, &ee) || errors.As(err, &pe) {
-		return false
-	}
-	return true
+	return !errors.As(err, &ee) && !errors.As(err, &pe)
 }
+
+// classify wraps the RunE of cmd and of every command below it: a plain error a
+// command returns (writing its output failed, say) is an I/O error, status 2, and not
+// a command-line mistake, so it gets no hint at --help.
+func classify(cmd *cobra.Command) {
+	if run := cmd.RunE; run != nil {
+		cmd.RunE = func(c *cobra.Command, args []string) error {
+			err := run(c, args)
+			var ue usageError
+			var ee exitError
+			var pe *exitError
+			if err == nil || errors.As(err, &ue) || errors.As(err, &ee) || errors.As(err, &pe) {
+				return err
+			}
+			return exitError{code: exitBadInput, err: err}
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		classify(sub)
+	}
+}
+
+// ioError is the error of an output that cannot be written (status 2).
+func ioError(err error) error { return exitError{code: exitBadInput, err: err} }
 
 // printErrors writes every error in err on w, one a line: each entry of a litmus.ErrorList
 // as FILE:LINE:COL: msg, each member of an errors.Join in turn, anything else as is.
@@ -92,4 +131,56 @@ func printErrors(w io.Writer, err error) {
 		return
 	}
 	fmt.Fprintln(w, err.Error())
+}
+
+// exitStatusHelp is the "Exit status" paragraph of a command's --help: what 0 means for
+// it, what 1 means ("" when the command has no such outcome), then 2, which is the same
+// for every command, then any further codes, each given as "3 what it means".
+func exitStatusHelp(ok, failed string, more ...string) string {
+	var b strings.Builder
+	b.WriteString("\nExit status:\n")
+	line := func(code, text string) {
+		indent := strings.Repeat(" ", len(code)+4)
+		for i, l := range strings.Split(strings.TrimSuffix(wrapText(text, 80-len(indent)), "\n"), "\n") {
+			if i == 0 {
+				fmt.Fprintf(&b, "  %s  %s\n", code, l)
+			} else {
+				fmt.Fprintf(&b, "%s%s\n", indent, l)
+			}
+		}
+	}
+	line("0", ok)
+	if failed != "" {
+		line("1", failed)
+	}
+	line("2", "bad input or an I/O error: a file that cannot be read, parsed or validated, an output that cannot be written, a bad flag or argument")
+	for _, m := range more {
+		code, text, _ := strings.Cut(m, " ")
+		line(code, text)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// atLeast refuses a flag value below min (status 2): negative counts, bounds and
+// durations make no sense, and used to be taken silently (--max-states -1 meant no
+// bound, --runs -1 printed a negative rate). what, when not "", says what the smallest
+// value means.
+func atLeast[T int | int64 | time.Duration](flag string, v, min T, what string) error {
+	if v >= min {
+		return nil
+	}
+	if what != "" {
+		what = " (" + what + ")"
+	}
+	return usageErrorf("--%s %v: must be at least %v%s", flag, v, min, what)
+}
+
+// firstError is the first non-nil error.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

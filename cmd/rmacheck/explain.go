@@ -21,7 +21,7 @@ what it says, and the pages of the MPI-4.1 report it rests on. Rule ids are
 matched ignoring case. Given the name of a --sem switch it prints what the
 switch means and the sentence of the standard it rests on; given a preset, its
 switches; given a hardware model (sc, tso, relaxed), what it allows, and "hw"
-describes all three. With --all it lists every rule.`,
+describes all three. With --all it lists every rule.` + "\n" + exitStatusHelp("the rule, switch, preset or hw model was found", ""),
 		Example: `  rmacheck explain E-EPOCH
   rmacheck explain c-conflict
   rmacheck explain fence_ls

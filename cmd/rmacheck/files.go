@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,7 +13,7 @@ import (
 // collectFiles turns command-line arguments into the list of .lit files to process, in
 // argument order, each once. A directory is walked (in lexical order) for *.lit files,
 // skipping directories named testdata or starting with "." or "_" below it, as the go tool
-// does. Any other argument is kept as it is, even when it does not exist: reading it is
+// does; a symbolic link to a directory is followed when it is an argument, not below one. Any other argument is kept as it is, even when it does not exist: reading it is
 // then an error for that file alone, so one bad argument never stops the others.
 //
 // The error, when not nil, lists the directories that could not be walked or held no
@@ -36,17 +35,29 @@ func collectFiles(args []string) ([]string, error) {
 			add(arg)
 			continue
 		}
+		// A symbolic link to a directory, given on the command line, is followed (WalkDir
+		// would not enter it); the files found are named under the link.
+		root := arg
+		if li, err := os.Lstat(arg); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+			if r, err := filepath.EvalSymlinks(arg); err == nil {
+				root = r
+			}
+		}
 		n := 0
-		werr := filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
+		werr := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			top := p == root
+			if root != arg {
+				p = filepath.Join(arg, strings.TrimPrefix(p, root))
+			}
 			if err != nil {
 				errs = append(errs, &litmus.Error{File: p, Msg: "cannot read: " + reason(err)})
-				if d != nil && d.IsDir() && p != arg {
+				if d != nil && d.IsDir() && !top {
 					return fs.SkipDir
 				}
 				return nil
 			}
 			if d.IsDir() {
-				if p != arg && skipDir(d.Name()) {
+				if !top && skipDir(d.Name()) {
 					return fs.SkipDir
 				}
 				return nil
@@ -80,13 +91,14 @@ func reason(err error) string {
 }
 
 // readTest reads and parses one .lit file. It returns the source as read; the error, when
-// not nil, is a litmus.ErrorList (an unreadable file gives a one-entry list
-// "FILE: cannot read: REASON"). The Test may be non-nil together with an error when the
-// syntax parsed but the file does not validate.
+// not nil, is a litmus.ErrorList (an unreadable file, or one larger than --max-file-size,
+// gives a one-entry list "FILE: cannot read: REASON" or "FILE: larger than ..."). The
+// Test may be non-nil together with an error when the syntax parsed but the file does
+// not validate.
 func readTest(path string) (*litmus.Test, []byte, error) {
-	src, err := os.ReadFile(path)
+	src, err := litmus.ReadFile(path, maxFileSize)
 	if err != nil {
-		return nil, nil, litmus.ErrorList{{File: path, Msg: "cannot read: " + reason(err)}}
+		return nil, nil, err
 	}
 	t, err := litmus.Parse(path, src)
 	return t, src, err
@@ -100,34 +112,4 @@ func loadTest(path string) (*litmus.Test, error) {
 		return nil, err
 	}
 	return t, nil
-}
-
-// writeFileAtomic replaces path's contents with data, keeping its permissions, through a
-// temporary file in the same directory renamed over it.
-func writeFileAtomic(path string, data []byte) error {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(name, fi.Mode().Perm())
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return fmt.Errorf("%s: cannot write: %v", path, reason(werr))
-	}
-	return nil
 }

@@ -3,10 +3,10 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
 )
 
@@ -21,7 +21,7 @@ whose formatting differs instead; with -w it rewrites those files in place.
 Comments are kept, each before or at the end of the line it belonged to.
 Directories are searched for *.lit files as by check. Without arguments it
 formats standard input. A file that does not parse or validate is reported as by
-check and left alone; the exit status is then 2.`,
+check and left alone.` + "\n" + exitStatusHelp("every file parsed and validated (and, with -w, was written)", ""),
 		Example: `  rmacheck fmt litmus/rma/put-fence.lit
   rmacheck fmt -l litmus
   rmacheck fmt -w litmus`,
@@ -31,9 +31,10 @@ check and left alone; the exit status is then 2.`,
 				if write {
 					return usageErrorf("cannot use -w with standard input")
 				}
-				src, err := io.ReadAll(cmd.InOrStdin())
+				src, err := litmus.ReadAll("<stdin>", cmd.InOrStdin(), maxFileSize)
 				if err != nil {
-					return exitError{exitBadInput, fmt.Errorf("reading standard input: %v", err)}
+					printErrors(stderr, err)
+					return exitWith(exitBadInput)
 				}
 				t, err := litmus.Parse("<stdin>", src)
 				if err != nil {
@@ -66,7 +67,7 @@ check and left alone; the exit status is then 2.`,
 					fmt.Fprintln(stdout, f)
 				}
 				if write && changed {
-					if err := writeFileAtomic(f, out); err != nil {
+					if err := atomicfile.WriteFile(f, out, 0o644); err != nil {
 						printErrors(stderr, err)
 						bad = true
 					}

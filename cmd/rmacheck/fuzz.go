@@ -11,6 +11,7 @@ import (
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/conform/cgen"
 	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/reference"
 )
 
@@ -40,8 +41,8 @@ func newFuzzCmd() *cobra.Command {
 			`10 x --runs runs, and reports it; --out writes it as DIR/NAME.lit (and, for mpich and openmpi, its C as DIR/NAME.c). It stops at the first confirmed `+
 			`reproducer, after --programs programs, or after --time. The mpich and openmpi targets run `+
 			`each program through conform.MPI (C generated and run with the library's mpiexec: slow, so `+
-			`give small --runs). Exit status 0 when nothing was found, 1 `+
-			`when a reproducer was.`, 80),
+			`give small --runs).`, 80) + "\n" + exitStatusHelp("no reproducer was found", "a reproducer was found",
+			"3 the target could not run a program (as for conform)", "130/143 interrupted by SIGINT/SIGTERM (mpich, openmpi: as for conform)"),
 		Example: `  rmacheck fuzz --target reference --time 1m
   rmacheck fuzz --target reference --sem B --runs 5000 --out repro`,
 		Args: cobra.NoArgs,
@@ -50,7 +51,7 @@ func newFuzzCmd() *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&f.target, "target", "reference", "where to run: reference, mpich or openmpi")
 	fl.StringVar(&f.sem, "sem", "mpi-4.1", "semantics PRESET[,switch=on|off...]")
-	fl.DurationVar(&f.dur, "time", time.Minute, "stop after this long")
+	fl.DurationVar(&f.dur, "time", time.Minute, "stop after this long (0: no time bound, only --programs)")
 	fl.IntVar(&f.runs, "runs", 2000, "runs of each program on the target")
 	fl.IntVar(&f.programs, "programs", 0, "stop after this many programs (0: only --time)")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the first program (the i-th has seed+i)")
@@ -67,9 +68,11 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	case "reference":
 	case "mpich", "openmpi":
 		if _, err := conform.LookupLibrary(f.target); err != nil {
-			return exitError{code: exitBadInput, err: err}
+			return exitError{code: exitCannotRun, err: err}
 		}
-		target = gen.MPITarget(f.target)
+		ctx, stop := interruptible()
+		defer stop()
+		target = gen.MPITarget(ctx, f.target)
 	default:
 		return usageErrorf("--target %q: expected reference, mpich or openmpi", f.target)
 	}
@@ -79,6 +82,10 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	}
 	if f.maxProcs < 2 || f.maxInstrs < 1 || f.runs < 1 {
 		return usageErrorf("--max-procs must be at least 2, --max-instrs and --runs at least 1")
+	}
+	if err := firstError(atLeast("time", f.dur, 0, "0: no time bound, only --programs"),
+		atLeast("programs", f.programs, 0, "0: only --time")); err != nil {
+		return err
 	}
 	for _, s := range f.syncs {
 		switch s {
@@ -92,6 +99,12 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 		Config: gen.Config{MinProcs: 2, MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, Syncs: f.syncs},
 		Time:   f.dur, Programs: f.programs, Runs: f.runs, Seed: f.seed,
 		Log: func(format string, args ...any) { fmt.Fprintf(errw, "fuzz: "+format+"\n", args...) }})
+	if exit, ok := interruptedExit(err); ok {
+		return exit
+	}
+	if err != nil && conform.CannotRun(err) {
+		return exitError{code: exitCannotRun, err: err}
+	}
 	if err != nil {
 		return exitError{code: exitFailed, err: err}
 	}
@@ -104,24 +117,24 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 		out.Write(fd.Source)
 		if f.out != "" {
 			if err := os.MkdirAll(f.out, 0o755); err != nil {
-				return exitError{code: exitBadInput, err: err}
+				return ioError(err)
 			}
-			path := filepath.Join(f.out, fd.Test.Name+".lit")
-			if err := os.WriteFile(path, fd.Source, 0o644); err != nil {
-				return exitError{code: exitFailed, err: err}
-			}
-			fmt.Fprintf(out, "wrote %s\n", path)
+			var b atomicfile.Batch // the .lit and its C, both or neither
+			written := []string{filepath.Join(f.out, fd.Test.Name+".lit")}
+			b.Add(written[0], fd.Source, 0o644)
 			if f.target != "reference" { // the C a library's developers can run
-				src, err := cgen.Generate(fd.Test, cgen.Options{})
-				if err != nil {
+				if src, err := cgen.Generate(fd.Test, cgen.Options{}); err != nil {
 					fmt.Fprintf(cmd.ErrOrStderr(), "rmacheck: no C for %s: %v\n", fd.Test.Name, err)
-					continue
+				} else {
+					written = append(written, filepath.Join(f.out, fd.Test.Name+".c"))
+					b.Add(written[1], src, 0o644)
 				}
-				cpath := filepath.Join(f.out, fd.Test.Name+".c")
-				if err := os.WriteFile(cpath, src, 0o644); err != nil {
-					return exitError{code: exitFailed, err: err}
-				}
-				fmt.Fprintf(out, "wrote %s\n", cpath)
+			}
+			if err := b.Commit(); err != nil {
+				return ioError(err)
+			}
+			for _, path := range written {
+				fmt.Fprintf(out, "wrote %s\n", path)
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/internal/atomicfile"
 )
 
 func init() { extraCommands = append(extraCommands, newGenCmd) }
@@ -49,7 +50,7 @@ func newGenCmd() *cobra.Command {
 			`allocate), e.g. SB+fence+shared+remote, MP+sync+lock+alloc+local. Each file has a doc string, a `+
 			`Generator= line with its parameters, and no expect lines. Tests whose program equals an earlier `+
 			`one's are dropped. --max N keeps a sample of N drawn with --seed. Without --out the files are `+
-			`printed to standard output.`, 80),
+			`printed to standard output.`, 80) + "\n" + exitStatusHelp("the family was written", ""),
 		Example: `  rmacheck gen --out fam                                    # 256 tests, one sync for all processes
   rmacheck gen --mix --out bench/generated                   # the family of make gen (1834 tests)
   rmacheck gen --shape SB,MP --sync fence,pscw --flavor allocate_shared --locality remote`,
@@ -69,6 +70,9 @@ func newGenCmd() *cobra.Command {
 }
 
 func runGen(cmd *cobra.Command, f genFlags) error {
+	if err := atLeast("max", f.max, 0, "0: every test"); err != nil {
+		return err
+	}
 	fam, err := gen.Family(gen.FamilyOptions{Shapes: f.shapes, Syncs: f.syncs, Flavors: f.flavors,
 		Localities: f.localities, Mix: f.mix, Max: f.max, Seed: f.seed})
 	if err != nil {
@@ -85,12 +89,14 @@ func runGen(cmd *cobra.Command, f genFlags) error {
 		return nil
 	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return exitError{code: exitBadInput, err: err}
+		return ioError(err)
 	}
+	var b atomicfile.Batch
 	for _, ft := range fam {
-		if err := os.WriteFile(filepath.Join(f.out, ft.Name+".lit"), ft.Source, 0o644); err != nil {
-			return exitError{code: exitFailed, err: err}
-		}
+		b.Add(filepath.Join(f.out, ft.Name+".lit"), ft.Source, 0o644)
+	}
+	if err := b.Commit(); err != nil {
+		return ioError(err)
 	}
 	fmt.Fprintf(out, "wrote %d tests to %s\n", len(fam), f.out)
 	return nil

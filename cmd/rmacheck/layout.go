@@ -23,7 +23,7 @@ func newLayoutCmd() *cobra.Command {
 			`An allocation's base is aligned to the largest alignment of a predefined type of the ABI (or `+
 			`mpi_minimum_memory_alignment if larger) when the semantics has align_guarantee (MPI-4.0), and to 8 bytes `+
 			`otherwise. Then every typed access of the program is checked: an address the guarantee does not align `+
-			`for its type is E-ALIGN (node251).`, 80),
+			`for its type is E-ALIGN (node251).`, 80) + "\n" + exitStatusHelp("every typed access is aligned", "some typed access is misaligned (E-ALIGN)"),
 		Example: `  rmacheck layout ../shared/acceptance/22-align-contig.lit
   rmacheck layout --sem mpi-3.0 litmus/layout/longdouble-noncontig.lit`,
 		Args: cobra.ExactArgs(1),

@@ -8,13 +8,16 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -33,7 +36,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	cmd, err := root.ExecuteC()
+	cmd, err := root.ExecuteContextC(context.WithValue(context.Background(), argvKey{}, args))
 	if err == nil {
 		return exitOK
 	}
@@ -71,7 +74,11 @@ func newRootCmd() *cobra.Command {
 			"A reading of the standard is a preset, changed with --sem PRESET[,switch=on|off...]:\n\n" +
 			presetSummary() + "\n" +
 			"Run 'rmacheck presets' for the switches of each preset and 'rmacheck explain RULE'\n" +
-			"for the rule an error names.",
+			"for the rule an error names.\n" + exitStatusHelp("success: every expectation met, nothing found",
+			"a finding or an incomplete result: an expectation broken, an outcome the model forbids, two semantics that differ, a reproducer, a misaligned access, a search stopped at --max-states",
+			"3 (conform, fuzz, probe) the MPI target could not run a test: missing, refused, timed out, crashed, or stopped at its spin limit",
+			"130/143 (conform, fuzz, probe with an MPI library) interrupted by SIGINT or SIGTERM: the MPI processes are stopped and the temporary files removed") +
+			"\n\n'rmacheck COMMAND --help' says what each status means for that command.",
 		Example: `  rmacheck check litmus                # parse and validate the whole corpus
   rmacheck fmt -l litmus               # list files not in canonical form
   rmacheck explain E-EPOCH             # the rule, its class and its citation
@@ -83,11 +90,28 @@ func newRootCmd() *cobra.Command {
 	root.SetVersionTemplate("rmacheck version {{.Version}}\n")
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	maxFileSize = litmus.MaxFileSize
+	root.PersistentFlags().Var((*byteSize)(&maxFileSize), "max-file-size",
+		"refuse input files larger than this (a litmus test is a few hundred bytes): e.g. 64MiB, 512KiB, 100000")
 	root.AddCommand(newCheckCmd(), newFmtCmd(), newExplainCmd(), newPresetsCmd())
 	for _, newCmd := range extraCommands {
 		root.AddCommand(newCmd())
 	}
+	classify(root)
 	return root
+}
+
+// argvKey keys the command line (the arguments after "rmacheck") in the context run
+// gives the command tree, for commands that record it (report).
+type argvKey struct{}
+
+// commandLine is the command line that is running, as given to run: "rmacheck ARGS".
+// Without one (a tree built otherwise) it is "rmacheck" and the command's path and args.
+func commandLine(cmd *cobra.Command, args []string) string {
+	if argv, ok := cmd.Context().Value(argvKey{}).([]string); ok {
+		return strings.Join(append([]string{"rmacheck"}, argv...), " ")
+	}
+	return strings.Join(append([]string{cmd.CommandPath()}, args...), " ")
 }
 
 // extraCommands are constructors of further subcommands (run, replay, ...), registered by
@@ -109,4 +133,30 @@ func presetSummary() string {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, p.Name, p.About)
 	}
 	return b.String()
+}
+
+// maxFileSize bounds every input file (--max-file-size); newRootCmd resets it.
+var maxFileSize int64 = litmus.MaxFileSize
+
+// byteSize is a flag holding a positive number of bytes, with an optional unit: B,
+// KiB, MiB or GiB (K, M, G and KB, MB, GB are read as the same binary units).
+type byteSize int64
+
+func (b *byteSize) String() string { return litmus.SizeString(int64(*b)) }
+func (b *byteSize) Type() string   { return "SIZE" }
+
+func (b *byteSize) Set(s string) error {
+	num := strings.TrimRight(s, "BbKkMmGgIi")
+	unit := strings.ToLower(strings.TrimSpace(s[len(num):]))
+	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	if err != nil || n <= 0 {
+		return fmt.Errorf("%q: expected a positive size such as 16MiB, 512KiB or 100000", s)
+	}
+	shift := map[string]uint{"": 0, "b": 0, "k": 10, "kb": 10, "kib": 10, "m": 20, "mb": 20, "mib": 20, "g": 30, "gb": 30, "gib": 30}
+	sh, ok := shift[unit]
+	if !ok || n > (1<<62)>>sh {
+		return fmt.Errorf("%q: expected a positive size such as 16MiB, 512KiB or 100000", s)
+	}
+	*b = byteSize(n << sh)
+	return nil
 }

@@ -378,6 +378,7 @@ func TestExitCode(t *testing.T) {
 		{exitError{2, errors.New("x")}, 2, false},
 		{&exitError{code: 1}, 1, false},
 		{fmt.Errorf("wrapped: %w", exitError{code: 1}), 1, false},
+		{exitError{2, usageErrorf("bad")}, 2, true},
 	}
 	for _, tt := range tests {
 		if got := exitCode(tt.err); got != tt.code {
@@ -425,5 +426,39 @@ func TestFmtWriteKeepsComments(t *testing.T) {
 	want := "MPI c\n# the window\n{\n  win W allocate size=1;\n}\n P0      | P1      ;\n fence W | fence W ;\nexists (0:r0=0) # why\n"
 	if got, _ := os.ReadFile(path); string(got) != want {
 		t.Errorf("fmt -w wrote\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestCollectFilesFollowsDirSymlink: a symbolic link to a directory, given as an
+// argument, is searched and its files named under the link (check said "no .lit
+// files in this directory"); links below an argument are not followed.
+func TestCollectFilesFollowsDirSymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	os.MkdirAll(filepath.Join(real, "sub"), 0o755)
+	for _, f := range []string{"a.lit", "sub/b.lit"} {
+		if err := os.WriteFile(filepath.Join(real, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	acc := filepath.Join(dir, "acc")
+	if err := os.Symlink("real", acc); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(real, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	files, err := collectFiles([]string{acc})
+	if err != nil {
+		t.Errorf("collectFiles(link to a directory): %v", err)
+	}
+	if diff := cmp.Diff([]string{filepath.Join(acc, "a.lit"), filepath.Join(acc, "sub", "b.lit")}, files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	good, _ := os.ReadFile("testdata/good.lit")
+	os.WriteFile(filepath.Join(real, "a.lit"), good, 0o644)
+	os.WriteFile(filepath.Join(real, "sub", "b.lit"), good, 0o644)
+	if code, _, stderr := runCLI("check", acc); code != 0 {
+		t.Errorf("check LINK-TO-DIR: exit %d, %s", code, stderr)
 	}
 }

@@ -19,7 +19,7 @@ func newPresetsCmd() *cobra.Command {
 		Long: `Presets prints the table of SEMANTICS.md §4: one row per preset, one column per
 switch, "on" or "-", followed by what each switch means when it is on. A run
 takes a preset and may change any switch: --sem PRESET[,switch=on|off...].
-With --json it prints the same as a JSON object.`,
+With --json it prints the same as a JSON object.` + "\n" + exitStatusHelp("the table was printed", ""),
 		Example: `  rmacheck presets
   rmacheck presets --json`,
 		Args: cobra.NoArgs,

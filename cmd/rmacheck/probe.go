@@ -25,18 +25,25 @@ func newProbeCmd() *cobra.Command {
 			`class); the alignment of the memory MPI_Alloc_mem, MPI_Win_allocate and MPI_Win_allocate_shared `+
 			`(contiguous and noncontig) return for odd sizes (1, 3, 7, 17 bytes), with and without `+
 			`mpi_minimum_memory_alignment=64, and whether MPI_Win_get_info reports that key. Each result is `+
-			`compared with what MPI-4.0/4.1 require: "ok", or what it violates. Exit status 1 when something `+
-			`violates a version of MPI the library claims to implement.`, 80),
+			`compared with what MPI-4.0/4.1 require: "ok", or what it violates.`, 80) + "\n" + exitStatusHelp("every result is what the MPI version the library claims requires", "some result violates it", "3 the probe could not be built or run with the library"),
 		Example: `  rmacheck probe --target mpich
   rmacheck probe --target openmpi --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := atLeast("timeout", timeout, time.Millisecond, ""); err != nil {
+				return err
+			}
 			if target != "mpich" && target != "openmpi" {
 				return usageErrorf("--target %q: expected mpich or openmpi", target)
 			}
-			pr, err := conform.RunProbe(target, timeout)
+			ctx, stop := interruptible()
+			defer stop()
+			pr, err := conform.RunProbe(ctx, target, timeout)
+			if exit, ok := interruptedExit(err); ok {
+				return exit
+			}
 			if err != nil {
-				return exitError{code: exitBadInput, err: err}
+				return exitError{code: exitCannotRun, err: err}
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {

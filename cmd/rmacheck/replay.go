@@ -26,7 +26,7 @@ func newReplayCmd() *cobra.Command {
 		Long: wrapText(`replay explores the test under one semantics and hardware model, picks the witness `+
 			`execution of the outcome given by --outcome (every named register or cell must have the `+
 			`given value; others may have any) or of the rule given by --flag, and re-runs it step by `+
-			`step, printing the process, row, instruction and effect of each step.`, 80),
+			`step, printing the process, row, instruction and effect of each step.`, 80) + "\n" + exitStatusHelp("the execution was printed", "no execution ends in the outcome or raises the rule, or the search stopped at --max-states"),
 		Example: `  rmacheck replay litmus/ticket435/MP+fence.lit --sem mpi-3.0 --outcome '1:r0=0'
   rmacheck replay SB.lit --sem A --flag E-EPOCH
   rmacheck replay SB.lit --sem mpi-4.1 --hw tso --outcome '0:r0=0 /\ 1:r0=0'`,
@@ -45,8 +45,14 @@ func newReplayCmd() *cobra.Command {
 }
 
 func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
+	if err := atLeast("max-states", f.maxStates, 0, "0: no bound"); err != nil {
+		return err
+	}
 	if (f.outcome == "") == (f.flag == "") {
 		return usageErrorf("give exactly one of --outcome and --flag")
+	}
+	if f.flag != "" && !spec.IsRuleID(f.flag) {
+		return usageErrorf("--flag %q: not a rule that can be raised ('rmacheck explain --all' lists them)", f.flag)
 	}
 	sems, err := parseSems([]string{f.sem})
 	if err != nil {

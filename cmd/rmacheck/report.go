@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/evidence"
 	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/internal/atomicfile"
+	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
 )
@@ -37,7 +38,7 @@ func newReportCmd() *cobra.Command {
 			`semantics and hw model, the flags with links to the MPI-4.1 report nodes, every outcome that tells two `+
 			`semantics apart with a witness (drawn as an execution diagram in the HTML), and the conformance histograms `+
 			`of the JSON files given with --conform (from rmacheck conform --json). The page needs no network. The `+
-			`report states the command, the rmacheck version and the date that produced it.`, 80),
+			`report states the command, the rmacheck version and the date that produced it.`, 80) + "\n" + exitStatusHelp("the report was written", "a search stopped at --max-states (no report is written)"),
 		Example: `  rmacheck report litmus/ticket435 --out reports/ticket-435
   rmacheck conform --target reference --json litmus/ticket435 > ref.json
   rmacheck report litmus/ticket435 --out reports/ticket-435 --conform ref.json`,
@@ -53,12 +54,15 @@ func newReportCmd() *cobra.Command {
 	fl.StringArrayVar(&f.conform, "conform", nil, "conformance results (rmacheck conform --json output) to include")
 	fl.StringArrayVar(&f.probes, "probe", nil, "rmacheck probe output (text) of a library to include")
 	fl.BoolVar(&f.exploit, "exploit", false, "also show what exploiting the assertions (--assert exploit) adds")
-	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this")
+	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this (0: no bound)")
 	addABIFlag(fl, &f.abi)
 	return cmd
 }
 
 func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
+	if err := atLeast("max-states", f.maxStates, 0, "0: no bound"); err != nil {
+		return err
+	}
 	if f.out == "" {
 		return usageErrorf("--out is required")
 	}
@@ -81,11 +85,8 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	if bad {
 		return exitWith(exitBadInput)
 	}
-	r := &evidence.Report{Title: f.title, Command: "rmacheck report " + strings.Join(os.Args[2:], " "), Version: version,
+	r := &evidence.Report{Title: f.title, Command: commandLine(cmd, args), Version: version,
 		Date: f.date, Sems: sems, HWs: hws, Exploit: f.exploit}
-	if len(os.Args) < 2 || os.Args[1] != "report" {
-		r.Command = "rmacheck report " + strings.Join(args, " ") + " --out " + f.out // run in-process (tests)
-	}
 	if r.Title == "" {
 		r.Title = "rmacheck report: " + filepath.Base(f.out)
 	}
@@ -100,7 +101,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		r.Conform = append(r.Conform, runs...)
 	}
 	for _, path := range f.probes {
-		data, err := os.ReadFile(path)
+		data, err := litmus.ReadFile(path, maxFileSize)
 		if err != nil {
 			return exitError{code: exitBadInput, err: err}
 		}
@@ -114,12 +115,13 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		return exitError{code: exitFailed, err: err}
 	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return exitError{code: exitFailed, err: err}
+		return ioError(err)
 	}
-	for name, data := range map[string][]byte{"report.md": r.Markdown(), "report.html": r.HTML()} {
-		if err := os.WriteFile(filepath.Join(f.out, name), data, 0o644); err != nil {
-			return exitError{code: exitFailed, err: err}
-		}
+	var b atomicfile.Batch // both or neither: never a new report.md beside an old report.html
+	b.Add(filepath.Join(f.out, "report.md"), r.Markdown(), 0o644)
+	b.Add(filepath.Join(f.out, "report.html"), r.HTML(), 0o644)
+	if err := b.Commit(); err != nil {
+		return ioError(err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s and %s (%d tests)\n", filepath.Join(f.out, "report.md"), filepath.Join(f.out, "report.html"), len(tests))
 	return nil

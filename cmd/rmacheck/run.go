@@ -49,8 +49,7 @@ func newRunCmd() *cobra.Command {
 			`the result is a table with one row per test and one column per preset; "ok" marks an expect line `+
 			`met, "FAIL" one broken. The hw models that a test's "expect hw=X:" lines name are run too. With one `+
 			`--sem, or with --show, each run prints a herd7-style block instead; --json prints one JSON object `+
-			`per (test, preset, hw) line.`, 80) + "\n" + wrapText(`Exit status: 0 when every expectation is met, `+
-			`1 when one is broken or a search hit --max-states, 2 on a bad file or flag.`, 80),
+			`per (test, preset, hw) line.`, 80) + "\n" + exitStatusHelp("every expectation is met", "an expectation is broken, or a search stopped at --max-states (that search gives no result)"),
 		Example: `  rmacheck run litmus/ticket435/*.lit              # every preset, side by side
   rmacheck run --sem A --show witness SB.lit        # herd7-style block with witness traces
   rmacheck run --sem mpi-3.0,lock_ls=on litmus      # a preset with a switch changed
@@ -65,7 +64,7 @@ func newRunCmd() *cobra.Command {
 	fl.StringVar(&f.hw, "hw", "", "hardware model: sc, tso or relaxed (default relaxed, plus those the expect lines name)")
 	fl.StringVar(&f.show, "show", "", "print blocks with: outcomes, witness (traces of the outcomes that satisfy the condition, and of each flag) or all")
 	fl.BoolVar(&f.json, "json", false, "one JSON object per (test, preset, hw), one a line")
-	fl.IntVarP(&f.jobs, "jobs", "j", 0, "parallel searches (default: one per CPU)")
+	fl.IntVarP(&f.jobs, "jobs", "j", 0, "parallel searches (0, the default: one per CPU)")
 	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n, 1-based) of the files, for job arrays")
 	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this (0: no bound)")
 	fl.BoolVar(&f.noReduce, "no-reduce", false, "turn off the partial-order reduction (same results, more states)")
@@ -190,6 +189,9 @@ func containsHW(hs []model.HW, h model.HW) bool {
 }
 
 func runRun(cmd *cobra.Command, args []string, f runFlags) error {
+	if err := firstError(atLeast("jobs", f.jobs, 0, "0: one per CPU"), atLeast("max-states", f.maxStates, 0, "0: no bound")); err != nil {
+		return err
+	}
 	sems, err := parseSems(f.sems)
 	if err != nil {
 		return err

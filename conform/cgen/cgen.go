@@ -15,6 +15,7 @@ package cgen
 
 import (
 	"bytes"
+	_ "embed"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -35,18 +36,25 @@ type Options struct {
 	Jitter int
 }
 
-// Unsupported is the error of a construct cgen cannot express in C and MPI.
+// Unsupported is the error of a construct cgen cannot express in C and MPI. It prints
+// as every error about a file does: FILE:LINE:COL: cgen: reason (the test's name stands
+// for the file when it has none).
 type Unsupported struct {
-	Test   string
+	File   string // the test's file
+	Test   string // the test's name
 	Pos    litmus.Pos
 	Reason string
 }
 
 func (e *Unsupported) Error() string {
-	if e.Pos.IsValid() {
-		return fmt.Sprintf("%s:%s: cgen: %s", e.Test, e.Pos, e.Reason)
+	where := e.File
+	if where == "" {
+		where = e.Test
 	}
-	return fmt.Sprintf("%s: cgen: %s", e.Test, e.Reason)
+	if e.Pos.IsValid() {
+		return fmt.Sprintf("%s:%s: cgen: %s", where, e.Pos, e.Reason)
+	}
+	return fmt.Sprintf("%s: cgen: %s", where, e.Reason)
 }
 
 // Generate writes the C program of a validated test.
@@ -87,6 +95,9 @@ type gen struct {
 	perIter    bool // some window is freed: create and free the windows every iteration
 	outTypes   []litmus.Type
 	outOffsets []int // byte offset of a cell outcome in its base window's segment
+	// needsShm says why the test needs memory shared by all its ranks, "" when it does
+	// not: then it also runs when the ranks span nodes.
+	needsShm string
 }
 
 type winInfo struct {
@@ -105,7 +116,7 @@ type winInfo struct {
 
 func (g *gen) fail(pos litmus.Pos, format string, args ...any) {
 	if g.err == nil {
-		g.err = &Unsupported{Test: g.t.Name, Pos: pos, Reason: fmt.Sprintf(format, args...)}
+		g.err = &Unsupported{File: g.t.File, Test: g.t.Name, Pos: pos, Reason: fmt.Sprintf(format, args...)}
 	}
 }
 
@@ -146,7 +157,7 @@ func (g *gen) prepare() error {
 		w := wi.w
 		b := w.Base(t)
 		if b == nil {
-			return &Unsupported{Test: t.Name, Pos: w.Pos, Reason: "window " + w.Name + ": over= does not resolve"}
+			return &Unsupported{File: t.File, Test: t.Name, Pos: w.Pos, Reason: "window " + w.Name + ": over= does not resolve"}
 		}
 		wi.base = g.wins[g.winIndex(b.Name)]
 		switch {
@@ -169,10 +180,10 @@ func (g *gen) prepare() error {
 		}
 		if w.Over != "" {
 			if w.Flavor != litmus.FlavorCreate {
-				return &Unsupported{Test: t.Name, Pos: w.OverPos, Reason: "over= needs a create window"}
+				return &Unsupported{File: t.File, Test: t.Name, Pos: w.OverPos, Reason: "over= needs a create window"}
 			}
 			if wi.base.base != wi.base {
-				return &Unsupported{Test: t.Name, Pos: w.OverPos, Reason: "over= a window that is itself over another"}
+				return &Unsupported{File: t.File, Test: t.Name, Pos: w.OverPos, Reason: "over= a window that is itself over another"}
 			}
 		}
 	}
@@ -184,6 +195,7 @@ func (g *gen) prepare() error {
 			}
 		}
 	}
+	g.needsShm = sharedMemoryNeed(t)
 	// Outcome types and offsets.
 	refs := g.outRefs()
 	for _, o := range g.p.Out {
@@ -194,12 +206,12 @@ func (g *gen) prepare() error {
 		}
 		r, ok := refs[o.Name]
 		if !ok {
-			return &Unsupported{Test: t.Name, Reason: "outcome item " + o.Name + " not found"}
+			return &Unsupported{File: t.File, Test: t.Name, Reason: "outcome item " + o.Name + " not found"}
 		}
 		w, _, disp, typ, _ := t.ResolveLoc(*r.Loc)
 		wi := g.wins[g.winIndex(w.Name)]
 		if wi.base.freed && wi.base.w.Flavor != litmus.FlavorCreate && wi.base.w.Flavor != litmus.FlavorDynamic {
-			return &Unsupported{Test: t.Name, Pos: r.Loc.Pos, Reason: "the outcome reads " + o.Name + ", memory of window " + wi.base.w.Name + " that the test frees (the library owns it)"}
+			return &Unsupported{File: t.File, Test: t.Name, Pos: r.Loc.Pos, Reason: "the outcome reads " + o.Name + ", memory of window " + wi.base.w.Name + " that the test frees (the library owns it)"}
 		}
 		g.outTypes = append(g.outTypes, typ)
 		g.outOffsets = append(g.outOffsets, disp*wi.du)
@@ -400,6 +412,11 @@ func (g *gen) program() {
 		names = append(names, o.Name)
 	}
 	g.printf("static const char *const test_name = %q;\n", t.Name)
+	if g.needsShm != "" {
+		g.printf("static const char *const needs_shm = %q; /* across nodes the test is skipped */\n", g.needsShm)
+	} else {
+		g.printf("static const char *const needs_shm = NULL; /* it runs across nodes too */\n")
+	}
 	g.printf("static const char *const out_names = %q;\n\n", strings.Join(names, ","))
 	g.windowDecls()
 	g.groupDecls()
@@ -413,107 +430,18 @@ func (g *gen) program() {
 	g.mainFunc()
 }
 
-const prelude = `
-#include <mpi.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sched.h>
+// prelude is the C every program starts with: c/prelude.c after its marker line (the lines
+// before it make the file readable alone, by a linter or mpicc -fsyntax-only).
+var prelude = func() string {
+	_, body, ok := strings.Cut(preludeFile, "/* ---- cgen prelude ---- */\n")
+	if !ok {
+		panic("cgen: prelude.c lacks its marker line")
+	}
+	return body
+}()
 
-typedef int64_t rmc_v32 __attribute__((vector_size(32)));
-typedef int64_t rmc_v64 __attribute__((vector_size(64)));
-#define rmc_v32_of(v) ((rmc_v32){(v), (v), (v), (v)})
-#define rmc_v64_of(v) ((rmc_v64){(v), (v), (v), (v), (v), (v), (v), (v)})
-
-static int me;          /* my rank in MPI_COMM_WORLD = the test's process number */
-static MPI_Comm tcomm;  /* a duplicate of MPI_COMM_WORLD for the test's barriers and messages */
-
-/* Any MPI error aborts the run with the row that made the call. */
-static void rmc_check(int err, const char *call, int row) {
-    if (err != MPI_SUCCESS) {
-        char msg[MPI_MAX_ERROR_STRING];
-        int len = 0, cls = 0;
-        MPI_Error_class(err, &cls);
-        MPI_Error_string(err, msg, &len);
-        printf("ERROR rank %d row %d: %s: error class %d: %s\n", me, row, call, cls, msg);
-        fflush(stdout);
-        MPI_Abort(MPI_COMM_WORLD, 3);
-    }
-}
-#define CHECK(row, call) rmc_check((call), #call, (row))
-
-static void __attribute__((unused)) rmc_fail(const char *msg, int row) {
-    printf("ERROR rank %d row %d: %s\n", me, row, msg);
-    fflush(stdout);
-    MPI_Abort(MPI_COMM_WORLD, 3);
-}
-
-static inline void rmc_pause(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
-/* Sense-reversing spin barrier on a counter in an MPI_Win_allocate_shared segment of its
- * own. Waiters poll MPI now and then (MPI_Iprobe) so that libraries whose RMA progresses
- * only inside MPI calls make progress, and yield when oversubscribed. */
-struct rmc_barrier { volatile int count; volatile int sense; char pad[56]; };
-static struct rmc_barrier *bar;
-static MPI_Win bar_win;
-static int bar_sense;
-
-static void spin_barrier(void) {
-    int sense = !bar_sense, flag;
-    bar_sense = sense;
-    if (__atomic_add_fetch(&bar->count, 1, __ATOMIC_ACQ_REL) == NPROCS) {
-        __atomic_store_n(&bar->count, 0, __ATOMIC_RELAXED);
-        __atomic_store_n(&bar->sense, sense, __ATOMIC_SEQ_CST);
-        return;
-    }
-    for (unsigned long spins = 1; __atomic_load_n(&bar->sense, __ATOMIC_ACQUIRE) != sense; spins++) {
-        rmc_pause();
-        if (spins % 1024 == 0) {
-            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-            if (spins % 16384 == 0)
-                sched_yield();
-        }
-    }
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-}
-
-static uint64_t rng_state;
-static uint64_t rng(void) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-static int rmc_skip; /* a window's MPI_WIN_MODEL differs from the declared one */
-
-static void rmc_win_model(MPI_Win win, const char *name, int declared) {
-    int *model = NULL, flag = 0, bad = 0, anybad = 0;
-    if (win != MPI_WIN_NULL) /* not a member of the window's group: nothing to check */
-        MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &flag);
-    int m = win == MPI_WIN_NULL ? declared : flag ? *model : -1;
-    if (m != declared)
-        bad = 1;
-    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (me == 0) {
-        printf("MODEL %s %s\n", name, m == MPI_WIN_UNIFIED ? "unified" : m == MPI_WIN_SEPARATE ? "separate" : "unknown");
-        if (anybad)
-            printf("SKIP window %s: MPI_WIN_MODEL is %s, the test declares %s\n", name,
-                   m == MPI_WIN_UNIFIED ? "unified" : m == MPI_WIN_SEPARATE ? "separate" : "unknown",
-                   declared == MPI_WIN_UNIFIED ? "unified" : "separate");
-        fflush(stdout);
-    }
-    if (anybad)
-        rmc_skip = 1;
-}
-`
+//go:embed c/prelude.c
+var preludeFile string
 
 func (g *gen) windowDecls() {
 	for _, wi := range g.wins {
@@ -752,23 +680,21 @@ func (g *gen) mainFunc() {
     }
     MPI_Comm_dup(MPI_COMM_WORLD, &tcomm);
     rng_state = seed * 0x9E3779B97F4A7C15ull + (uint64_t)me * 0xBF58476D1CE4E5B9ull + 1;
-    {   /* the spin barrier's segment: every rank must share memory with every other */
+    if (me == 0) {
+        printf("RMACHECK test=%%s procs=%%d out=%%s\n", test_name, NPROCS, out_names);
+        fflush(stdout);
+    }
+    {   /* where the ranks run; a test that needs memory shared by all ranks needs one node */
         MPI_Comm node;
-        int nsize;
-        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-        MPI_Comm_size(node, &nsize);
-        if (nsize != NPROCS) {
+        int nodes = rmc_placement(&node);
+        if (nodes > 1 && needs_shm != NULL) {
             if (me == 0)
-                printf("ERROR the processes must share one node (memory) for the spin barrier\n");
+                printf("SKIP the test needs memory shared by all ranks (%%s), and the ranks are on %%d nodes\n", needs_shm, nodes);
+            fflush(stdout);
             MPI_Finalize();
-            return 2;
+            return 0;
         }
-        MPI_Aint bsize; int bdu;
-        MPI_Win_allocate_shared(me == 0 ? sizeof(struct rmc_barrier) : 0, 1, MPI_INFO_NULL, node, &bar, &bar_win);
-        MPI_Win_shared_query(bar_win, 0, &bsize, &bdu, &bar);
-        if (me == 0)
-            memset(bar, 0, sizeof *bar);
-        MPI_Barrier(MPI_COMM_WORLD);
+        rmc_barrier_init(nodes, node);
     }
 `)
 	for _, wi := range g.wins {
@@ -776,15 +702,11 @@ func (g *gen) mainFunc() {
 			g.printf("    MPI_Comm_split(MPI_COMM_WORLD, %s ? 0 : MPI_UNDEFINED, me, &comm_%s);\n", g.memberCond(wi), wi.id)
 		}
 	}
-	g.printf(`    if (me == 0) {
-        printf("RMACHECK test=%%s procs=%%d out=%%s\n", test_name, NPROCS, out_names);
-        fflush(stdout);
-    }
-    make_groups();
+	g.printf(`    make_groups();
     create_windows(1);
     if (rmc_skip) {
         free_windows();
-        MPI_Win_free(&bar_win);
+        rmc_barrier_free();
         MPI_Finalize();
         return 0;
     }
@@ -862,7 +784,7 @@ func (g *gen) mainFunc() {
 	g.printf(`    free(rows);
     free(sum);
     free(bins);
-    MPI_Win_free(&bar_win);
+    rmc_barrier_free();
     MPI_Finalize();
     return 0;
 }
@@ -878,4 +800,31 @@ func (g *gen) memberCond(wi *winInfo) string {
 		return "0"
 	}
 	return "(" + strings.Join(cs, " || ") + ")"
+}
+
+// sharedMemoryNeed says why a test needs memory shared by all its ranks (an
+// allocate_shared window, a shared_query, a plain access to another rank's segment),
+// "" when it does not.
+func sharedMemoryNeed(t *litmus.Test) string {
+	for _, w := range t.Windows {
+		if w.Flavor == litmus.FlavorAllocateShared {
+			return "window " + w.Name + " is allocate_shared"
+		}
+	}
+	for pi, pr := range t.Procs {
+		for row, in := range pr.Code {
+			if in == nil {
+				continue
+			}
+			switch {
+			case in.Op == litmus.OpSharedQuery:
+				return fmt.Sprintf("P%d row %d: shared_query", pi, row+1)
+			case (in.Op == litmus.OpLoad || in.Op == litmus.OpStore) && in.Loc != nil:
+				if _, rank, _, _, _ := t.ResolveLoc(*in.Loc); rank != pi {
+					return fmt.Sprintf("P%d row %d: a plain access to rank %d's segment", pi, row+1, rank)
+				}
+			}
+		}
+	}
+	return ""
 }

@@ -162,7 +162,25 @@ exists (0:r0=0)
 		t.Fatal(err)
 	}
 	_, err = Generate(lt, Options{})
-	if err == nil || !strings.Contains(err.Error(), "MPI_Compare_and_swap takes integer types only") {
-		t.Errorf("got %v, want a refusal of cas on double", err)
+	// FILE:LINE:COL first, as every error about a file (it started with the test's name).
+	if want := "bad.lit:8:2: cgen: r0 = cas x 0 1: MPI_Compare_and_swap takes integer types only"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}
+
+// TestPreludeIsC: the prelude is a C file of its own (c/prelude.c) that a compiler or
+// linter reads alone, and cgen writes exactly the part after its marker.
+func TestPreludeIsC(t *testing.T) {
+	if !strings.HasPrefix(prelude, "\n#include <mpi.h>\n") || !strings.HasSuffix(prelude, "rmc_skip = 1;\n}\n") {
+		t.Errorf("prelude does not start with the includes or end with rmc_win_model: %.60q ... %q", prelude, prelude[max(0, len(prelude)-30):])
+	}
+	for _, cc := range []string{"mpicc.mpich", "mpicc.openmpi"} {
+		if _, err := exec.LookPath(cc); err != nil {
+			t.Logf("%s not installed: c/prelude.c not compiled with it", cc)
+			continue
+		}
+		if out, err := exec.Command(cc, "-fsyntax-only", "-Wall", "-Wextra", "-Wno-unused-function", "-Werror", "c/prelude.c").CombinedOutput(); err != nil {
+			t.Errorf("%s -fsyntax-only c/prelude.c: %v\n%s", cc, err, out)
+		}
 	}
 }

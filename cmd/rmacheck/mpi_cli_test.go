@@ -1,0 +1,138 @@
+//go:build linux
+
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/rmacheck/rmacheck/output"
+)
+
+// skipIfStarved skips a test whose MPI run timed out on a loaded machine (exit 3 and
+// the message says so): CPU starvation, not a finding about the library or rmacheck.
+func skipIfStarved(t *testing.T, code int, stderr string) {
+	t.Helper()
+	if code == exitCannotRun && strings.Contains(stderr, "on a loaded machine") {
+		t.Skipf("CPU starvation, not a finding: %s", stderr)
+	}
+}
+
+func needMPICH(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("mpiexec.mpich"); err != nil {
+		t.Skip("MPICH is not installed")
+	}
+}
+
+// TestConformCannotRunIsThree: a library that cannot run a test is status 3, with what
+// to do: MPICH refusing more ranks than cores names --oversubscribe, a test that hangs
+// names --timeout, and no message carries a Go context error.
+func TestConformCannotRunIsThree(t *testing.T) {
+	needMPICH(t)
+	// One rank more than cores (this is refused before anything runs).
+	var cols, row []string
+	for i := 0; i <= runtime.NumCPU(); i++ {
+		cols = append(cols, "P"+string(rune('0'+i)))
+		row = append(row, "fence W")
+	}
+	src := "MPI many\n{ win W allocate size=1; x = W@0[0]; }\n " + strings.Join(cols, " | ") + " ;\n " + strings.Join(row, " | ") + " ;\nexists (x=0)\n"
+	many := filepath.Join(t.TempDir(), "many.lit")
+	os.WriteFile(many, []byte(src), 0o644)
+	code, _, stderr := runCLI("conform", "--target", "mpich", many)
+	if code != exitCannotRun || !strings.Contains(stderr, "busy-polls") || !strings.Contains(stderr, "--oversubscribe") {
+		t.Errorf("more MPICH ranks than cores: exit %d, %s", code, stderr)
+	}
+	blocked := filepath.Join(t.TempDir(), "blocked.lit")
+	os.WriteFile(blocked, []byte(blockedLit), 0o644)
+	code, _, stderr = runCLI("conform", "--target", "mpich", "--include-erroneous", "--runs", "10", "--timeout", "3s", blocked, "testdata/sb.lit")
+	if code != exitCannotRun || !strings.Contains(stderr, "did not finish within 3s") || !strings.Contains(stderr, "--timeout") || strings.Contains(stderr, "context") {
+		t.Errorf("a hanging test: exit %d, %s", code, stderr)
+	}
+}
+
+// TestConformKeepCUpFront: --keep-c DIR is created when missing; when it cannot be,
+// conform fails once, before running anything (it failed once per test).
+func TestConformKeepCUpFront(t *testing.T) {
+	needMPICH(t)
+	dir := filepath.Join(t.TempDir(), "new", "c")
+	if code, _, stderr := runCLI("conform", "--target", "mpich", "--runs", "100", "--keep-c", dir, "testdata/sb.lit"); code != 0 {
+		skipIfStarved(t, code, stderr)
+		t.Fatalf("--keep-c into a missing directory: exit %d, %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "SB.c")); err != nil {
+		t.Errorf("the C was not kept: %v", err)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	code, stdout, stderr := runCLI("conform", "--target", "mpich", "--runs", "100", "--keep-c", filepath.Join(file, "c"), "testdata/sb.lit", "testdata/sb.lit")
+	if code != exitBadInput || strings.Count(stderr, "rmacheck:") != 1 || !strings.Contains(stderr, "--keep-c") || stdout != "" {
+		t.Errorf("--keep-c under a regular file: exit %d, stdout %q, stderr %q; want one message up front and 2", code, stdout, stderr)
+	}
+}
+
+// TestConformLauncherAndHostfile: --hostfile (naming localhost twice) and --launcher
+// (a wrapper script) start the ranks; the placement is in the text and the JSON. With
+// every rank on a node of its own (the wrapper sets RMACHECK_ONE_RANK_PER_NODE=1), a
+// test that needs shared memory is skipped with the reason, and one that does not runs
+// with MPI_Barrier between iterations.
+func TestConformLauncherAndHostfile(t *testing.T) {
+	needMPICH(t)
+	dir := t.TempDir()
+	hosts := filepath.Join(dir, "hosts")
+	os.WriteFile(hosts, []byte("localhost\nlocalhost\n"), 0o644)
+	for target, flag := range map[string]string{"mpich": "mpiexec.mpich -f ", "openmpi": "--mca osc ^rdma --hostfile "} {
+		if _, err := exec.LookPath("mpiexec." + target); err != nil {
+			continue
+		}
+		code, stdout, stderr := runCLI("conform", "--target", target, "--runs", "2000", "--hostfile", hosts, "testdata/sb.lit")
+		skipIfStarved(t, code, stderr)
+		if code != 0 || !strings.Contains(stdout, "Placement 2 ranks on 1 node (") || !strings.Contains(stdout, flag+hosts+" -n 2\n") {
+			t.Errorf("%s --hostfile: exit %d\n%s%s", target, code, stdout, stderr)
+		}
+	}
+
+	log := filepath.Join(dir, "launched")
+	wrapper := filepath.Join(dir, "launch.sh")
+	script := "#!/bin/sh\necho \"$@\" >> " + log + "\nRMACHECK_ONE_RANK_PER_NODE=1 exec mpiexec.mpich \"$@\"\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mp := filepath.Join(dir, "mp.lit") // put/fence on an allocate window: no shared memory needed
+	os.WriteFile(mp, []byte("MPI MP+put+fence16\n{ win W allocate size=2; x = W@1[0]; }\n P0 | P1 ;\n fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\n | r0 = load x ;\nexists (1:r0=0)\n"), 0o644)
+	code, stdout, stderr := runCLI("conform", "--target", "mpich", "--runs", "500", "--json", "--launcher", wrapper+" -envall", "testdata/sb.lit", mp)
+	if code != 0 {
+		skipIfStarved(t, code, stderr)
+		t.Fatalf("--launcher: exit %d\n%s%s", code, stdout, stderr)
+	}
+	var recs []output.ConformRecord
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var r output.ConformRecord
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		recs = append(recs, r)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records:\n%s", len(recs), stdout)
+	}
+	sb, mpr := recs[0], recs[1]
+	if !strings.Contains(sb.Skipped, "needs memory shared by all ranks (window W is allocate_shared)") || sb.Placement == nil || sb.Placement.Nodes != 2 {
+		t.Errorf("SB across 2 nodes: skipped %q, placement %+v", sb.Skipped, sb.Placement)
+	}
+	if mpr.Skipped != "" || mpr.Runs != 500 || mpr.NonConforming != 0 || mpr.Placement == nil || mpr.Placement.Nodes != 2 ||
+		len(mpr.Placement.Hosts) != 2 || mpr.Placement.Launcher != wrapper+" -envall -n 2" {
+		t.Errorf("MP across 2 nodes: %+v, placement %+v", mpr, mpr.Placement)
+	}
+	if b, _ := os.ReadFile(log); strings.Count(string(b), "-envall -n 2 ") != 2 {
+		t.Errorf("the wrapper was called with:\n%s", b)
+	}
+	if code, _, stderr := runCLI("conform", "--target", "mpich", "--launcher", wrapper, "--hostfile", hosts, "testdata/sb.lit"); code != exitBadInput {
+		t.Errorf("--launcher with --hostfile: exit %d, %s", code, stderr)
+	}
+}

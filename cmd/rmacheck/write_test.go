@@ -1,0 +1,138 @@
+//go:build linux
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func readString(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// runLimited runs rmacheck ARGS in a child process (this test binary as main, see
+// TestMain) whose files may not grow past blocks x 512 bytes (ulimit -f): writes past
+// that fail with EFBIG, as on a full disk. (Setting the limit in the test process would
+// also stop go test's own log file.)
+func runLimited(t *testing.T, blocks int, args ...string) (code int, stderr string) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", append([]string{"-c", fmt.Sprintf(`ulimit -f %d && exec "$0" "$@"`, blocks), os.Args[0]}, args...)...)
+	cmd.Env = append(os.Environ(), "RMACHECK_AS_MAIN=1")
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), errb.String()
+}
+
+// TestReportFullDiskKeepsOldReport: when the disk fills while the report is written,
+// the old report.md and report.html stay as they were (os.WriteFile left a truncated
+// report.md beside the old report.html), and the status is 2.
+func TestReportFullDiskKeepsOldReport(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r")
+	if code, _, stderr := runCLI("report", "testdata/sb.lit", "--sem", "A", "--out", out, "--date", "2026-01-01"); code != 0 {
+		t.Fatalf("report: exit %d, %s", code, stderr)
+	}
+	md, html := filepath.Join(out, "report.md"), filepath.Join(out, "report.html")
+	oldMD, oldHTML := readString(t, md), readString(t, html)
+	blocks := (len(oldMD) + 511) / 512 // report.md fits, report.html does not
+	if len(oldHTML) < blocks*512+512 {
+		t.Fatalf("report.html (%d bytes) is not larger than report.md (%d)", len(oldHTML), len(oldMD))
+	}
+	code, stderr := runLimited(t, blocks, "report", "testdata/sb.lit", "--sem", "A", "--out", out, "--date", "2026-01-02")
+	if code != exitBadInput || !strings.Contains(stderr, html+": cannot write: file too large") {
+		t.Errorf("report on a full disk: exit %d, %s", code, stderr)
+	}
+	if readString(t, md) != oldMD || readString(t, html) != oldHTML {
+		t.Error("a report that failed to write changed the old report")
+	}
+	entries, _ := os.ReadDir(out)
+	if len(entries) != 2 {
+		t.Errorf("files left in %s: %v", out, entries)
+	}
+}
+
+// TestFmtWriteLinks: fmt -w writes a symbolic link's target and leaves the link a
+// link (it replaced the link by a regular file and left the target unformatted), and
+// rewrites a file with two hard links as one file.
+func TestFmtWriteLinks(t *testing.T) {
+	ugly := readString(t, "testdata/ugly.lit")
+	_, canonical, _ := runCLI("fmt", "testdata/ugly.lit")
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.lit")
+	if err := os.WriteFile(target, []byte(ugly), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.lit")
+	if err := os.Symlink("target.lit", link); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI("fmt", "-w", link); code != 0 {
+		t.Fatalf("fmt -w link: exit %d, %s", code, stderr)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("fmt -w replaced the symbolic link by a regular file")
+	}
+	if readString(t, target) != canonical {
+		t.Error("fmt -w through a link left its target unformatted")
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o600 {
+		t.Errorf("the target's mode became %v", fi.Mode().Perm())
+	}
+
+	a, b := filepath.Join(dir, "a.lit"), filepath.Join(dir, "b.lit")
+	if err := os.WriteFile(a, []byte(ugly), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(a, b); err != nil {
+		t.Skip("no hard links:", err)
+	}
+	if code, _, stderr := runCLI("fmt", "-w", a); code != 0 {
+		t.Fatalf("fmt -w a: exit %d, %s", code, stderr)
+	}
+	if readString(t, b) != canonical {
+		t.Error("fmt -w split the hard link: the other name keeps the old text")
+	}
+}
+
+// TestFmtWriteFailureNamesTheFile: when the new text cannot be written, the message
+// names the .lit (it named the temporary file) and the file is unchanged.
+func TestFmtWriteFailureNamesTheFile(t *testing.T) {
+	ugly := readString(t, "testdata/ugly.lit")
+	path := filepath.Join(t.TempDir(), "u.lit")
+	if err := os.WriteFile(path, []byte(ugly), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := runLimited(t, 0, "fmt", "-w", path)
+	if code != exitBadInput || stderr != path+": cannot write: file too large\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if readString(t, path) != ugly {
+		t.Error("a failed fmt -w changed the file")
+	}
+	if os.Getuid() == 0 {
+		return // root writes in read-only directories: the rest needs another user
+	}
+	dir := t.TempDir()
+	ro := filepath.Join(dir, "u.lit")
+	os.WriteFile(ro, []byte(ugly), 0o644)
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	if code, _, stderr := runCLI("fmt", "-w", ro); code != exitBadInput || stderr != ro+": cannot write: permission denied\n" {
+		t.Errorf("fmt -w in a read-only directory: exit %d, %q", code, stderr)
+	}
+}

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package atomicfile
+
+import "os"
+
+func reserve(*os.File, int64) error { return nil }
