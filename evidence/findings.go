@@ -293,7 +293,7 @@ func rangeText(lo, hi int) string {
 	if lo == hi {
 		return strconv.Itoa(lo)
 	}
-	return fmt.Sprintf("%d-%d", lo, hi)
+	return fmt.Sprintf("%d–%d", lo, hi)
 }
 
 // percent is a share of runs, to two significant figures.

@@ -12,7 +12,7 @@ import (
 )
 
 // css sets every font size in px, none below 12 px (TestLegibleFontSizes).
-const css = `body{font-family:system-ui,sans-serif;font-size:16px;line-height:1.45;max-width:1180px;margin:24px auto;padding:0 16px;color:#1d1d1d}
+const css = `body{font-family:system-ui,sans-serif;font-size:16px;line-height:1.45;max-width:1340px;margin:24px auto;padding:0 16px;color:#1d1d1d}
 h1{font-size:28px}h2{font-size:22px;border-bottom:1px solid #ccc;margin-top:36px}h3{font-size:18px;margin-top:28px}
 table{border-collapse:collapse;margin:10px 0;display:block;overflow-x:auto;max-width:100%}td,th{border:1px solid #bbb;padding:4px 8px;vertical-align:top;font-size:14px;text-align:left}
 th{background:#eee}code,pre{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:13px}pre{background:#f5f5f5;padding:8px;overflow-x:auto}
@@ -20,7 +20,8 @@ th{background:#eee}code,pre{font-family:ui-monospace,"DejaVu Sans Mono",monospac
 .answer{background:#eef6ee;border-left:4px solid #1a7f37;padding:8px 14px}.checks{font-size:14px;color:#444}
 .findings li{margin:4px 0}.note{font-size:14px;color:#444}
 .diagram-box{overflow-x:auto;margin:8px 0 18px}svg.diagram{background:#fcfcfc;border:1px solid #ddd}
-.witness-title{font-size:15px;margin:14px 0 2px}`
+.witness-title{font-size:15px;margin:14px 0 2px}
+table.summary td,table.summary th{font-size:13px;padding:3px 6px}`
 
 // HTML renders the report as one self-contained page: inline style, inline SVG, no
 // script, no external resource.
@@ -33,15 +34,7 @@ func (r *Report) HTML() []byte {
 	if q := r.Question; q != nil {
 		w("<div class=\"answer\"><p><strong>Question.</strong> %s</p><p><strong>Answer.</strong> %s</p><p class=\"checks\">%s</p></div>\n",
 			inlineHTML(q.Question), inlineHTML(q.Answer), inlineHTML(q.checksText()))
-		if len(q.Cites) > 0 {
-			w("<p>The sentences of the standard it rests on (MPI-4.1 report):</p>\n<ul>\n")
-			for _, c := range q.Cites {
-				w("<li><a href=\"%s\">%s</a>: %s</li>\n", spec.NodeURL(c.Node), e(c.Node), inlineHTML(c.Text))
-			}
-			w("</ul>\n")
-		}
 	}
-	w("<p class=\"note\">Produced by <code>%s</code> (rmacheck %s) on %s.</p>\n", e(r.Command), e(r.Version), e(r.Date))
 	w("<h2 id=\"findings\">Findings</h2>\n")
 	for _, s := range r.FindingsText() {
 		w("<h3>%s</h3>\n", e(s.Title))
@@ -62,17 +55,13 @@ func (r *Report) HTML() []byte {
 		}
 		w("</ul>\n")
 	}
-	w("<h2 id=\"summary\">Summary</h2>\n<p class=\"note\">%s</p>\n<table><tr>", inlineHTML(r.summaryNote()))
+	w("<h2 id=\"summary\">Summary</h2>\n<p class=\"note\">%s</p>\n<table class=\"summary\"><tr>", inlineHTML(r.summaryNote()))
 	for _, h := range r.summaryHeader() {
-		w("<th>%s</th>", e(h))
+		w("<th>%s</th>", strings.ReplaceAll(e(h), ",", ",<wbr>"))
 	}
 	w("</tr>\n")
 	for _, tr := range r.Tests {
-		cls := ""
-		if len(tr.Distinctions) > 0 {
-			cls = ` class="diff"`
-		}
-		w("<tr%s>", cls)
+		w("<tr>")
 		for k, c := range r.summaryRow(tr) {
 			if k >= 1 && k <= len(r.Sems) {
 				w("<td>%s</td>", verdictCellHTML(c))
@@ -83,6 +72,13 @@ func (r *Report) HTML() []byte {
 		w("</tr>\n")
 	}
 	w("</table>\n")
+	if q := r.Question; q != nil && len(q.Cites) > 0 {
+		w("<h2 id=\"standard\">The sentences of the standard the answer rests on</h2>\n<p>From the MPI-4.1 report:</p>\n<ul>\n")
+		for _, c := range q.Cites {
+			w("<li><a href=\"%s\">%s</a>: %s</li>\n", spec.NodeURL(c.Node), e(c.Node), inlineHTML(c.Text))
+		}
+		w("</ul>\n")
+	}
 	if r.hasSmallest() {
 		w("<h2 id=\"smallest\">Smallest distinguishing tests</h2>\n<p class=\"note\">Found by <code>rmacheck distinguish</code> (the generated family of <code>rmacheck gen --mix</code>, smallest first, each distinguishing test shrunk by delta debugging).</p>\n")
 		for _, s := range r.Smallest {
@@ -114,6 +110,7 @@ func (r *Report) HTML() []byte {
 	for i := range r.Probes {
 		probeHTML(&b, &r.Probes[i])
 	}
+	w("<h2>About this report</h2>\n<p class=\"note\">Produced by <code>%s</code> (rmacheck %s) on %s.</p>\n", e(r.Command), e(r.Version), e(r.Date))
 	w("</body></html>\n")
 	return []byte(b.String())
 }

@@ -18,16 +18,8 @@ func (r *Report) Markdown() []byte {
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("# %s\n\n", r.Title)
 	if q := r.Question; q != nil {
-		w("**Question.** %s\n\n**Answer.** %s\n\n_%s_\n\n", q.Question, q.Answer, q.checksText())
-		if len(q.Cites) > 0 {
-			w("The sentences of the standard it rests on (MPI-4.1 report):\n\n")
-			for _, c := range q.Cites {
-				w("- [%s](%s): %s\n", c.Node, spec.NodeURL(c.Node), c.Text)
-			}
-			w("\n")
-		}
+		w("**Question.** %s\n\n**Answer.** %s\n\n_%s_\n", q.Question, q.Answer, q.checksText())
 	}
-	w("Produced by `%s` (rmacheck %s) on %s.\n", r.Command, r.Version, r.Date)
 	w("\n## Findings\n")
 	for _, s := range r.FindingsText() {
 		w("\n### %s\n\n", s.Title)
@@ -47,6 +39,12 @@ func (r *Report) Markdown() []byte {
 	w("| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 	for _, tr := range r.Tests {
 		w("| %s |\n", strings.Join(mdCells(r.summaryRow(tr)), " | "))
+	}
+	if q := r.Question; q != nil && len(q.Cites) > 0 {
+		w("\n## The sentences of the standard the answer rests on\n\nFrom the MPI-4.1 report:\n\n")
+		for _, c := range q.Cites {
+			w("- [%s](%s): %s\n", c.Node, spec.NodeURL(c.Node), c.Text)
+		}
 	}
 	if r.hasSmallest() {
 		w("\n## Smallest distinguishing tests\n\n")
@@ -81,6 +79,7 @@ func (r *Report) Markdown() []byte {
 	for i := range r.Probes {
 		r.probeMarkdown(&b, &r.Probes[i])
 	}
+	w("\n## About this report\n\nProduced by `%s` (rmacheck %s) on %s.\n", r.Command, r.Version, r.Date)
 	return []byte(b.String())
 }
 
@@ -102,6 +101,9 @@ func (r *Report) summaryNote() string {
 	s := fmt.Sprintf("Each cell is the verdict of the test under that reading on hw %s, spelled as an expect line spells it: the observation of the condition (Never, Sometimes, Always), then each race-class rule some execution raises (`Sometimes+RACE`), or `Erroneous(RULES)` when some execution breaks an erroneous-class rule.", r.HWs[0])
 	if len(hws) > 0 {
 		s += fmt.Sprintf(" Where hw %s gives another verdict, it follows in parentheses.", strings.Join(hws, " or "))
+	}
+	if len(r.Sems) > 1 {
+		s += " Pairs apart: how many pairs of readings the test tells apart (hw relaxed)."
 	}
 	if ts := r.targets(); len(ts) > 0 {
 		s += fmt.Sprintf(" The last columns give the status of the test's conformance runs on each target (one run per semantics), compared with the model on hw %s.", r.comparedHW())

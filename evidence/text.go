@@ -37,6 +37,13 @@ func (r *Report) FindingsText() []FindingsSection {
 	if len(f.Pairs) > 0 {
 		s := FindingsSection{Title: "Readings compared"}
 		s.Intro = fmt.Sprintf("For each pair of readings: how many of this report's %d tests tell them apart (hw relaxed), and the smallest generated test that does.", len(r.Tests))
+		for _, sm := range r.Smallest {
+			if sm != nil {
+				s.Intro = fmt.Sprintf("For each pair of readings: how many of this report's %d tests tell them apart (hw relaxed), and the smallest generated test that does (`rmacheck distinguish` over the %d generated tests of at most %d processes × %d instructions, each distinguishing test shrunk; hw %s).",
+					len(r.Tests), sm.Candidates, sm.MaxProcs, sm.MaxInstrs, sm.HW)
+				break
+			}
+		}
 		for _, p := range f.Pairs {
 			s.Items = append(s.Items, r.pairItem(p))
 		}
@@ -81,10 +88,10 @@ func (r *Report) pairItem(p PairFinding) FindingItem {
 	switch {
 	case s == nil:
 	case s.Diff == nil:
-		it.Sub = append(it.Sub, fmt.Sprintf("No generated test of at most %d processes × %d instructions tells them apart (%d searched, hw %s).", s.MaxProcs, s.MaxInstrs, s.Candidates, s.HW))
+		it.Sub = append(it.Sub, "No generated test tells them apart.")
 	default:
-		it.Sub = append(it.Sub, fmt.Sprintf("Smallest generated test that does: [`%s`](#%s), %d instructions (searched: %d generated tests of at most %d processes × %d instructions, hw %s; %d distinct distinguishing tests once shrunk): %s %s, %s %s: %s.",
-			s.Diff.Test.Name, smallestAnchor(s), s.Instrs, s.Candidates, s.MaxProcs, s.MaxInstrs, s.HW, s.Found,
+		it.Sub = append(it.Sub, fmt.Sprintf("Smallest generated test that does: [`%s`](#%s), %d instructions (one of %d distinct distinguishing tests): %s %s, %s %s: %s.",
+			s.Diff.Test.Name, smallestAnchor(s), s.Instrs, s.Found,
 			s.X.Name, s.Diff.A.Verdict(), s.Y.Name, s.Diff.B.Verdict(), firstDifference(s.Diff)))
 	}
 	return it
@@ -133,7 +140,11 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 	var counts []string
 	for _, st := range []string{statusOK, statusNonConforming, statusSpinLimit, statusFailed, statusSkipped, statusRefused} {
 		if n := t.Statuses[st]; n > 0 {
-			counts = append(counts, fmt.Sprintf("%d %s", n, st))
+			c := fmt.Sprintf("%d %s", n, st)
+			if st == statusSkipped {
+				c += " (" + r.skipReasons(t.Target) + ")"
+			}
+			counts = append(counts, c)
 		}
 	}
 	how := ""
@@ -154,32 +165,54 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 			it.Text += " ([details](" + su.Link + "))"
 		}
 	}
+	// one line per kind of result and upstream entry: the tests it covers, then what
+	// they break and what upstream knows, once
+	type group struct {
+		kind  string
+		up    *UpstreamEntry
+		tests []string
+	}
+	var groups []*group
+	add := func(kind string, up *UpstreamEntry, text string) {
+		for _, g := range groups {
+			if g.kind == kind && g.up != nil && g.up == up {
+				g.tests = append(g.tests, text)
+				return
+			}
+		}
+		groups = append(groups, &group{kind, up, []string{text}})
+	}
 	for _, nc := range t.NonConf {
 		var presets []string
 		for _, c := range nc.Runs {
 			presets = append(presets, c.Preset)
 		}
-		seen := fmt.Sprintf("in %s of %d iterations (%s), compared with %s", rangeText(nc.Min, nc.Max), nc.RunsEach, percentRange(nc.Min, nc.Max, nc.RunsEach), presets[0])
+		text := fmt.Sprintf("[`%s`](#%s): %s in %s of %d iterations (%s)", nc.Test, anchor(nc.Test), codeList(nc.Outcomes),
+			rangeText(nc.Min, nc.Max), nc.RunsEach, percentRange(nc.Min, nc.Max, nc.RunsEach))
 		if len(nc.Runs) > 1 {
-			seen = fmt.Sprintf("in %s of %d iterations (%s) in each of the %d runs of the same program, compared with %s", rangeText(nc.Min, nc.Max), nc.RunsEach,
-				percentRange(nc.Min, nc.Max, nc.RunsEach), len(nc.Runs), strings.Join(presets, ", "))
+			text += fmt.Sprintf(" in each of its %d runs", len(nc.Runs))
 		}
-		line := fmt.Sprintf("**NON-CONFORMING** [`%s`](#%s): %s seen %s; the model forbids it under %s (hw %s)",
-			nc.Test, anchor(nc.Test), codeList(nc.Outcomes), seen, strings.Join(nc.Forbid, ", "), nc.HW)
-		if len(nc.Allow) > 0 {
-			line += " and allows it under " + strings.Join(nc.Allow, ", ")
+		if sameSet(nc.Forbid, presets) && len(nc.Allow) == 0 {
+			text += ", which the model forbids under " + everyOf(presets, nc.HW)
+		} else {
+			text += fmt.Sprintf(" (%s), which the model forbids under %s (hw %s)", strings.Join(presets, ", "), strings.Join(nc.Forbid, ", "), nc.HW)
+			if len(nc.Allow) > 0 {
+				text += " and allows under " + strings.Join(nc.Allow, ", ")
+			}
 		}
-		line += "."
-		line += upstreamText(nc.Upstream, true)
-		it.Sub = append(it.Sub, line)
+		add(statusNonConforming, nc.Upstream, text)
 	}
-	for _, s := range t.Spins {
-		it.Sub = append(it.Sub, fmt.Sprintf("**SPIN-LIMIT** [`%s`](#%s) (%s): `%s`; the run stopped there.%s",
-			s.Test, anchor(s.Test), strings.Join(s.Presets, ", "), s.Message, upstreamText(s.Upstream, true)))
+	for _, sp := range t.Spins {
+		add(statusSpinLimit, sp.Upstream, fmt.Sprintf("[`%s`](#%s) %s: `%s`", sp.Test, anchor(sp.Test), r.runsText(t.Target, sp.Test, sp.Presets), strings.TrimPrefix(sp.Message, "SPIN-LIMIT ")))
 	}
 	for _, f := range t.Failures {
-		it.Sub = append(it.Sub, fmt.Sprintf("**failed** [`%s`](#%s) (%s): %s; no histogram.%s",
-			f.Test, anchor(f.Test), strings.Join(f.Presets, ", "), mdCode(f.Message), upstreamText(f.Upstream, true)))
+		add(statusFailed, f.Upstream, fmt.Sprintf("[`%s`](#%s) %s: %s", f.Test, anchor(f.Test), r.runsText(t.Target, f.Test, f.Presets), mdCode(f.Message)))
+	}
+	for _, g := range groups {
+		what := map[string]string{statusNonConforming: "an outcome the model forbids", statusSpinLimit: "a spin loop that did not exit (the run stopped there)",
+			statusFailed: "no histogram (the run failed)"}[g.kind]
+		line := fmt.Sprintf("**%s**, %s: %s.", g.kind, what, strings.Join(g.tests, "; "))
+		it.Sub = append(it.Sub, line+upstreamText(g.up, true))
 	}
 	if len(t.Refused) > 0 {
 		it.Sub = append(it.Sub, fmt.Sprintf("Not run: %s (more ranks than this machine's cores, which conform refuses for a library that busy-polls).", codeList(t.Refused)))
@@ -188,6 +221,69 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 		it.Sub = append(it.Sub, "No run showed an outcome the model forbids.")
 	}
 	return it
+}
+
+// runsText is "in every run" when presets are all the runs of the test on the
+// target, else "in the runs compared with X, Y".
+func (r *Report) runsText(target, test string, presets []string) string {
+	var all []string
+	if tr := r.test(test); tr != nil {
+		for _, c := range tr.Conform {
+			if c.Target == target {
+				all = append(all, c.Preset)
+			}
+		}
+		for _, e := range tr.Errors {
+			if e.Target == target && !contains(all, e.Preset) {
+				all = append(all, e.Preset)
+			}
+		}
+	}
+	if sameSet(all, presets) {
+		return fmt.Sprintf("in every run (%d)", len(presets))
+	}
+	return fmt.Sprintf("in %d of its %d runs (%s)", len(presets), len(all), strings.Join(presets, ", "))
+}
+
+// everyOf is "each of them (mpi-3.0, A; hw tso)" or "B (hw tso)".
+func everyOf(presets []string, hw string) string {
+	if len(presets) == 1 {
+		return presets[0] + " (hw " + hw + ")"
+	}
+	return "each of them (" + strings.Join(presets, ", ") + "; hw " + hw + ")"
+}
+
+// skipReasons says why a target's runs were skipped.
+func (r *Report) skipReasons(target string) string {
+	var reasons []string
+	for _, c := range r.Conform {
+		if c.Target != target || c.Skipped == "" {
+			continue
+		}
+		why := "not run: " + strings.TrimPrefix(c.Skipped, "skipped: ")
+		switch {
+		case strings.Contains(c.Skipped, "the model finds it"):
+			why = "the model finds the test erroneous under that semantics: undefined behaviour"
+		case strings.Contains(c.Skipped, "spin loops"):
+			why = "spin loops, which the reference runtime does not run yet"
+		}
+		if !contains(reasons, why) {
+			reasons = append(reasons, why)
+		}
+	}
+	return strings.Join(reasons, "; ")
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !contains(b, x) {
+			return false
+		}
+	}
+	return true
 }
 
 // upstreamText is what the report says of a finding's status upstream.
@@ -236,20 +332,52 @@ func probeItem(p ProbeFinding) FindingItem {
 		it.Text += " every result meets MPI-4.0 and MPI-4.1."
 		return it
 	}
-	for _, g := range p.Groups {
-		claim := fmt.Sprintf("MPI %s, which it does not claim", strings.Join(g.Versions, " and "))
-		if g.Claimed {
-			claim = "a version it claims"
+	// the violations of a version it claims, one line per upstream entry
+	var claimed []*ProbeGroup
+	var unclaimed []string
+	var unclaimedUp []*UpstreamEntry
+	for i := range p.Groups {
+		g := &p.Groups[i]
+		if !g.Claimed {
+			unclaimed = append(unclaimed, fmt.Sprintf("`%s`: %s (%d results)", g.Call, g.Verdict, len(g.Items)))
+			if g.Upstream != nil && !containsEntry(unclaimedUp, g.Upstream) {
+				unclaimedUp = append(unclaimedUp, g.Upstream)
+			}
+			continue
 		}
-		line := fmt.Sprintf("`%s`: %s (%s) in %d results: %s.", g.Call, g.Verdict, claim, len(g.Items), listNames(codeItems(g.Items), 4))
-		if g.Upstream != nil {
-			line += upstreamText(g.Upstream, false)
-		} else if g.Claimed {
-			line += upstreamText(nil, false)
+		claimed = append(claimed, g)
+	}
+	done := map[*ProbeGroup]bool{}
+	for _, g := range claimed {
+		if done[g] {
+			continue
+		}
+		var parts []string
+		for _, h := range claimed {
+			if h == g || (g.Upstream != nil && h.Upstream == g.Upstream) {
+				done[h] = true
+				parts = append(parts, fmt.Sprintf("`%s`: %s in %d results (%s)", h.Call, h.Verdict, len(h.Items), listNames(codeItems(h.Items), 4)))
+			}
+		}
+		it.Sub = append(it.Sub, "Against a version it claims: "+strings.Join(parts, "; ")+"."+upstreamText(g.Upstream, false))
+	}
+	if len(unclaimed) > 0 {
+		line := "Against versions it does not claim (not a non-conformance): " + strings.Join(unclaimed, "; ") + "."
+		for _, u := range unclaimedUp {
+			line += upstreamText(u, false)
 		}
 		it.Sub = append(it.Sub, line)
 	}
 	return it
+}
+
+func containsEntry(list []*UpstreamEntry, e *UpstreamEntry) bool {
+	for _, x := range list {
+		if x == e {
+			return true
+		}
+	}
+	return false
 }
 
 func codeItems(items []string) []string {
@@ -288,7 +416,7 @@ func (r *Report) summaryHeader() []string {
 		head = append(head, s.Name)
 	}
 	if len(r.Sems) > 1 {
-		head = append(head, "pairs told apart")
+		head = append(head, "pairs apart")
 	}
 	for _, t := range r.targets() {
 		head = append(head, t)
@@ -326,7 +454,7 @@ func (r *Report) summaryRow(tr *TestReport) []string {
 		row = append(row, cell)
 	}
 	if n := len(r.Sems); n > 1 {
-		row = append(row, fmt.Sprintf("%d of %d", len(tr.Distinctions), n*(n-1)/2))
+		row = append(row, fmt.Sprintf("%d/%d", len(tr.Distinctions), n*(n-1)/2))
 	}
 	for _, t := range r.targets() {
 		row = append(row, statusCell(r.conformStatuses(tr, t)))
