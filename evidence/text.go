@@ -223,13 +223,18 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 	return it
 }
 
-// runsText is "in every run" when presets are all the runs of the test on the
-// target, else "in the runs compared with X, Y".
+// runsText is "in every run (4)" when presets are all the runs of the test on the
+// target that were not skipped, else "in 1 of its 4 runs (mpi-4.1)".
 func (r *Report) runsText(target, test string, presets []string) string {
 	var all []string
+	skipped := 0
 	if tr := r.test(test); tr != nil {
 		for _, c := range tr.Conform {
-			if c.Target == target {
+			switch {
+			case c.Target != target:
+			case c.Skipped != "":
+				skipped++
+			default:
 				all = append(all, c.Preset)
 			}
 		}
@@ -239,7 +244,12 @@ func (r *Report) runsText(target, test string, presets []string) string {
 			}
 		}
 	}
-	if sameSet(all, presets) {
+	switch {
+	case sameSet(all, presets) && len(all) == 1 && skipped > 0:
+		return fmt.Sprintf("in its one run (%s; %d skipped)", presets[0], skipped)
+	case sameSet(all, presets) && len(all) == 1:
+		return "in its one run (" + presets[0] + ")"
+	case sameSet(all, presets):
 		return fmt.Sprintf("in every run (%d)", len(presets))
 	}
 	return fmt.Sprintf("in %d of its %d runs (%s)", len(presets), len(all), strings.Join(presets, ", "))
