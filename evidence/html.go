@@ -180,7 +180,7 @@ func (r *Report) testHTML(b *strings.Builder, tr *TestReport) {
 	}
 	pairsHTML(b, tr)
 	if len(tr.Conform) > 0 || len(tr.Errors) > 0 {
-		w("<p>Conformance (each run compared with the model on the hw model it names):</p>\n<table><tr><th>target</th><th>semantics</th><th>model (hw)</th><th>runs</th><th>outcomes seen</th><th>allowed, unseen</th><th>result</th></tr>\n")
+		w("<p>Conformance (each run compared with the model on the hw model it names; reference: the model's own steps on real memory):</p>\n<table><tr><th>target</th><th>semantics</th><th>model (hw)</th><th>runs</th><th>outcomes seen</th><th>allowed, unseen</th><th>result</th></tr>\n")
 		for _, c := range tr.Conform {
 			w("<tr><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
 				e(targetCell(c)), e(c.Preset), inlineHTML(modelCell(tr, c.Preset, c.HW)), c.Runs, inlineHTML(histogramText(c)), inlineHTML(unseenText(c)), inlineHTML(resultText(c)))

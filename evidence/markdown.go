@@ -115,7 +115,7 @@ func (r *Report) summaryNote() string {
 func (r *Report) testsNote() string {
 	s := "Each test: its question, its expect lines, the program, the verdict and outcomes under each reading and hw model (**bold**: outcomes that satisfy the condition), each difference between two readings with the witness execution that shows it (each distinct witness once, `W1`, `W2`, …: a step marked `[early: ...]` runs before earlier rows of its process that have not executed, which the hw model allows; `[X from step N]` says which step wrote the value a step read)"
 	if len(r.Conform) > 0 || len(r.ConformErrors) > 0 {
-		s += fmt.Sprintf(", and its conformance runs: what each target showed, compared with the outcomes the model allows on hw %s (allowed outcomes no run showed are listed as unseen: not an error, only not observed)", r.comparedHW())
+		s += fmt.Sprintf(", and its conformance runs: what each target showed, compared with the outcomes the model allows on hw %s (allowed outcomes no run showed are listed as unseen: not an error, only not observed; the reference runtime executes the model's own steps on real memory, so its rows are evidence about the hardware and the runtime, not an independent check of the model)", r.comparedHW())
 	}
 	return s + "."
 }
@@ -192,7 +192,7 @@ func (r *Report) testMarkdown(b *strings.Builder, tr *TestReport) {
 	}
 	pairsMarkdown(b, tr)
 	if len(tr.Conform) > 0 || len(tr.Errors) > 0 {
-		w("\nConformance (each run compared with the model on the hw model it names):\n\n")
+		w("\nConformance (each run compared with the model on the hw model it names; reference: the model's own steps on real memory):\n\n")
 		w("| target | semantics | model (hw) | runs | outcomes seen | allowed, unseen | result |\n|---|---|---|---|---|---|---|\n")
 		for _, c := range tr.Conform {
 			w("| %s | %s | %s | %d | %s | %s | %s |\n", targetCell(c), c.Preset, mdCell(modelCell(tr, c.Preset, c.HW)), c.Runs,
