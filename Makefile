@@ -70,36 +70,63 @@ conform: build
 	RMACHECK_CONFORM_RUNS=20000 $(GO) test -count=1 -run RandomProgramsConform ./conform -rapid.checks=200
 	$(BIN) conform --target reference --runs 100000 --sem mpi-3.0 --sem A --sem B --sem mpi-4.1 $(CORPUS) ../shared/acceptance
 
-# Evidence reports (reports/*/report.md and report.html). Deterministic: they read the
-# conformance results committed beside them (reports/*/*.json), which
-# `make conform-results` regenerates (those runs differ from run to run).
+# Evidence reports (reports/*/report.md and report.html, and the index reports/README.md).
+# Deterministic: they read the conformance results committed beside them
+# (reports/*/{reference,mpich,openmpi}.json and .log, reports/alignment/probe-*.json), which
+# `make conform-results` regenerates (those runs differ from run to run), the question and
+# the checked answer of each report (reports/*/question.txt) and the upstream status of each
+# library finding (reports/upstream/status.json). The date written is the last commit's.
 T435      := litmus/ticket435 ../shared/acceptance/0[1-9]-*.lit ../shared/acceptance/10-*.lit
 SQ        := litmus/sharedquery ../shared/acceptance/17-*.lit ../shared/acceptance/18-*.lit ../shared/acceptance/19-*.lit
 ALIGN     := litmus/layout ../shared/acceptance/22-*.lit ../shared/acceptance/23-*.lit
 ASSERTS   := litmus/assertions ../shared/acceptance/20-*.lit ../shared/acceptance/21-*.lit
+POLL      := litmus/poll ../shared/acceptance/3[3-6]-*.lit ../shared/acceptance/38-*.lit
 PRESETS   := --sem mpi-3.0 --sem A --sem B --sem mpi-4.1
-conformjson = $(wildcard reports/$(1)/*.json)
-reportconform = $(foreach f,$(call conformjson,$(1)),--conform $(f)) $(foreach f,$(wildcard reports/$(1)/probe-*.txt),--probe $(f))
+T435SEMS  := $(PRESETS) --sem mpi-3.0,lock_ls=on,flush_ls=on
+REPORT_DATE ?= $(shell git log -1 --format=%cd --date=format:%Y-%m-%d 2>/dev/null)
+reportdata = --question reports/$(1)/question.txt --upstream reports/upstream/status.json \
+	$(if $(REPORT_DATE),--date $(REPORT_DATE)) \
+	$(foreach t,reference mpich openmpi,$(if $(wildcard reports/$(1)/$(t).json),--conform reports/$(1)/$(t).json)) \
+	$(foreach t,reference mpich openmpi,$(if $(wildcard reports/$(1)/$(t).log),--conform-log reports/$(1)/$(t).log)) \
+	$(foreach f,$(wildcard reports/$(1)/probe-*.json),--probe $(f))
 
 reports: build
 	$(BIN) report $(T435) --out reports/ticket-435 --title "Ticket #435: are load/store on shared windows RMA operations?" \
-		$(PRESETS) --sem mpi-3.0,lock_ls=on,flush_ls=on --hw relaxed --hw tso $(call reportconform,ticket-435)
+		$(T435SEMS) --hw relaxed --hw tso $(call reportdata,ticket-435)
 	$(BIN) report $(SQ) --out reports/shared-query --title "MPI_Win_shared_query on every window flavor: MPI-3.0/4.0 vs 4.1" \
-		--sem mpi-3.0 --sem mpi-4.1 $(call reportconform,shared-query)
+		--sem mpi-3.0 --sem mpi-4.1 $(call reportdata,shared-query)
 	$(BIN) report $(ALIGN) --out reports/alignment --title "Alignment of allocated window memory: before and since MPI-4.0" \
-		--sem mpi-3.0 --sem mpi-4.1 $(call reportconform,alignment)
+		--sem mpi-3.0 --sem mpi-4.1 $(call reportdata,alignment)
 	$(BIN) report $(ASSERTS) --out reports/assertions --title "Assertions: which change outcomes when exploited, and only when false" \
-		$(PRESETS) --exploit $(call reportconform,assertions)
+		$(PRESETS) --exploit $(call reportdata,assertions)
+	$(BIN) report $(POLL) --out reports/polling --title "Polling: what must a reader do after a flag poll?" \
+		$(PRESETS) --hw relaxed --hw tso --hw sc $(call reportdata,polling)
+	$(BIN) report --index reports
 
+# The conformance data of the reports: real MPI runs, minutes, and counts that differ from
+# run to run (timing decides them; the seed only drives the jitter). Each run's JSON lines go
+# to reports/NAME/TARGET.json and its errors (refusals, time-outs, crashes) to TARGET.log,
+# which the report reads too. MPICH busy-polls, so tests with more ranks than cores are
+# refused (see its .log), not oversubscribed. Tests with spin loops say "skipped" on the
+# reference target until the reference runtime runs loops; rerun this target then.
+REF_RUNS  ?= 20000
+MPI_RUNS  ?= 5000
+conformrun = $(BIN) conform --target $(1) --json --runs $(if $(filter reference,$(1)),$(REF_RUNS),$(MPI_RUNS)) $(3) $(4) \
+	> reports/$(2)/$(1).json 2> reports/$(2)/$(1).log || true
 conform-results: build
-	$(BIN) conform --target reference --json --runs 20000 $(PRESETS) $(T435) > reports/ticket-435/reference.json || true
-	$(BIN) conform --target reference --json --runs 20000 --sem mpi-3.0 --sem mpi-4.1 $(SQ) > reports/shared-query/reference.json || true
+	mkdir -p reports/polling
+	$(call conformrun,reference,ticket-435,$(T435SEMS),$(T435))
+	$(call conformrun,reference,shared-query,--sem mpi-3.0 --sem mpi-4.1,$(SQ))
+	$(call conformrun,reference,assertions,$(PRESETS),$(ASSERTS))
+	$(call conformrun,reference,polling,$(PRESETS),$(POLL))
 	for lib in mpich openmpi; do \
-		$(BIN) conform --target $$lib --json --runs 5000 --oversubscribe $(PRESETS) $(T435) > reports/ticket-435/$$lib.json || true; \
-		$(BIN) conform --target $$lib --json --runs 5000 --sem mpi-3.0 --sem mpi-4.1 $(SQ) > reports/shared-query/$$lib.json || true; \
-		$(BIN) conform --target $$lib --json --runs 5000 --sem mpi-3.0 --sem mpi-4.1 $(ALIGN) > reports/alignment/$$lib.json || true; \
-		$(BIN) probe --target $$lib > reports/alignment/probe-$$lib.txt || true; \
-		cp reports/alignment/probe-$$lib.txt reports/shared-query/probe-$$lib.txt; \
+		$(call conformrun,$$lib,ticket-435,$(T435SEMS),$(T435)); \
+		$(call conformrun,$$lib,shared-query,--sem mpi-3.0 --sem mpi-4.1,$(SQ)); \
+		$(call conformrun,$$lib,alignment,--sem mpi-3.0 --sem mpi-4.1,$(ALIGN)); \
+		$(call conformrun,$$lib,assertions,$(PRESETS),$(ASSERTS)); \
+		$(call conformrun,$$lib,polling,$(PRESETS),$(POLL)); \
+		$(BIN) probe --target $$lib --json > reports/alignment/probe-$$lib.json || true; \
+		cp reports/alignment/probe-$$lib.json reports/shared-query/probe-$$lib.json; \
 	done
 
 fmt: build

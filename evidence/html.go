@@ -7,16 +7,21 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-const css = `body{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#222}
-table{border-collapse:collapse;margin:.6rem 0}td,th{border:1px solid #bbb;padding:.25rem .5rem;vertical-align:top;font-size:.9rem}
-th{background:#eee}code,pre{font-family:ui-monospace,monospace;font-size:.85rem}pre{background:#f6f6f6;padding:.5rem}
-.sat{font-weight:bold}.err{color:#a00}.race{color:#a60}.diff{background:#fff4d6}svg{background:#fcfcfc;border:1px solid #ddd;margin:.4rem 0}
-h2{border-bottom:1px solid #ccc;margin-top:2.2rem}`
+// css sets every font size in px, none below 12 px (TestLegibleFontSizes).
+const css = `body{font-family:system-ui,sans-serif;font-size:16px;line-height:1.45;max-width:1340px;margin:24px auto;padding:0 16px;color:#1d1d1d}
+h1{font-size:28px}h2{font-size:22px;border-bottom:1px solid #ccc;margin-top:36px}h3{font-size:18px;margin-top:28px}
+table{border-collapse:collapse;margin:10px 0;display:block;overflow-x:auto;max-width:100%}td,th{border:1px solid #bbb;padding:4px 8px;vertical-align:top;font-size:14px;text-align:left}
+th{background:#eee}code,pre{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:13px}pre{background:#f5f5f5;padding:8px;overflow-x:auto}
+.sat{font-weight:bold}.err{color:#a00}.race{color:#8a5a00}.diff{background:#fff4d6}.bad{color:#b00020;font-weight:bold}
+.answer{background:#eef6ee;border-left:4px solid #1a7f37;padding:8px 14px}.checks{font-size:14px;color:#444}
+.findings li{margin:4px 0}.note{font-size:14px;color:#444}
+.diagram-box{overflow-x:auto;margin:8px 0 18px}svg.diagram{background:#fcfcfc;border:1px solid #ddd}
+.witness-title{font-size:15px;margin:14px 0 2px}
+table.summary td,table.summary th{font-size:13px;padding:3px 6px}`
 
 // HTML renders the report as one self-contained page: inline style, inline SVG, no
 // script, no external resource.
@@ -25,74 +30,119 @@ func (r *Report) HTML() []byte {
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	e := html.EscapeString
 	w("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title><style>%s</style></head><body>\n", e(r.Title), css)
-	w("<h1>%s</h1>\n<p>Produced by <code>%s</code> (rmacheck %s) on %s.", e(r.Title), e(r.Command), e(r.Version), e(r.Date))
-	if libs := r.libraries(); libs != "" {
-		w(" Conformance results: %s.", e(libs))
+	w("<h1>%s</h1>\n", e(r.Title))
+	if q := r.Question; q != nil {
+		w("<div class=\"answer\"><p><strong>Question.</strong> %s</p><p><strong>Answer.</strong> %s</p><p class=\"checks\">%s</p></div>\n",
+			inlineHTML(q.Question), inlineHTML(q.Answer), inlineHTML(q.checksText()))
 	}
-	w("</p>\n<h2>Summary</h2>\n<table><tr><th>test</th>")
-	for _, hw := range r.HWs {
-		for _, s := range r.Sems {
-			w("<th>%s (%s)</th>", e(s.Name), hw)
+	w("<h2 id=\"findings\">Findings</h2>\n")
+	for _, s := range r.FindingsText() {
+		w("<h3>%s</h3>\n", e(s.Title))
+		if s.Intro != "" {
+			w("<p>%s</p>\n", inlineHTML(s.Intro))
 		}
+		w("<ul class=\"findings\">\n")
+		for _, it := range s.Items {
+			w("<li>%s", inlineHTML(it.Text))
+			if len(it.Sub) > 0 {
+				w("<ul>")
+				for _, sub := range it.Sub {
+					w("<li>%s</li>", inlineHTML(sub))
+				}
+				w("</ul>")
+			}
+			w("</li>\n")
+		}
+		w("</ul>\n")
 	}
-	w("<th>distinguishes</th></tr>\n")
+	w("<h2 id=\"summary\">Summary</h2>\n<p class=\"note\">%s</p>\n<table class=\"summary\"><tr>", inlineHTML(r.summaryNote()))
+	for _, h := range r.summaryHeader() {
+		w("<th>%s</th>", strings.ReplaceAll(e(h), ",", ",<wbr>"))
+	}
+	w("</tr>\n")
 	for _, tr := range r.Tests {
-		cls := ""
-		if len(tr.Distinctions) > 0 {
-			cls = ` class="diff"`
+		w("<tr>")
+		for k, c := range r.summaryRow(tr) {
+			if k >= 1 && k <= len(r.Sems) {
+				w("<td>%s</td>", verdictCellHTML(c))
+				continue
+			}
+			w("<td>%s</td>", inlineHTML(c))
 		}
-		w("<tr%s><td><a href=\"#%s\">%s</a></td>", cls, anchor(tr.Test.Name), e(tr.Test.Name))
-		for _, hw := range r.HWs {
-			for _, s := range r.Sems {
-				w("<td>%s</td>", verdictHTML(tr.Result(s, hw)))
+		w("</tr>\n")
+	}
+	w("</table>\n")
+	if q := r.Question; q != nil && len(q.Cites) > 0 {
+		w("<h2 id=\"standard\">The sentences of the standard the answer rests on</h2>\n<p>From the MPI-4.1 report:</p>\n<ul>\n")
+		for _, c := range q.Cites {
+			w("<li><a href=\"%s\">%s</a>: %s</li>\n", spec.NodeURL(c.Node), e(c.Node), inlineHTML(c.Text))
+		}
+		w("</ul>\n")
+	}
+	if r.hasSmallest() {
+		w("<h2 id=\"smallest\">Smallest distinguishing tests</h2>\n<p class=\"note\">Found by <code>rmacheck distinguish</code> (the generated family of <code>rmacheck gen --mix</code>, smallest first, each distinguishing test shrunk by delta debugging).</p>\n")
+		for _, s := range r.Smallest {
+			if s.Diff != nil {
+				r.smallestHTML(&b, s)
 			}
 		}
-		var pairs []string
-		for _, d := range tr.Distinctions {
-			pairs = append(pairs, d.SemA.Name+" / "+d.SemB.Name)
-		}
-		w("<td>%s</td></tr>\n", e(strings.Join(pairs, ", ")))
 	}
-	w("</table>\n<h2>The readings and the sentences they rest on</h2>\n<table><tr><th>switch</th><th>when on</th><th>rests on</th></tr>\n")
+	w("<h2>The readings and the sentences they rest on</h2>\n<table><tr><th>switch</th><th>when on</th><th>rests on</th></tr>\n")
 	for _, si := range spec.Switches {
 		w("<tr><td><code>%s</code></td><td>%s</td><td>%s</td></tr>\n", si.Name, e(si.Meaning), e(si.Basis))
 	}
 	w("</table>\n<table><tr><th>preset</th><th>switches on</th></tr>\n")
 	for _, p := range spec.Presets {
-		w("<tr><td><code>%s</code></td><td>%s</td></tr>\n", p.Name, e(p.Switches.String()))
+		on := p.Switches.String()
+		if on == "" {
+			on = "none"
+		}
+		w("<tr><td><code>%s</code></td><td>%s</td></tr>\n", p.Name, e(on))
 	}
 	w("</table>\n<p>Sentences that pull two ways:</p><ul>\n")
 	for _, c := range Contradictions {
 		w("<li>%s: %s — but %s. %s</li>\n", e(c.Node), e(c.First), e(c.Second), e(c.Note))
 	}
-	w("</ul>\n")
-	for _, pr := range r.Probes {
-		w("<h2>What the library says: <code>%s</code></h2>\n<pre>%s</pre>\n", e(pr.Name), e(strings.TrimRight(pr.Text, "\n")))
-	}
+	w("</ul>\n<h2 id=\"tests\">Tests</h2>\n<p class=\"note\">%s</p>\n", inlineHTML(r.testsNote()))
 	for _, tr := range r.Tests {
 		r.testHTML(&b, tr)
 	}
+	for i := range r.Probes {
+		probeHTML(&b, &r.Probes[i])
+	}
+	w("<h2>About this report</h2>\n<p class=\"note\">Produced by <code>%s</code> (rmacheck %s) on %s.</p>\n", e(r.Command), e(r.Version), e(r.Date))
 	w("</body></html>\n")
 	return []byte(b.String())
 }
 
-func verdictHTML(res *explorer.Result) string {
-	v := res.Verdict()
-	text := html.EscapeString(v.String())
+// verdictCellHTML colours a verdict: erroneous red, racy amber.
+func verdictCellHTML(v string) string {
+	text := html.EscapeString(v)
 	switch {
-	case v.IsErroneous():
+	case strings.HasPrefix(v, "Erroneous"):
 		return `<span class="err">` + text + `</span>`
-	case len(v.Race) > 0:
+	case strings.Contains(v, "+"):
 		return `<span class="race">` + text + `</span>`
 	}
 	return text
+}
+
+func (r *Report) smallestHTML(b *strings.Builder, s *Smallest) {
+	e := html.EscapeString
+	d := s.Diff
+	fmt.Fprintf(b, "<h3 id=\"%s\">%s vs %s: %s</h3>\n", smallestAnchor(s), e(s.X.Name), e(s.Y.Name), e(d.Test.Name))
+	fmt.Fprintf(b, "<p>%d instructions, shrunk from <code>%s</code> (hw %s). %s: %s; %s: %s.</p>\n<pre>%s</pre>\n",
+		s.Instrs, e(s.From), s.HW, e(s.X.Name), verdictCellHTML(d.A.Verdict().String()), e(s.Y.Name), verdictCellHTML(d.B.Verdict().String()), e(string(s.Source)))
+	tr := &TestReport{Test: d.Test, Distinctions: []*explorer.Diff{d}, Anchor: smallestAnchor(s)}
+	tr.collectWitnesses()
+	pairsHTML(b, tr)
 }
 
 func (r *Report) testHTML(b *strings.Builder, tr *TestReport) {
 	t := tr.Test
 	e := html.EscapeString
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-	w("<h2 id=\"%s\">%s</h2>\n", anchor(t.Name), e(t.Name))
+	w("<h3 id=\"%s\">%s</h3>\n", anchor(t.Name), e(t.Name))
 	if t.HasDoc {
 		w("<p>%s</p>\n", e(t.Doc))
 	}
@@ -114,34 +164,66 @@ func (r *Report) testHTML(b *strings.Builder, tr *TestReport) {
 		w("</tr>\n")
 	}
 	w("</table>\n<p>Condition: <code>%s (%s)</code></p>\n", t.Quant, e(litmus.CondString(t.Cond)))
-	w("<table><tr><th>semantics</th><th>hw</th><th>observation</th><th>outcomes</th><th>flags</th></tr>\n")
+	if ex := expectLines(t); len(ex) > 0 {
+		w("<p>The test's expect lines (what it must give; <code>make</code> checks them):</p><pre>%s</pre>\n", e(strings.Join(ex, "\n")))
+	}
+	w("<table><tr><th>semantics</th><th>hw</th><th>verdict</th><th>outcomes</th><th>flags</th></tr>\n")
 	for _, hw := range r.HWs {
 		for _, s := range r.Sems {
 			res := tr.Result(s, hw)
-			w("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", e(s.Name), hw, verdictHTML(res), outcomesHTML(res), flagsHTML(res))
+			w("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", e(s.Name), hw, verdictCellHTML(res.Verdict().String()), outcomesHTML(res), flagsHTML(res))
 		}
 	}
 	w("</table>\n")
-	if r.Exploit {
-		var md strings.Builder
-		r.exploitMarkdown(&md, tr)
-		for _, line := range strings.Split(strings.TrimSpace(md.String()), "\n") {
-			if line != "" {
-				w("<p>%s</p>\n", e(strings.ReplaceAll(line, "`", "")))
-			}
+	for _, line := range r.exploitLines(tr) {
+		w("<p>%s</p>\n", inlineHTML(line))
+	}
+	pairsHTML(b, tr)
+	if len(tr.Conform) > 0 || len(tr.Errors) > 0 {
+		w("<p>Conformance (each run compared with the model on the hw model it names; reference: the model's own steps on real memory):</p>\n<table><tr><th>target</th><th>semantics</th><th>model (hw)</th><th>runs</th><th>outcomes seen</th><th>allowed, unseen</th><th>result</th></tr>\n")
+		for _, c := range tr.Conform {
+			w("<tr><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+				e(targetCell(c)), e(c.Preset), inlineHTML(modelCell(tr, c.Preset, c.HW)), c.Runs, inlineHTML(histogramText(c)), inlineHTML(unseenText(c)), inlineHTML(resultText(c)))
 		}
-	}
-	for _, d := range tr.Distinctions {
-		distinctionHTML(b, d)
-	}
-	if runs := r.ConformFor(t); len(runs) > 0 {
-		w("<p>Conformance:</p><table><tr><th>target</th><th>semantics</th><th>runs</th><th>observation</th><th>histogram</th><th>non-conforming</th></tr>\n")
-		for _, c := range runs {
-			w("<tr><td>%s</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%d</td></tr>\n",
-				e(c.Target+libSuffix(c)), e(c.Preset), c.Runs, e(c.Observation+c.Skipped), histogramHTML(c), c.NonConforming)
+		for _, er := range tr.Errors {
+			w("<tr><td>%s</td><td>%s</td><td>%s</td><td>-</td><td>-</td><td>-</td><td><span class=\"bad\">%s</span>: %s</td></tr>\n",
+				e(er.Target), e(er.Preset), inlineHTML(modelCell(tr, er.Preset, "")), e(er.Status()), e(shortError(er, t.Name)))
 		}
 		w("</table>\n")
 	}
+}
+
+// pairsHTML is the table of differences, then each distinct witness drawn once.
+func pairsHTML(b *strings.Builder, tr *TestReport) {
+	e := html.EscapeString
+	if c := tr.Condition; c != nil {
+		fmt.Fprintf(b, "<p>An execution that satisfies the condition: <a href=\"#%s\">%s</a>.</p>\n", witnessAnchor(tr, c), c.Label())
+	}
+	if len(tr.Pairs) > 0 {
+		b.WriteString("<table><tr><th>readings</th><th>difference</th><th>witness</th></tr>\n")
+	}
+	for _, row := range tr.Rows() {
+		wl := ""
+		if row.Witness != nil {
+			wl = fmt.Sprintf(`<a href="#%s">%s</a>`, witnessAnchor(tr, row.Witness), row.Witness.Label())
+		}
+		fmt.Fprintf(b, "<tr><td>%s</td><td>%s</td><td>%s</td></tr>\n", strings.Join(escapeAll(row.Pairs), "<br>"), e(upperFirst(row.Text)), wl)
+	}
+	if len(tr.Pairs) > 0 {
+		b.WriteString("</table>\n")
+	}
+	for _, wt := range tr.Witnesses {
+		fmt.Fprintf(b, "<p class=\"witness-title\" id=\"%s\"><strong>%s</strong>: %s, under %s</p>\n<div class=\"diagram-box\">%s</div>\n",
+			witnessAnchor(tr, wt), wt.Label(), e(wt.What), e(strings.Join(wt.Sems, ", ")), Diagram(wt.Program, wt.Steps, wt.Marks))
+	}
+}
+
+func escapeAll(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = html.EscapeString(s)
+	}
+	return out
 }
 
 func outcomesHTML(res *explorer.Result) string {
@@ -151,6 +233,9 @@ func outcomesHTML(res *explorer.Result) string {
 		if o.Sat {
 			s = `<span class="sat">` + s + `</span>`
 		}
+		if len(o.Flags) > 0 {
+			s += " (" + html.EscapeString(strings.Join(o.Flags, ",")) + ")"
+		}
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "<br>")
@@ -158,7 +243,12 @@ func outcomesHTML(res *explorer.Result) string {
 
 func flagsHTML(res *explorer.Result) string {
 	var parts []string
+	seen := map[string]bool{}
 	for _, f := range res.Flags {
+		if seen[f.Rule] {
+			continue
+		}
+		seen[f.Rule] = true
 		title := html.EscapeString(f.Message + output.Citation(f.Rule))
 		if link := ruleLink(f.Rule); link != "" {
 			parts = append(parts, fmt.Sprintf(`<a href="%s" title="%s">%s</a>`, link, title, f.Rule))
@@ -169,107 +259,16 @@ func flagsHTML(res *explorer.Result) string {
 	return strings.Join(parts, ", ")
 }
 
-func histogramHTML(c output.ConformRecord) string {
-	var parts []string
-	for _, h := range c.Histogram {
-		s := fmt.Sprintf("%d × <code>%s</code>", h.Count, html.EscapeString(valuesText(h.Values)))
-		if !h.Allowed {
-			s += ` <span class="err">NON-CONFORMING</span>`
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, "<br>")
-}
-
-func distinctionHTML(b *strings.Builder, d *explorer.Diff) {
+func probeHTML(b *strings.Builder, pr *Probe) {
 	e := html.EscapeString
-	fmt.Fprintf(b, "<h3>%s vs %s</h3>\n", e(d.SemA.Name), e(d.SemB.Name))
-	sides := d.Sides()
-	for k, s := range sides {
-		for _, o := range s.Only {
-			fmt.Fprintf(b, "<p>%s, for instance so:</p>\n", e(upperFirst(output.Allows(s, sides[1-k], s.Result.Program.OutcomeString(o.Values)))))
-			b.WriteString(Diagram(s.Result.Program, o.Witness))
+	fmt.Fprintf(b, "<h2>What the library says: <code>%s</code></h2>\n<p>%s (MPI %s), from <code>rmacheck probe --target %s --json</code>.</p>\n<table><tr><th>topic</th><th>item</th><th>value</th><th>verdict</th></tr>\n",
+		e(pr.Name), e(pr.Library), e(pr.Version), e(pr.Target))
+	for _, res := range pr.Results {
+		v := e(res.Verdict)
+		if strings.Contains(res.Verdict, "VIOLATES") {
+			v = `<span class="err">` + v + `</span>`
 		}
+		fmt.Fprintf(b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", e(res.Topic), e(res.Item), e(res.Value), v)
 	}
-	for _, s := range d.Sides() {
-		for i := range s.Flags {
-			fmt.Fprintf(b, "<p>Only %s raises %s</p>\n", e(s.Name), e(output.DiagnosticLine(d.Test.File, &s.Flags[i].Diagnostic)))
-		}
-	}
-}
-
-// Diagram draws an execution as SVG: one column per process, one row per step (a
-// perform in its target's column, a drain in its process's), an arrow from each RMA
-// issue to its perform, from each send to its receive, and from the last arrival
-// at a fence or barrier to the others' returns.
-func Diagram(p *model.Program, steps []model.Step) string {
-	recs, _, _ := p.Replay(steps)
-	const colW, rowH, top, left = 230, 22, 30, 10
-	n := p.NProcs
-	width, height := left*2+colW*n, top+rowH*len(recs)+10
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="monospace" font-size="11">`, width, height)
-	b.WriteString(`<defs><marker id="a" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0L10,5L0,10z" fill="#36c"/></marker></defs>`)
-	for i := 0; i < n; i++ {
-		x := left + colW*i
-		fmt.Fprintf(&b, `<text x="%d" y="18" font-weight="bold">P%d</text><line x1="%d" y1="22" x2="%d" y2="%d" stroke="#ccc"/>`, x+4, i, x+2, x+2, height-4)
-	}
-	type pos struct{ x, y int }
-	at := func(col, row int) pos { return pos{left + colW*col + 8, top + rowH*row + 12} }
-	issued := map[int]pos{} // slot -> where it was issued
-	sends := map[[2]int][]pos{}
-	lastArrival := map[int]pos{}
-	for i, st := range steps {
-		col := int(st.Proc)
-		text := ""
-		if i < len(recs) {
-			text = recs[i].Text
-		}
-		switch st.Kind {
-		case model.StepPerform:
-			sl := p.Slots[st.Index]
-			col = int(p.Procs[sl.Proc].Code[sl.Instr].Target)
-			if from, ok := issued[int(st.Index)]; ok {
-				arrow(&b, from, at(col, i))
-			}
-		case model.StepExec, model.StepReturn:
-			in := &p.Procs[st.Proc].Code[st.Index]
-			here := at(col, i)
-			switch {
-			case st.Kind == model.StepExec && in.Slot >= 0:
-				issued[int(in.Slot)] = here
-			case st.Kind == model.StepExec && in.Kind == model.KSend:
-				key := [2]int{int(st.Proc), int(in.Target)}
-				sends[key] = append(sends[key], here)
-			case st.Kind == model.StepExec && in.Kind == model.KRecv:
-				key := [2]int{int(in.Target), int(st.Proc)}
-				if q := sends[key]; len(q) > 0 {
-					arrow(&b, q[0], here)
-					sends[key] = q[1:]
-				}
-			case st.Kind == model.StepExec && in.TwoPhase:
-				lastArrival[int(in.Kind)] = here
-			case st.Kind == model.StepReturn:
-				if from, ok := lastArrival[int(in.Kind)]; ok && from.x != here.x {
-					arrow(&b, from, here)
-				}
-			}
-		}
-		p0 := at(col, i)
-		label := text
-		if j := strings.Index(label, ": "); j >= 0 && strings.HasPrefix(label, "P") {
-			label = label[j+2:]
-		}
-		if len(label) > 34 {
-			label = label[:33] + "…"
-		}
-		fmt.Fprintf(&b, `<circle cx="%d" cy="%d" r="3" fill="#333"/><text x="%d" y="%d"><title>%s</title>%d %s</text>`,
-			p0.x-4, p0.y-4, p0.x+2, p0.y, html.EscapeString(text), i+1, html.EscapeString(label))
-	}
-	b.WriteString("</svg>\n")
-	return b.String()
-}
-
-func arrow(b *strings.Builder, from, to struct{ x, y int }) {
-	fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#36c" stroke-width="1.2" marker-end="url(#a)"/>`, from.x-4, from.y-4, to.x-6, to.y-6)
+	b.WriteString("</table>\n")
 }

@@ -17,12 +17,44 @@ func (r *Report) Markdown() []byte {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("# %s\n\n", r.Title)
-	w("Produced by `%s` (rmacheck %s) on %s.\n", r.Command, r.Version, r.Date)
-	if libs := r.libraries(); libs != "" {
-		w("Conformance results: %s.\n", libs)
+	if q := r.Question; q != nil {
+		w("**Question.** %s\n\n**Answer.** %s\n\n_%s_\n", q.Question, q.Answer, q.checksText())
+	}
+	w("\n## Findings\n")
+	for _, s := range r.FindingsText() {
+		w("\n### %s\n\n", s.Title)
+		if s.Intro != "" {
+			w("%s\n\n", s.Intro)
+		}
+		for _, it := range s.Items {
+			w("- %s\n", it.Text)
+			for _, sub := range it.Sub {
+				w("  - %s\n", sub)
+			}
+		}
 	}
 	w("\n## Summary\n\n")
-	r.summaryMarkdown(&b)
+	w("%s\n\n", r.summaryNote())
+	head := r.summaryHeader()
+	w("| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
+	for _, tr := range r.Tests {
+		w("| %s |\n", strings.Join(mdCells(r.summaryRow(tr)), " | "))
+	}
+	if q := r.Question; q != nil && len(q.Cites) > 0 {
+		w("\n## The sentences of the standard the answer rests on\n\nFrom the MPI-4.1 report:\n\n")
+		for _, c := range q.Cites {
+			w("- [%s](%s): %s\n", c.Node, spec.NodeURL(c.Node), c.Text)
+		}
+	}
+	if r.hasSmallest() {
+		w("\n## Smallest distinguishing tests\n\n")
+		w("Found by `rmacheck distinguish` (the generated family of `rmacheck gen --mix`, smallest first, each distinguishing test shrunk by delta debugging).\n")
+		for _, s := range r.Smallest {
+			if s.Diff != nil {
+				r.smallestMarkdown(&b, s)
+			}
+		}
+	}
 	w("\n## The readings and the sentences they rest on\n\n")
 	w("| switch | when on | rests on |\n|---|---|---|\n")
 	for _, si := range spec.Switches {
@@ -40,54 +72,60 @@ func (r *Report) Markdown() []byte {
 	for _, c := range Contradictions {
 		w("- %s: %s — but %s. %s\n", c.Node, c.First, c.Second, c.Note)
 	}
-	for _, pr := range r.Probes {
-		w("\n## What the library says: `%s`\n\n```\n%s\n```\n", pr.Name, strings.TrimRight(pr.Text, "\n"))
-	}
+	w("\n## Tests\n\n%s\n", r.testsNote())
 	for _, tr := range r.Tests {
 		r.testMarkdown(&b, tr)
 	}
+	for i := range r.Probes {
+		r.probeMarkdown(&b, &r.Probes[i])
+	}
+	w("\n## About this report\n\nProduced by `%s` (rmacheck %s) on %s.\n", r.Command, r.Version, r.Date)
 	return []byte(b.String())
 }
 
-func (r *Report) libraries() string {
-	seen := map[string]bool{}
-	var out []string
-	for _, c := range r.Conform {
-		name := c.Target
-		if c.Library != "" {
-			name += " (" + c.Library + ")"
-		}
-		if !seen[name] {
-			seen[name] = true
-			out = append(out, name)
+func (r *Report) hasSmallest() bool {
+	for _, s := range r.Smallest {
+		if s.Diff != nil {
+			return true
 		}
 	}
-	return strings.Join(out, ", ")
+	return false
 }
 
-func (r *Report) summaryMarkdown(b *strings.Builder) {
-	head := []string{"test"}
-	for _, hw := range r.HWs {
-		for _, s := range r.Sems {
-			head = append(head, s.Name+" ("+hw.String()+")")
-		}
+// summaryNote says how to read the summary table.
+func (r *Report) summaryNote() string {
+	var hws []string
+	for _, hw := range r.HWs[1:] {
+		hws = append(hws, hw.String())
 	}
-	head = append(head, "distinguishes")
-	fmt.Fprintf(b, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
-	for _, tr := range r.Tests {
-		row := []string{"[" + tr.Test.Name + "](#" + anchor(tr.Test.Name) + ")"}
-		for _, hw := range r.HWs {
-			for _, s := range r.Sems {
-				row = append(row, tr.Result(s, hw).Verdict().String())
-			}
-		}
-		var pairs []string
-		for _, d := range tr.Distinctions {
-			pairs = append(pairs, d.SemA.Name+" / "+d.SemB.Name)
-		}
-		row = append(row, strings.Join(pairs, ", "))
-		fmt.Fprintf(b, "| %s |\n", strings.Join(row, " | "))
+	s := fmt.Sprintf("Each cell is the verdict of the test under that reading on hw %s, spelled as an expect line spells it: the observation of the condition (Never, Sometimes, Always), then each race-class rule some execution raises (`Sometimes+RACE`), or `Erroneous(RULES)` when some execution breaks an erroneous-class rule.", r.HWs[0])
+	if len(hws) > 0 {
+		s += fmt.Sprintf(" Where hw %s gives another verdict, it follows in parentheses.", strings.Join(hws, " or "))
 	}
+	if len(r.Sems) > 1 {
+		s += " Pairs apart: how many pairs of readings the test tells apart (hw relaxed)."
+	}
+	if ts := r.targets(); len(ts) > 0 {
+		s += fmt.Sprintf(" The last columns give the status of the test's conformance runs on each target (one run per semantics), compared with the model on hw %s.", r.comparedHW())
+	}
+	return s
+}
+
+// testsNote says how to read a test's section.
+func (r *Report) testsNote() string {
+	s := "Each test: its question, its expect lines, the program, the verdict and outcomes under each reading and hw model (**bold**: outcomes that satisfy the condition), each difference between two readings with the witness execution that shows it (each distinct witness once, `W1`, `W2`, …: a step marked `[early: ...]` runs before earlier rows of its process that have not executed, which the hw model allows; `[X from step N]` says which step wrote the value a step read)"
+	if len(r.Conform) > 0 || len(r.ConformErrors) > 0 {
+		s += fmt.Sprintf(", and its conformance runs: what each target showed, compared with the outcomes the model allows on hw %s (allowed outcomes no run showed are listed as unseen: not an error, only not observed; the reference runtime executes the model's own steps on real memory, so its rows are evidence about the hardware and the runtime, not an independent check of the model)", r.comparedHW())
+	}
+	return s + "."
+}
+
+func mdCells(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = mdCell(c)
+	}
+	return out
 }
 
 func anchor(name string) string {
@@ -96,7 +134,7 @@ func anchor(name string) string {
 		switch {
 		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-':
 			b.WriteRune(c)
-		case c == '+' || c == '.' || c == '_':
+		case c == '+' || c == '.' || c == '_' || c == ',' || c == '=' || c == ' ':
 			b.WriteByte('-')
 		}
 	}
@@ -105,10 +143,20 @@ func anchor(name string) string {
 
 func mdCell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 
+func (r *Report) smallestMarkdown(b *strings.Builder, s *Smallest) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	d := s.Diff
+	w("\n### <a id=\"%s\"></a>%s vs %s: %s\n\n", smallestAnchor(s), s.X.Name, s.Y.Name, d.Test.Name)
+	w("%d instructions, shrunk from `%s` (hw %s). %s: %s; %s: %s.\n\n```\n%s```\n", s.Instrs, s.From, s.HW, s.X.Name, d.A.Verdict(), s.Y.Name, d.B.Verdict(), string(s.Source))
+	tr := &TestReport{Test: d.Test, Distinctions: []*explorer.Diff{d}, Anchor: smallestAnchor(s)}
+	tr.collectWitnesses()
+	pairsMarkdown(b, tr)
+}
+
 func (r *Report) testMarkdown(b *strings.Builder, tr *TestReport) {
 	t := tr.Test
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-	w("\n## <a id=\"%s\"></a>%s\n\n", anchor(t.Name), t.Name)
+	w("\n### <a id=\"%s\"></a>%s\n\n", anchor(t.Name), t.Name)
 	if t.HasDoc {
 		w("%s\n\n", t.Doc)
 	}
@@ -128,8 +176,11 @@ func (r *Report) testMarkdown(b *strings.Builder, tr *TestReport) {
 		}
 		w("| %s |\n", strings.Join(row, " | "))
 	}
-	w("\nCondition: `%s (%s)`\n\n", t.Quant, litmus.CondString(t.Cond))
-	w("| semantics | hw | observation | outcomes | flags |\n|---|---|---|---|---|\n")
+	w("\nCondition: `%s (%s)`\n", t.Quant, litmus.CondString(t.Cond))
+	if ex := expectLines(t); len(ex) > 0 {
+		w("\nThe test's expect lines (what it must give; `make` checks them):\n\n```\n%s\n```\n", strings.Join(ex, "\n"))
+	}
+	w("\n| semantics | hw | verdict | outcomes | flags |\n|---|---|---|---|---|\n")
 	for _, hw := range r.HWs {
 		for _, s := range r.Sems {
 			res := tr.Result(s, hw)
@@ -139,46 +190,125 @@ func (r *Report) testMarkdown(b *strings.Builder, tr *TestReport) {
 	if r.Exploit {
 		r.exploitMarkdown(b, tr)
 	}
-	for _, d := range tr.Distinctions {
-		w("\n**%s vs %s.**", d.SemA.Name, d.SemB.Name)
-		distinctionMarkdown(b, d)
-	}
-	if runs := r.ConformFor(t); len(runs) > 0 {
-		w("\nConformance:\n\n| target | semantics | runs | observation | histogram | non-conforming |\n|---|---|---|---|---|---|\n")
-		for _, c := range runs {
-			w("| %s | %s | %d | %s | %s | %d |\n", c.Target+libSuffix(c), c.Preset, c.Runs, c.Observation+c.Skipped, histogramText(c), c.NonConforming)
+	pairsMarkdown(b, tr)
+	if len(tr.Conform) > 0 || len(tr.Errors) > 0 {
+		w("\nConformance (each run compared with the model on the hw model it names; reference: the model's own steps on real memory):\n\n")
+		w("| target | semantics | model (hw) | runs | outcomes seen | allowed, unseen | result |\n|---|---|---|---|---|---|---|\n")
+		for _, c := range tr.Conform {
+			w("| %s | %s | %s | %d | %s | %s | %s |\n", targetCell(c), c.Preset, mdCell(modelCell(tr, c.Preset, c.HW)), c.Runs,
+				mdCell(histogramText(c)), mdCell(unseenText(c)), mdCell(resultText(c)))
+		}
+		for _, e := range tr.Errors {
+			w("| %s | %s | %s | - | - | - | %s |\n", e.Target, e.Preset, mdCell(modelCell(tr, e.Preset, "")), mdCell(e.Status()+": "+shortError(e, t.Name)))
 		}
 	}
 }
 
-func libSuffix(c output.ConformRecord) string {
+// pairsMarkdown lists each difference of each pair with its witness, then the
+// witnesses, each once.
+func pairsMarkdown(b *strings.Builder, tr *TestReport) {
+	if c := tr.Condition; c != nil {
+		fmt.Fprintf(b, "\nAn execution that satisfies the condition: [%s](#%s).\n", c.Label(), witnessAnchor(tr, c))
+	}
+	if len(tr.Pairs) > 0 {
+		b.WriteString("\n| readings | difference | witness |\n|---|---|---|\n")
+	}
+	for _, row := range tr.Rows() {
+		wl := ""
+		if row.Witness != nil {
+			wl = "[" + row.Witness.Label() + "](#" + witnessAnchor(tr, row.Witness) + ")"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s |\n", mdCell(strings.Join(row.Pairs, "; ")), mdCell(upperFirst(row.Text)), wl)
+	}
+	for _, wt := range tr.Witnesses {
+		fmt.Fprintf(b, "\n<a id=\"%s\"></a>**%s** (%s, under %s):\n\n", witnessAnchor(tr, wt), wt.Label(), wt.What, strings.Join(wt.Sems, ", "))
+		for i, line := range wt.Lines {
+			if m, ok := wt.Marks[i]; ok {
+				line += "  <- " + m
+			}
+			fmt.Fprintf(b, "%d. %s\n", i+1, mdEscape(line))
+		}
+	}
+}
+
+func witnessAnchor(tr *TestReport, w *Witness) string {
+	return tr.anchor() + "-" + strings.ToLower(w.Label())
+}
+
+// mdEscape keeps a trace line from being read as Markdown.
+func mdEscape(s string) string {
+	r := strings.NewReplacer("*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "<", `\<`, "|", `\|`)
+	return r.Replace(s)
+}
+
+// targetCell names a run's target: the library, and where its ranks ran when the
+// launcher placed them (conform --launcher, --hostfile).
+func targetCell(c output.ConformRecord) string {
 	var parts []string
 	if c.Library != "" {
 		parts = append(parts, c.Library)
 	}
-	if p := c.Placement; p != nil {
-		where := p.Launcher
-		if p.Nodes > 0 {
-			where = fmt.Sprintf("%d ranks on %d node(s) via %s", len(p.Hosts), p.Nodes, p.Launcher)
-		}
-		parts = append(parts, where)
+	if p := c.Placement; p != nil && p.Nodes > 0 {
+		parts = append(parts, fmt.Sprintf("%d ranks on %d node(s) via %s", len(p.Hosts), p.Nodes, p.Launcher))
 	}
 	if len(parts) == 0 {
-		return ""
+		return c.Target
 	}
-	return " (" + strings.Join(parts, "; ") + ")"
+	return c.Target + " (" + strings.Join(parts, "; ") + ")"
+}
+
+// modelCell is the model's verdict for the semantics on the hw model a run was
+// compared with, and how many outcomes it allows.
+func modelCell(tr *TestReport, preset, hw string) string {
+	if hw == "" {
+		hw = model.TSO.String()
+	}
+	res := tr.Results[preset+"/"+hw]
+	if res == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%s (hw %s), %d outcomes allowed", res.Verdict(), hw, len(res.Outcomes))
 }
 
 func histogramText(c output.ConformRecord) string {
+	if c.Skipped != "" || c.SpinLimit != "" {
+		return "-"
+	}
 	var parts []string
 	for _, h := range c.Histogram {
 		mark := ""
 		if !h.Allowed {
 			mark = " **NON-CONFORMING**"
 		}
-		parts = append(parts, fmt.Sprintf("%d × %s%s", h.Count, valuesText(h.Values), mark))
+		parts = append(parts, fmt.Sprintf("%d × `%s`%s", h.Count, valuesText(h.Values), mark))
 	}
 	return strings.Join(parts, "<br>")
+}
+
+func unseenText(c output.ConformRecord) string {
+	if c.Skipped != "" || c.SpinLimit != "" {
+		return "-"
+	}
+	if len(c.Unseen) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, u := range c.Unseen {
+		parts = append(parts, "`"+valuesText(u)+"`")
+	}
+	return strings.Join(parts, "<br>")
+}
+
+func resultText(c output.ConformRecord) string {
+	switch recordStatus(c) {
+	case statusSpinLimit:
+		return "**SPIN-LIMIT**: " + c.SpinLimit
+	case statusSkipped:
+		return c.Skipped
+	case statusNonConforming:
+		return fmt.Sprintf("**NON-CONFORMING**: %d of %d runs (%s)", c.NonConforming, c.Runs, percent(c.NonConforming, c.Runs))
+	}
+	return "ok"
 }
 
 func valuesText(v map[string]int64) string {
@@ -204,6 +334,9 @@ func outcomeList(res *explorer.Result) string {
 		if o.Sat {
 			s = "**" + s + "**"
 		}
+		if len(o.Flags) > 0 {
+			s += " (" + strings.Join(o.Flags, ",") + ")"
+		}
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "<br>")
@@ -211,7 +344,12 @@ func outcomeList(res *explorer.Result) string {
 
 func flagLinks(res *explorer.Result) string {
 	var parts []string
+	seen := map[string]bool{}
 	for _, f := range res.Flags {
+		if seen[f.Rule] {
+			continue
+		}
+		seen[f.Rule] = true
 		if link := ruleLink(f.Rule); link != "" {
 			parts = append(parts, fmt.Sprintf("[%s](%s)", f.Rule, link))
 		} else {
@@ -221,7 +359,8 @@ func flagLinks(res *explorer.Result) string {
 	return strings.Join(parts, ", ")
 }
 
-func (r *Report) exploitMarkdown(b *strings.Builder, tr *TestReport) {
+func (r *Report) exploitLines(tr *TestReport) []string {
+	var out []string
 	for _, s := range r.Sems {
 		ex, def := tr.Exploit[s.Name], tr.Result(s, model.Relaxed)
 		if ex == nil || def == nil {
@@ -235,25 +374,21 @@ func (r *Report) exploitMarkdown(b *strings.Builder, tr *TestReport) {
 		for _, o := range added {
 			parts = append(parts, "`"+ex.Program.OutcomeString(o.Values)+"`")
 		}
-		fmt.Fprintf(b, "\nExploiting the assertions under %s (`--assert exploit`) adds %s.\n", s.Name, strings.Join(parts, ", "))
+		out = append(out, fmt.Sprintf("Exploiting the assertions under %s (`--assert exploit`) adds %s.", s.Name, strings.Join(parts, ", ")))
+	}
+	return out
+}
+
+func (r *Report) exploitMarkdown(b *strings.Builder, tr *TestReport) {
+	for _, line := range r.exploitLines(tr) {
+		fmt.Fprintf(b, "\n%s\n", line)
 	}
 }
 
-func distinctionMarkdown(b *strings.Builder, d *explorer.Diff) {
-	sides := d.Sides()
-	for k, s := range sides {
-		for _, o := range s.Only {
-			fmt.Fprintf(b, " %s, for instance so:\n\n", upperFirst(output.Allows(s, sides[1-k], "`"+s.Result.Program.OutcomeString(o.Values)+"`")))
-			for i, line := range output.TraceText(s.Result.Program, o.Witness) {
-				fmt.Fprintf(b, "%d. %s\n", i+1, line)
-			}
-			b.WriteString("\n")
-		}
+func (r *Report) probeMarkdown(b *strings.Builder, pr *Probe) {
+	fmt.Fprintf(b, "\n## What the library says: `%s`\n\n%s (MPI %s), from `rmacheck probe --target %s --json`.\n\n", pr.Name, pr.Library, pr.Version, pr.Target)
+	b.WriteString("| topic | item | value | verdict |\n|---|---|---|---|\n")
+	for _, res := range pr.Results {
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", res.Topic, mdCell(res.Item), mdCell(res.Value), mdCell(res.Verdict))
 	}
-	for _, s := range d.Sides() {
-		for i := range s.Flags {
-			fmt.Fprintf(b, " Only %s raises %s\n", s.Name, output.DiagnosticLine(d.Test.File, &s.Flags[i].Diagnostic))
-		}
-	}
-	b.WriteString("\n")
 }

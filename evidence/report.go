@@ -2,8 +2,10 @@ package evidence
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
+	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
@@ -12,24 +14,52 @@ import (
 )
 
 // Report is everything a report page says, computed once; Markdown and HTML are
-// two renderings of it.
+// two renderings of it. A report opens with its question and checked answer, then
+// the Findings (computed from its data: Findings), a one-screen summary table, and
+// then the details per test.
 type Report struct {
-	Title   string
-	Command string // the exact command that produced it
-	Version string // rmacheck's
-	Date    string
-	Sems    []spec.Semantics
-	HWs     []model.HW
-	Exploit bool // also run with --assert exploit and show what it adds
-	Tests   []*TestReport
-	Conform []output.ConformRecord // conformance results given with --conform
-	Probes  []Probe                // what libraries said to rmacheck probe, given with --probe
+	Title    string
+	Command  string // the exact command that produced it
+	Version  string // rmacheck's
+	Date     string
+	Question *Question // the question and its checked answer (--question)
+	Upstream *Upstream // what library maintainers know of each finding (--upstream)
+	Sems     []spec.Semantics
+	HWs      []model.HW
+	Exploit  bool // also run with --assert exploit and show what it adds
+	Tests    []*TestReport
+	Conform  []output.ConformRecord // conformance results given with --conform
+	// ConformErrors are the runs that gave no record (--conform-log).
+	ConformErrors []ConformError
+	Probes        []Probe // what libraries said to rmacheck probe --json (--probe)
+	// Smallest holds, for pairs of Sems, the smallest generated test that tells them
+	// apart (gen.Distinguish, run by the caller); a pair without an entry was not
+	// searched.
+	Smallest []*Smallest
+
+	findings *Findings
 }
 
-// Probe is the text output of `rmacheck probe` for one library.
+// Probe is `rmacheck probe --json` for one library.
 type Probe struct {
 	Name string // the file it came from
-	Text string
+	conform.Probe
+}
+
+// Smallest is the result of searching a generated family for a smallest test on
+// which two semantics differ.
+type Smallest struct {
+	X, Y                spec.Semantics
+	HW                  model.HW
+	MaxProcs, MaxInstrs int // the bounds of the search
+	Candidates          int // tests searched
+	Found               int // distinguishing tests found (after shrinking, distinct)
+	// The smallest of them (nil when none): the comparison, its canonical text,
+	// the family test it was shrunk from, and its size in instructions.
+	Diff   *explorer.Diff
+	Source []byte
+	From   string
+	Instrs int
 }
 
 // TestReport is one test's section.
@@ -37,8 +67,73 @@ type TestReport struct {
 	Test    *litmus.Test
 	Results map[string]*explorer.Result // key: semName + "/" + hw
 	Exploit map[string]*explorer.Result // key: semName (hw relaxed), when Report.Exploit
-	// Distinctions: for each pair of semantics that differ, the diff (hw relaxed).
+	// Distinctions: for each pair of semantics that differ, the diff (hw relaxed),
+	// and each difference of it as a line with its witness.
 	Distinctions []*explorer.Diff
+	Pairs        []PairDiff
+	// Witnesses are the distinct witness executions of the distinctions, each drawn
+	// once and referred to from every pair it tells apart.
+	Witnesses []*Witness
+	// Condition is a witness of an outcome that satisfies the condition, when no
+	// difference already shows one (nil when no semantics allows such an outcome).
+	Condition *Witness
+	Conform   []output.ConformRecord
+	Errors    []ConformError // runs of this test that gave no record
+	// Anchor names the section (default: from the test's name).
+	Anchor string
+}
+
+// anchor is the id of the test's section.
+func (tr *TestReport) anchor() string {
+	if tr.Anchor != "" {
+		return tr.Anchor
+	}
+	return anchor(tr.Test.Name)
+}
+
+// PairDiff is how one pair of semantics answers a test differently.
+type PairDiff struct {
+	Diff  *explorer.Diff
+	Items []DiffItem
+}
+
+// DiffRow is one difference and every pair of semantics it tells apart: the same
+// sentence with the same witness is one row, however many pairs share it.
+type DiffRow struct {
+	Pairs []string // "A vs B"
+	DiffItem
+}
+
+// Rows groups the differences of the pairs.
+func (tr *TestReport) Rows() []DiffRow {
+	var rows []DiffRow
+	index := map[string]int{}
+	for _, pd := range tr.Pairs {
+		pair := pd.Diff.SemA.Name + " vs " + pd.Diff.SemB.Name
+		for _, it := range pd.Items {
+			key := it.Text
+			if it.Witness != nil {
+				key += "\x00" + it.Witness.Label()
+			}
+			k, ok := index[key]
+			if !ok {
+				k = len(rows)
+				index[key] = k
+				rows = append(rows, DiffRow{DiffItem: it})
+			}
+			if !contains(rows[k].Pairs, pair) {
+				rows[k].Pairs = append(rows[k].Pairs, pair)
+			}
+		}
+	}
+	return rows
+}
+
+// DiffItem is one difference: an outcome only one side allows, or a rule only one
+// side raises, with the execution that shows it.
+type DiffItem struct {
+	Text    string
+	Witness *Witness
 }
 
 // Result is the result for a semantics and hw model.
@@ -46,7 +141,9 @@ func (tr *TestReport) Result(sem spec.Semantics, hw model.HW) *explorer.Result {
 	return tr.Results[sem.Name+"/"+hw.String()]
 }
 
-// Build explores every test under every semantics and hw model of the report.
+// Build explores every test under every semantics and hw model of the report, the
+// hw model each conformance record was compared with too, collects the witnesses,
+// computes the Findings and checks the answer.
 func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 	for _, t := range tests {
 		tr := &TestReport{Test: t, Results: map[string]*explorer.Result{}, Exploit: map[string]*explorer.Result{}}
@@ -77,20 +174,254 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 				}
 			}
 		}
+		tr.collectWitnesses()
+		tr.conditionWitness(r.Sems, r.HWs[0])
+		for _, c := range r.Conform {
+			if c.Test == t.Name {
+				tr.Conform = append(tr.Conform, c)
+			}
+		}
+		for _, e := range r.ConformErrors {
+			if e.File == t.File {
+				tr.Errors = append(tr.Errors, e)
+			}
+		}
+		// the model the conformance runs were compared with (the machine's hw)
+		for _, c := range tr.Conform {
+			if c.HW == "" || tr.Results[c.Preset+"/"+c.HW] != nil {
+				continue
+			}
+			sem, err := spec.ParseSemantics(c.Preset)
+			if err != nil {
+				return fmt.Errorf("conformance record of %s: %v", t.Name, err)
+			}
+			hw, err := model.ParseHW(c.HW)
+			if err != nil {
+				return fmt.Errorf("conformance record of %s: %v", t.Name, err)
+			}
+			jr := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(opt)
+			if jr.Err != nil {
+				return fmt.Errorf("%s: %v", t.File, jr.Err)
+			}
+			tr.Results[c.Preset+"/"+c.HW] = jr.Result
+		}
 		r.Tests = append(r.Tests, tr)
+	}
+	r.findings = r.computeFindings()
+	return r.checkQuestion()
+}
+
+// collectWitnesses turns the distinctions into lines, one per difference, and keeps
+// each distinct witness execution once.
+func (tr *TestReport) collectWitnesses() {
+	byKey := map[string]*Witness{}
+	add := func(sem string, p *model.Program, steps []model.Step, marks map[int]string, what string) *Witness {
+		lines := output.TraceText(p, steps)
+		key := what + "\x00" + strings.Join(lines, "\n")
+		if w := byKey[key]; w != nil {
+			if !contains(w.Sems, sem) {
+				w.Sems = append(w.Sems, sem)
+			}
+			return w
+		}
+		w := &Witness{ID: len(tr.Witnesses) + 1, Sems: []string{sem}, What: what, Program: p, Steps: steps, Marks: marks, Lines: lines}
+		byKey[key] = w
+		tr.Witnesses = append(tr.Witnesses, w)
+		return w
+	}
+	for _, d := range tr.Distinctions {
+		pd := PairDiff{Diff: d}
+		sides := d.Sides()
+		for k, s := range sides {
+			p := s.Result.Program
+			for _, o := range s.Only {
+				out := p.OutcomeString(o.Values)
+				text := output.Allows(s, sides[1-k], out)
+				if o.Sat {
+					text += " (it satisfies the condition)"
+				}
+				w := add(s.Name, p, o.Witness, nil, "outcome "+out)
+				w.Sat = w.Sat || o.Sat
+				pd.Items = append(pd.Items, DiffItem{Text: text, Witness: w})
+			}
+			for i := range s.Flags {
+				fl := &s.Flags[i]
+				text := "only " + s.Name + " raises " + fl.Rule + ": " + siteText(&fl.Diagnostic) + fl.Message
+				var w *Witness
+				if len(fl.Trace) > 0 {
+					w = add(s.Name, s.Result.TraceProgram(fl), fl.Trace, output.Marks(&fl.Diagnostic), fl.Rule+": "+siteText(&fl.Diagnostic)+fl.Message)
+				}
+				pd.Items = append(pd.Items, DiffItem{Text: text, Witness: w})
+			}
+		}
+		tr.Pairs = append(tr.Pairs, pd)
+	}
+}
+
+// conditionWitness shows an execution that satisfies the test's condition when no
+// difference shows one: the first such outcome of the first semantics that has one.
+func (tr *TestReport) conditionWitness(sems []spec.Semantics, hw model.HW) {
+	for _, w := range tr.Witnesses {
+		if w.Sat {
+			return
+		}
+	}
+	for _, s := range sems {
+		res := tr.Result(s, hw)
+		if res == nil {
+			continue
+		}
+		for _, o := range res.Outcomes {
+			if !o.Sat || len(o.Witness) == 0 {
+				continue
+			}
+			p := res.Program
+			var also []string
+			for _, s2 := range sems {
+				if r2 := tr.Result(s2, hw); r2 != nil && s2.Name != s.Name && hasOutcome(r2, o.Values) {
+					also = append(also, s2.Name)
+				}
+			}
+			w := &Witness{ID: len(tr.Witnesses) + 1, Sems: append([]string{s.Name}, also...), What: "outcome " + p.OutcomeString(o.Values) + " (it satisfies the condition), hw " + hw.String(),
+				Program: p, Steps: o.Witness, Lines: output.TraceText(p, o.Witness), Sat: true}
+			tr.Witnesses = append(tr.Witnesses, w)
+			tr.Condition = w
+			return
+		}
+	}
+}
+
+func hasOutcome(res *explorer.Result, vals []int64) bool {
+	k := model.KeyOf(vals)
+	for _, o := range res.Outcomes {
+		if model.KeyOf(o.Values) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// siteText is "P1 row 4: " for a diagnostic's first site (the message names the
+// instruction, not where it stands).
+func siteText(d *model.Diagnostic) string {
+	if len(d.Sites()) == 0 {
+		return ""
+	}
+	s := d.Sites()[0]
+	return fmt.Sprintf("P%d row %d: ", s.Proc, s.Row)
+}
+
+// Witness is one execution that shows a difference.
+type Witness struct {
+	ID      int
+	Sems    []string // the semantics it is a witness under
+	What    string   // the outcome, or the rule and message
+	Program *model.Program
+	Steps   []model.Step
+	Marks   map[int]string
+	Lines   []string
+	Sat     bool // the outcome satisfies the condition
+}
+
+// Label is "W2".
+func (w *Witness) Label() string { return fmt.Sprintf("W%d", w.ID) }
+
+// test finds a test of the report by name.
+func (r *Report) test(name string) *TestReport {
+	for _, tr := range r.Tests {
+		if tr.Test.Name == name {
+			return tr
+		}
 	}
 	return nil
 }
 
-// ConformFor lists the conformance runs of a test.
-func (r *Report) ConformFor(t *litmus.Test) []output.ConformRecord {
-	var out []output.ConformRecord
-	for _, c := range r.Conform {
-		if c.Test == t.Name {
-			out = append(out, c)
+// conformStatuses lists the status of every conformance run of a test on a target.
+func (r *Report) conformStatuses(tr *TestReport, target string) []string {
+	var out []string
+	for _, c := range tr.Conform {
+		if c.Target == target {
+			out = append(out, recordStatus(c))
+		}
+	}
+	for _, e := range tr.Errors {
+		if e.Target == target {
+			out = append(out, e.Status())
 		}
 	}
 	return out
+}
+
+// targets lists the conformance targets of the report: the libraries in the order
+// their records come, then the reference runtime.
+func (r *Report) targets() []string {
+	var libs []string
+	ref := false
+	seen := map[string]bool{}
+	note := func(t string) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		if t == "reference" {
+			ref = true
+			return
+		}
+		libs = append(libs, t)
+	}
+	for _, c := range r.Conform {
+		note(c.Target)
+	}
+	for _, e := range r.ConformErrors {
+		note(e.Target)
+	}
+	if ref {
+		libs = append(libs, "reference")
+	}
+	return libs
+}
+
+// library is the library a target's records name ("MPICH 4.0.2"), or "".
+func (r *Report) library(target string) string {
+	for _, c := range r.Conform {
+		if c.Target == target && c.Library != "" {
+			return c.Library
+		}
+	}
+	return ""
+}
+
+// targetName is "MPICH 4.0.2" for a library target, "the reference runtime" for
+// reference.
+func (r *Report) targetName(target string) string {
+	if target == "reference" {
+		return "the reference runtime"
+	}
+	if lib := r.library(target); lib != "" {
+		return lib
+	}
+	return target
+}
+
+// launcher is how conform runs a library target.
+func launcher(target string) string {
+	lib, ok := conform.Libraries[target]
+	if !ok {
+		return ""
+	}
+	return strings.Join(append([]string{lib.Exec}, lib.ExecArgs...), " ") + " -n N"
+}
+
+// comparedHW lists the hw models the conformance records were compared with.
+func (r *Report) comparedHW() string {
+	var hws []string
+	for _, c := range r.Conform {
+		if c.HW != "" && !contains(hws, c.HW) {
+			hws = append(hws, c.HW)
+		}
+	}
+	sort.Strings(hws)
+	return strings.Join(hws, ", ")
 }
 
 // Contradictions are sentences of the standard that pull two ways, with the switch
@@ -156,10 +487,36 @@ func initText(t *litmus.Test) []string {
 	return lines
 }
 
+// expectLines are the test's expect lines, as written.
+func expectLines(t *litmus.Test) []string {
+	var out []string
+	for _, e := range t.Expects {
+		line := "expect "
+		if e.HW != "" {
+			line += "hw=" + e.HW + ": "
+		}
+		var items []string
+		for _, it := range e.Items {
+			items = append(items, it.Preset+"="+it.ObsString())
+		}
+		out = append(out, line+strings.Join(items, " "))
+	}
+	return out
+}
+
 // upperFirst capitalizes a sentence's first letter.
 func upperFirst(s string) string {
 	if s == "" {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

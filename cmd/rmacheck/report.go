@@ -1,30 +1,37 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/evidence"
 	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 func init() { extraCommands = append(extraCommands, newReportCmd) }
 
 type reportFlags struct {
-	out, title, date string
-	sems, hws        []string
-	conform, probes  []string
-	exploit          bool
-	maxStates        int
-	abi              string
+	out, title, date       string
+	sems, hws              []string
+	conform, logs, probes  []string
+	question, upstream     string
+	index                  string
+	exploit, noDistinguish bool
+	distProcs, distInstrs  int
+	maxStates              int
+	abi                    string
 }
 
 func newReportCmd() *cobra.Command {
@@ -33,16 +40,25 @@ func newReportCmd() *cobra.Command {
 		Use:   "report FILES... --out reports/NAME",
 		Short: "Write an evidence report (Markdown and self-contained HTML) for standards discussions",
 		Long: wrapText(`report explores every test under each semantics and hw model and writes NAME/report.md and `+
-			`NAME/report.html: a summary table, the sentences of the standard each switch rests on and those that `+
-			`contradict each other, and per test the program as a column table, the observation and outcomes per `+
-			`semantics and hw model, the flags with links to the MPI-4.1 report nodes, every outcome that tells two `+
-			`semantics apart with a witness (drawn as an execution diagram in the HTML), and the conformance histograms `+
-			`of the JSON files given with --conform (from rmacheck conform --json). The page needs no network. The `+
-			`report states the command, the rmacheck version and the date that produced it.`, 80) + "\n" + exitStatusHelp("the report was written", "a search stopped at --max-states (no report is written)"),
+			`NAME/report.html. The report opens with the question it answers and its one-line answer (--question: `+
+			`a file whose check lines are verdicts of the report's own results; a check that does not hold fails `+
+			`the report), then Findings computed from its data: for each pair of semantics, how many tests tell them `+
+			`apart and the smallest generated test that does (rmacheck distinguish, bounded by --distinguish-procs `+
+			`and --distinguish-instrs); for each conformance target, every NON-CONFORMING test with its rate, the rule `+
+			`it breaks and its status upstream (--upstream), every spin limit and failed run; for each probe, the `+
+			`results that violate MPI-4.0 or 4.1. Then a one-screen summary table, and per test its expect lines, `+
+			`the program, the verdict and outcomes per semantics and hw model, the flags with links to the MPI-4.1 `+
+			`report nodes, every difference between two semantics with its witness (each distinct witness drawn once `+
+			`as an execution diagram in the HTML, with reads-from edges and the steps that run out of program order `+
+			`marked), and the conformance runs of the JSON files given with --conform (from rmacheck conform --json) `+
+			`and of the logs given with --conform-log (its standard error: time-outs, crashes, refusals), each `+
+			`compared with the model on the hw model it names. The page needs no network. The report states the `+
+			`command, the rmacheck version and the date that produced it. --index DIR writes DIR/README.md, the `+
+			`list of the reports in DIR with their questions and answers.`, 80) + "\n" + exitStatusHelp("the report was written", "a search stopped at --max-states (no report is written)"),
 		Example: `  rmacheck report litmus/ticket435 --out reports/ticket-435
-  rmacheck conform --target reference --json litmus/ticket435 > ref.json
-  rmacheck report litmus/ticket435 --out reports/ticket-435 --conform ref.json`,
-		Args: cobra.MinimumNArgs(1),
+  rmacheck conform --target reference --json litmus/ticket435 > ref.json 2> ref.log
+  rmacheck report litmus/ticket435 --out reports/ticket-435 --conform ref.json --conform-log ref.log
+  rmacheck report --index reports`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runReport(cmd, args, f) },
 	}
 	fl := cmd.Flags()
@@ -52,8 +68,15 @@ func newReportCmd() *cobra.Command {
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics to compare (default: every preset)")
 	fl.StringArrayVar(&f.hws, "hw", []string{"relaxed"}, "hardware models (repeat for several)")
 	fl.StringArrayVar(&f.conform, "conform", nil, "conformance results (rmacheck conform --json output) to include")
-	fl.StringArrayVar(&f.probes, "probe", nil, "rmacheck probe output (text) of a library to include")
+	fl.StringArrayVar(&f.logs, "conform-log", nil, "the standard error of a conform run (TARGET.log): its failed runs")
+	fl.StringArrayVar(&f.probes, "probe", nil, "rmacheck probe --json output of a library to include")
+	fl.StringVar(&f.question, "question", "", "the question the report answers, its answer and the checks the answer rests on")
+	fl.StringVar(&f.upstream, "upstream", "", "the status upstream of library findings (reports/upstream/status.json)")
+	fl.StringVar(&f.index, "index", "", "write DIR/README.md, the index of the reports in DIR, and nothing else")
 	fl.BoolVar(&f.exploit, "exploit", false, "also show what exploiting the assertions (--assert exploit) adds")
+	fl.BoolVar(&f.noDistinguish, "no-distinguish", false, "do not search generated tests for the smallest that tells each pair apart")
+	fl.IntVar(&f.distProcs, "distinguish-procs", 2, "the generated tests searched have at most this many processes")
+	fl.IntVar(&f.distInstrs, "distinguish-instrs", 4, "and at most this many instructions per process")
 	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this (0: no bound)")
 	addABIFlag(fl, &f.abi)
 	return cmd
@@ -62,6 +85,24 @@ func newReportCmd() *cobra.Command {
 func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	if err := atLeast("max-states", f.maxStates, 0, "0: no bound"); err != nil {
 		return err
+	}
+	if f.index != "" {
+		if len(args) > 0 || f.out != "" {
+			return usageErrorf("--index takes no files and no --out")
+		}
+		page, err := evidence.Index(f.index)
+		if err != nil {
+			return exitError{code: exitBadInput, err: err}
+		}
+		path := filepath.Join(f.index, "README.md")
+		if err := atomicfile.WriteFile(path, page, 0o644); err != nil {
+			return ioError(err)
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
+		return nil
+	}
+	if len(args) == 0 {
+		return usageErrorf("give the test files (or --index DIR)")
 	}
 	if f.out == "" {
 		return usageErrorf("--out is required")
@@ -100,16 +141,45 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		}
 		r.Conform = append(r.Conform, runs...)
 	}
+	for _, path := range f.logs {
+		errs, err := evidence.ReadConformLog(path)
+		if err != nil {
+			return exitError{code: exitBadInput, err: err}
+		}
+		r.ConformErrors = append(r.ConformErrors, errs...)
+	}
 	for _, path := range f.probes {
 		data, err := litmus.ReadFile(path, maxFileSize)
 		if err != nil {
 			return exitError{code: exitBadInput, err: err}
 		}
-		r.Probes = append(r.Probes, evidence.Probe{Name: filepath.Base(path), Text: string(data)})
+		pr := evidence.Probe{Name: filepath.Base(path)}
+		if err := json.Unmarshal(data, &pr.Probe); err != nil {
+			return exitError{code: exitBadInput, err: fmt.Errorf("%s: %v (want rmacheck probe --json output)", path, err)}
+		}
+		r.Probes = append(r.Probes, pr)
+	}
+	if f.question != "" {
+		if r.Question, err = evidence.ReadQuestion(f.question); err != nil {
+			return exitError{code: exitBadInput, err: err}
+		}
+	}
+	if f.upstream != "" {
+		if r.Upstream, err = evidence.ReadUpstream(f.upstream); err != nil {
+			return exitError{code: exitBadInput, err: err}
+		}
 	}
 	abi, err := parseABI(f.abi)
 	if err != nil {
 		return err
+	}
+	if !f.noDistinguish && len(sems) > 1 {
+		if f.distProcs < 1 || f.distInstrs < 1 {
+			return usageErrorf("--distinguish-procs and --distinguish-instrs must be at least 1")
+		}
+		if r.Smallest, err = smallestTests(sems, f.distProcs, f.distInstrs); err != nil {
+			return exitError{code: exitFailed, err: err}
+		}
 	}
 	if err := r.Build(tests, explorer.Options{MaxStates: f.maxStates, ABI: abi}); err != nil {
 		return exitError{code: exitFailed, err: err}
@@ -125,4 +195,52 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s and %s (%d tests)\n", filepath.Join(f.out, "report.md"), filepath.Join(f.out, "report.html"), len(tests))
 	return nil
+}
+
+// smallestTests runs distinguish (hw relaxed) for every pair of semantics, two pairs
+// at a time; the result is in pair order whatever the timing.
+func smallestTests(sems []spec.Semantics, procs, instrs int) ([]*evidence.Smallest, error) {
+	type pair struct{ i, j int }
+	var pairs []pair
+	for i := range sems {
+		for j := i + 1; j < len(sems); j++ {
+			pairs = append(pairs, pair{i, j})
+		}
+	}
+	out := make([]*evidence.Smallest, len(pairs))
+	errs := make([]error, len(pairs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				x, y := sems[pairs[k].i], sems[pairs[k].j]
+				diffs, searched, err := gen.Distinguish(gen.DistinguishOptions{X: x, Y: y, HW: model.Relaxed,
+					MaxProcs: procs, MaxInstrs: instrs})
+				if err != nil {
+					errs[k] = fmt.Errorf("distinguish %s and %s: %v", x.Name, y.Name, err)
+					continue
+				}
+				s := &evidence.Smallest{X: x, Y: y, HW: model.Relaxed, MaxProcs: procs, MaxInstrs: instrs, Candidates: searched, Found: len(diffs)}
+				if len(diffs) > 0 {
+					d := diffs[0]
+					s.Diff, s.Source, s.From, s.Instrs = d.Diff, d.Source, d.From, gen.Size(d.Test)
+				}
+				out[k] = s
+			}
+		}()
+	}
+	for k := range pairs {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

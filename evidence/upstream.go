@@ -1,0 +1,128 @@
+package evidence
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Upstream is what is known upstream about each library finding (reports/upstream/
+// status.json): the research of reports/upstream/README.md as data, so a report can
+// say next to each finding whether its maintainers know it. It is the one hand-kept
+// input of the Findings besides the question; every entry names its sources.
+type Upstream struct {
+	Read     string          `json:"read"` // when the sources were read
+	Setups   []UpstreamSetup `json:"setups"`
+	Findings []UpstreamEntry `json:"findings"`
+}
+
+// UpstreamSetup says how a target was run, where that matters for its results (the
+// Open MPI osc component, say).
+type UpstreamSetup struct {
+	Target string `json:"target"`
+	Text   string `json:"text"`
+	Link   string `json:"link,omitempty"`
+}
+
+// UpstreamEntry is one library finding and its status upstream. It matches a
+// finding of the report's data by target and either test (with the kind of result:
+// nonconforming, spin-limit, failed) or probe item (a prefix of the item and a part
+// of the verdict).
+type UpstreamEntry struct {
+	ID     string   `json:"id"`
+	Target string   `json:"target"`
+	Kind   string   `json:"kind"` // nonconforming, spin-limit, failed, probe
+	Tests  []string `json:"tests,omitempty"`
+	// Probe: the item prefix ("MPI_Win_allocate size=") and a part of the verdict
+	// ("VIOLATES MPI-4.0 alignment") of the probe results it covers.
+	ProbeItem    string `json:"probe_item,omitempty"`
+	ProbeVerdict string `json:"probe_verdict,omitempty"`
+	// Breaks: the rule of the standard the finding breaks, with its node, or why it
+	// breaks none.
+	Breaks string `json:"breaks"`
+	// Allowed: the standard allows the behaviour (so it is no bug, and no draft).
+	Allowed bool          `json:"allowed,omitempty"`
+	Status  string        `json:"status"`          // known, fixed in..., not found (with the queries' date)
+	Links   []UpstreamRef `json:"links,omitempty"` // upstream issues and pull requests
+	Draft   string        `json:"draft,omitempty"` // reports/upstream/NAME.md, relative to reports/
+	Details string        `json:"details,omitempty"`
+	Note    string        `json:"note,omitempty"`
+}
+
+// UpstreamRef is a link with its text (pmodels/mpich#6140).
+type UpstreamRef struct {
+	Text string `json:"text"`
+	URL  string `json:"url"`
+}
+
+// ReadUpstream reads and checks a status file.
+func ReadUpstream(path string) (*Upstream, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var u Upstream
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&u); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	for i, e := range u.Findings {
+		switch {
+		case e.ID == "" || e.Target == "" || e.Status == "" || e.Breaks == "":
+			return nil, fmt.Errorf("%s: finding %d: id, target, status and breaks are required", path, i+1)
+		case e.Kind == "probe" && e.ProbeItem == "":
+			return nil, fmt.Errorf("%s: finding %s: a probe finding needs probe_item", path, e.ID)
+		case e.Kind != "probe" && len(e.Tests) == 0:
+			return nil, fmt.Errorf("%s: finding %s: a %s finding needs tests", path, e.ID, e.Kind)
+		}
+	}
+	return &u, nil
+}
+
+// ForTest is the entry about a test's result of a kind on a target, or nil.
+func (u *Upstream) ForTest(target, kind, test string) *UpstreamEntry {
+	if u == nil {
+		return nil
+	}
+	for i := range u.Findings {
+		e := &u.Findings[i]
+		if e.Target != target || e.Kind != kind {
+			continue
+		}
+		for _, t := range e.Tests {
+			if t == test {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+// ForProbe is the entry about a probe result of a target, or nil.
+func (u *Upstream) ForProbe(target, item, verdict string) *UpstreamEntry {
+	if u == nil {
+		return nil
+	}
+	for i := range u.Findings {
+		e := &u.Findings[i]
+		if e.Target == target && e.Kind == "probe" && strings.HasPrefix(item, e.ProbeItem) && strings.Contains(verdict, e.ProbeVerdict) {
+			return e
+		}
+	}
+	return nil
+}
+
+// Setup is how a target was run, or "".
+func (u *Upstream) Setup(target string) *UpstreamSetup {
+	if u == nil {
+		return nil
+	}
+	for i := range u.Setups {
+		if u.Setups[i].Target == target {
+			return &u.Setups[i]
+		}
+	}
+	return nil
+}
