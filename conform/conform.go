@@ -23,7 +23,8 @@ type Options struct {
 	// behaviour); by default they are skipped.
 	IncludeErroneous bool
 	Progress         func(done, total int)
-	MaxStates        int
+	// Search bounds the model's search of the allowed outcomes.
+	Search explorer.Options
 	// Runtime: further options of the reference runtime (its Runs, Seed and
 	// Progress come from the fields above).
 	Runtime reference.Options
@@ -138,7 +139,7 @@ func Reference(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error)
 // sem and hw, and the skipping of tests the model finds erroneous.
 func begin(t *litmus.Test, sem spec.Semantics, target string, hw model.HW, opt Options) (*Report, *explorer.Result, error) {
 	rep := &Report{Test: t, Target: target, Sem: sem, HW: hw, Seed: opt.Seed}
-	allowed := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(explorer.Options{MaxStates: opt.MaxStates})
+	allowed := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(opt.Search)
 	if allowed.Err != nil {
 		return nil, nil, allowed.Err
 	}

@@ -22,8 +22,9 @@ type DistinguishOptions struct {
 	Candidates []*litmus.Test
 	// NoShrink reports the candidates as found; by default each distinguishing
 	// candidate is shrunk (Shrink) to a smallest test with the same difference.
-	NoShrink  bool
-	MaxStates int // per search (default 1,000,000)
+	NoShrink bool
+	// Search bounds each search (MaxStates 0: 1,000,000).
+	Search explorer.Options
 }
 
 // Difference is a test on which the two semantics differ: the comparison of the
@@ -69,11 +70,8 @@ func (d *Difference) Class() string {
 
 // Compare runs t under both semantics and returns the difference, or nil when they
 // answer alike (the same outcomes and the same rules, rule by rule).
-func Compare(t *litmus.Test, x, y spec.Semantics, hw model.HW, maxStates int) (*Difference, error) {
-	if maxStates == 0 {
-		maxStates = 1_000_000
-	}
-	d, err := explorer.CompareSemantics(t, x, y, hw, explorer.Options{MaxStates: maxStates})
+func Compare(t *litmus.Test, x, y spec.Semantics, hw model.HW, search explorer.Options) (*Difference, error) {
+	d, err := explorer.CompareSemantics(t, x, y, hw, fuzzSearch(search))
 	if err != nil || !d.Differs() {
 		return nil, err
 	}
@@ -116,7 +114,7 @@ func Distinguish(opt DistinguishOptions) (diffs []*Difference, searched int, err
 			continue
 		}
 		searched++
-		d, err := Compare(t, opt.X, opt.Y, opt.HW, opt.MaxStates)
+		d, err := Compare(t, opt.X, opt.Y, opt.HW, opt.Search)
 		if err != nil {
 			return nil, searched, err
 		}
@@ -152,7 +150,7 @@ func shrinkDifference(d *Difference, opt DistinguishOptions) *Difference {
 	sig := d.Signature()
 	var last *Difference
 	small := Shrink(d.Test, func(t *litmus.Test) bool {
-		nd, err := Compare(t, opt.X, opt.Y, opt.HW, opt.MaxStates)
+		nd, err := Compare(t, opt.X, opt.Y, opt.HW, opt.Search)
 		if err != nil || nd == nil || nd.Signature() != sig {
 			return false
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
@@ -131,7 +132,7 @@ func TestDistinguishShrinks(t *testing.T) {
 		t.Fatalf("%d differences between A and B on SB and MP", len(diffs))
 	}
 	for _, d := range diffs {
-		again, err := Compare(d.Test, a, b, model.Relaxed, 0)
+		again, err := Compare(d.Test, a, b, model.Relaxed, explorer.Options{})
 		if err != nil || again == nil || again.Signature() != d.Signature() {
 			t.Errorf("%s: the shrunk test does not keep its difference", d.Test.Name)
 		}

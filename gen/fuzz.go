@@ -21,18 +21,29 @@ type Target func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]
 
 // ReferenceTarget runs tests on the reference runtime through conform.Reference,
 // with ropt's further runtime options (the fuzz tests set BreakStaleLoads to check
-// that a broken runtime is found).
-func ReferenceTarget(ropt reference.Options) Target {
+// that a broken runtime is found) and search's bounds on the model's search
+// (MaxStates 0: 1,000,000).
+func ReferenceTarget(ropt reference.Options, search explorer.Options) Target {
+	search = fuzzSearch(search)
 	return func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error) {
-		return forbidden(conform.Reference(t, sem, conform.Options{Runs: runs, Seed: seed, MaxStates: 1_000_000, Runtime: ropt}))
+		return forbidden(conform.Reference(t, sem, conform.Options{Runs: runs, Seed: seed, Search: search, Runtime: ropt}))
 	}
+}
+
+// fuzzSearch is search with the fuzzer's default bound: its programs are small.
+func fuzzSearch(search explorer.Options) explorer.Options {
+	if search.MaxStates == 0 {
+		search.MaxStates = 1_000_000
+	}
+	return search
 }
 
 // MPITarget runs tests on a real MPI library (mpich, openmpi) through conform.MPI;
 // ctx (nil: none) stops a run, its processes and files cleaned up.
-func MPITarget(ctx context.Context, target string) Target {
+func MPITarget(ctx context.Context, target string, search explorer.Options) Target {
+	search = fuzzSearch(search)
 	return func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error) {
-		return forbidden(conform.MPI(t, sem, target, conform.Options{Runs: runs, Seed: seed, Context: ctx}))
+		return forbidden(conform.MPI(t, sem, target, conform.Options{Runs: runs, Seed: seed, Context: ctx, Search: search}))
 	}
 }
 
@@ -53,7 +64,7 @@ func forbidden(rep *conform.Report, err error) ([][]int64, error) {
 // FuzzOptions configure a fuzzing campaign.
 type FuzzOptions struct {
 	Sem        spec.Semantics
-	Target     Target // default ReferenceTarget(reference.Options{})
+	Target     Target // default ReferenceTarget(reference.Options{}, Search)
 	TargetName string // for the reproducer's doc string (default "reference")
 	Config     Config // the programs drawn (gen.Program)
 	Time       time.Duration
@@ -63,6 +74,8 @@ type FuzzOptions struct {
 	Seed       int64 // the first program is gen.Program(Config).Example(Seed)
 	// ShrinkBudget bounds the target runs spent shrinking one program (default 300).
 	ShrinkBudget int
+	// Search bounds the model's searches (MaxStates 0: 1,000,000).
+	Search explorer.Options
 	Log          func(format string, args ...any)
 }
 
@@ -91,7 +104,7 @@ type FuzzResult struct {
 // the first confirmed finding, after Programs programs, or when Time is up.
 func Fuzz(opt FuzzOptions) (*FuzzResult, error) {
 	if opt.Target == nil {
-		opt.Target = ReferenceTarget(reference.Options{})
+		opt.Target = ReferenceTarget(reference.Options{}, opt.Search)
 	}
 	if opt.TargetName == "" {
 		opt.TargetName = "reference"
@@ -114,7 +127,7 @@ func Fuzz(opt FuzzOptions) (*FuzzResult, error) {
 	res := &FuzzResult{}
 	programs := Program(opt.Config)
 	raceFree := func(t *litmus.Test) bool {
-		jr := explorer.Job{Test: t, Sem: opt.Sem, HW: hw}.Run(explorer.Options{MaxStates: 1_000_000})
+		jr := explorer.Job{Test: t, Sem: opt.Sem, HW: hw}.Run(fuzzSearch(opt.Search))
 		return jr.Err == nil && len(jr.Result.Flags) == 0
 	}
 	for i := 0; (opt.Programs == 0 || i < opt.Programs) && (opt.Time == 0 || time.Since(start) < opt.Time); i++ {

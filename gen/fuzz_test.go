@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/reference"
 )
@@ -12,7 +13,7 @@ import (
 // loads miss other ranks' stores and puts), fuzz finds a race-free program showing a
 // forbidden outcome and shrinks it to a small reproducer that still shows one.
 func TestFuzzFindsBrokenReference(t *testing.T) {
-	broken := ReferenceTarget(reference.Options{BreakStaleLoads: true})
+	broken := ReferenceTarget(reference.Options{BreakStaleLoads: true}, explorer.Options{})
 	// About 1 race-free program in 60 communicates through a load the break makes
 	// stale; from seed 40 the first is the sixth program drawn (seed 45).
 	res, err := Fuzz(FuzzOptions{Sem: mustSem(t, "mpi-4.1"), Target: broken, TargetName: "broken",

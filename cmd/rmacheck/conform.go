@@ -33,6 +33,7 @@ type conformFlags struct {
 	keepC            string
 	launcher         string
 	hostfile         string
+	search           searchFlags
 }
 
 func newConformCmd() *cobra.Command {
@@ -75,6 +76,7 @@ func newConformCmd() *cobra.Command {
 	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run (0, the default: 30s + 1ms per iteration)")
 	fl.StringVar(&f.keepC, "keep-c", "", "mpich, openmpi: also write each test's C program into this directory (created if needed)")
 	fl.StringVar(&f.launcher, "launcher", "", "mpich, openmpi: start the ranks with this command instead of the library's mpiexec, e.g. 'srun -N 2 --ntasks-per-node 1' or 'mpiexec.mpich -hosts a,b' (split at spaces; -n N, the program and its arguments follow)")
+	addSearchFlags(fl, &f.search, defaultMaxStates)
 	fl.StringVar(&f.hostfile, "hostfile", "", "mpich, openmpi: give this hostfile to the library's mpiexec (-f for MPICH, --hostfile for Open MPI)")
 	return cmd
 }
@@ -82,6 +84,10 @@ func newConformCmd() *cobra.Command {
 func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	if err := firstError(atLeast("runs", f.runs, 0, "0: the default, 10^6 without MPI calls, 10^4 with"),
 		atLeast("timeout", f.timeout, 0, "0: the default, 30s + 1ms per iteration")); err != nil {
+		return err
+	}
+	search, err := f.search.options(0)
+	if err != nil {
 		return err
 	}
 	switch f.target {
@@ -139,7 +145,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	failed, cannotRun := false, false
 	for _, t := range tests {
 		for _, sem := range sems {
-			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, MaxStates: defaultMaxStates,
+			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, Search: search,
 				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC,
 				Launcher: strings.Fields(f.launcher), Hostfile: f.hostfile, Context: ctx}
 			opt.Progress = conformProgress(errw, t.Name, f.json)

@@ -15,10 +15,10 @@ import (
 func init() { extraCommands = append(extraCommands, newDiffCmd) }
 
 type diffFlags struct {
-	sems      []string
-	hw        string
-	switches  bool
-	maxStates int
+	sems     []string
+	hw       string
+	switches bool
+	search   searchFlags
 }
 
 func newDiffCmd() *cobra.Command {
@@ -43,12 +43,13 @@ func newDiffCmd() *cobra.Command {
 	fl.StringArrayVar(&f.sems, "sem", nil, "the two semantics to compare (give --sem twice)")
 	fl.StringVar(&f.hw, "hw", "relaxed", "hardware model: sc, tso or relaxed")
 	fl.BoolVar(&f.switches, "switches", false, "say which switch makes each difference (toggling them one at a time)")
-	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this (0: no bound)")
+	addSearchFlags(fl, &f.search, defaultMaxStates)
 	return cmd
 }
 
 func runDiff(cmd *cobra.Command, args []string, f diffFlags) error {
-	if err := atLeast("max-states", f.maxStates, 0, "0: no bound"); err != nil {
+	opt, err := f.search.options(0)
+	if err != nil {
 		return err
 	}
 	if len(f.sems) != 2 {
@@ -67,7 +68,6 @@ func runDiff(cmd *cobra.Command, args []string, f diffFlags) error {
 		return err
 	}
 	out := cmd.OutOrStdout()
-	opt := explorer.Options{MaxStates: f.maxStates}
 	differ, incomplete := 0, 0
 	for _, t := range tests {
 		d, err := explorer.CompareSemantics(t, sems[0], sems[1], hw, opt)

@@ -24,6 +24,7 @@ type distinguishFlags struct {
 	out                 string
 	limit               int
 	all, noShrink       bool
+	search              searchFlags
 }
 
 func newDistinguishCmd() *cobra.Command {
@@ -57,6 +58,7 @@ func newDistinguishCmd() *cobra.Command {
 	fl.IntVar(&f.limit, "limit", 10, "print at most this many tests (0: no bound)")
 	fl.BoolVar(&f.all, "all", false, "print every distinguishing test, not one per class")
 	fl.BoolVar(&f.noShrink, "no-shrink", false, "report the family tests as found, without shrinking them")
+	addSearchFlags(fl, &f.search, 1_000_000)
 	return cmd
 }
 
@@ -78,8 +80,12 @@ func runDistinguish(cmd *cobra.Command, f distinguishFlags) error {
 	if err := atLeast("limit", f.limit, 0, "0: no bound"); err != nil {
 		return err
 	}
+	search, err := f.search.options(0)
+	if err != nil {
+		return err
+	}
 	diffs, searched, err := gen.Distinguish(gen.DistinguishOptions{X: sems[0], Y: sems[1], HW: hw,
-		MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, NoShrink: f.noShrink})
+		MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, NoShrink: f.noShrink, Search: search})
 	if err != nil {
 		return exitError{code: exitFailed, err: err}
 	}

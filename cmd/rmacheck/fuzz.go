@@ -25,6 +25,7 @@ type fuzzFlags struct {
 	out                 string
 	maxProcs, maxInstrs int
 	syncs               []string
+	search              searchFlags
 }
 
 func newFuzzCmd() *cobra.Command {
@@ -58,12 +59,17 @@ func newFuzzCmd() *cobra.Command {
 	fl.StringVar(&f.out, "out", "", "write the reproducer as DIR/NAME.lit")
 	fl.IntVar(&f.maxProcs, "max-procs", 3, "processes of a program (2 to N)")
 	fl.IntVar(&f.maxInstrs, "max-instrs", 4, "instructions per process, epoch brackets not counted")
+	addSearchFlags(fl, &f.search, 1_000_000)
 	fl.StringSliceVar(&f.syncs, "sync", nil, "synchronization styles to draw: none,fence,lock_all,pscw,barrier (default all)")
 	return cmd
 }
 
 func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
-	target := gen.ReferenceTarget(reference.Options{})
+	search, err := f.search.options(0)
+	if err != nil {
+		return err
+	}
+	target := gen.ReferenceTarget(reference.Options{}, search)
 	switch f.target {
 	case "reference":
 	case "mpich", "openmpi":
@@ -72,7 +78,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 		}
 		ctx, stop := interruptible()
 		defer stop()
-		target = gen.MPITarget(ctx, f.target)
+		target = gen.MPITarget(ctx, f.target, search)
 	default:
 		return usageErrorf("--target %q: expected reference, mpich or openmpi", f.target)
 	}
@@ -95,7 +101,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 		}
 	}
 	errw := cmd.ErrOrStderr()
-	res, err := gen.Fuzz(gen.FuzzOptions{Sem: sems[0], Target: target, TargetName: f.target,
+	res, err := gen.Fuzz(gen.FuzzOptions{Sem: sems[0], Target: target, TargetName: f.target, Search: search,
 		Config: gen.Config{MinProcs: 2, MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, Syncs: f.syncs},
 		Time:   f.dur, Programs: f.programs, Runs: f.runs, Seed: f.seed,
 		Log: func(format string, args ...any) { fmt.Fprintf(errw, "fuzz: "+format+"\n", args...) }})

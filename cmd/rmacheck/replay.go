@@ -15,7 +15,7 @@ import (
 
 type replayFlags struct {
 	sem, hw, outcome, flag, assert, abi string
-	maxStates                           int
+	search                              searchFlags
 }
 
 func newReplayCmd() *cobra.Command {
@@ -38,14 +38,15 @@ func newReplayCmd() *cobra.Command {
 	fl.StringVar(&f.hw, "hw", "relaxed", "hardware model: sc, tso or relaxed")
 	fl.StringVar(&f.outcome, "outcome", "", `the outcome, e.g. '1:r0=0; x=1' or '1:r0=0 /\ x=1'`)
 	fl.StringVar(&f.flag, "flag", "", "a rule id, e.g. E-EPOCH: replay the first execution found that breaks it")
-	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this (0: no bound)")
+	addSearchFlags(fl, &f.search, defaultMaxStates)
 	fl.StringVar(&f.assert, "assert", "check", "assertions: check or exploit (see run --help)")
 	addABIFlag(fl, &f.abi)
 	return cmd
 }
 
 func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
-	if err := atLeast("max-states", f.maxStates, 0, "0: no bound"); err != nil {
+	opt, err := f.search.options(0)
+	if err != nil {
 		return err
 	}
 	if (f.outcome == "") == (f.flag == "") {
@@ -75,7 +76,7 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 	if err != nil {
 		return err
 	}
-	jr := explorer.Job{Test: t, Sem: sems[0], HW: hw, Exploit: exploit}.Run(explorer.Options{MaxStates: f.maxStates, ABI: abi})
+	jr := explorer.Job{Test: t, Sem: sems[0], HW: hw, Exploit: exploit}.Run(withABI(opt, abi))
 	if jr.Err != nil {
 		return exitError{code: exitFailed, err: jr.Err}
 	}

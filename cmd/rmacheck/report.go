@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/evidence"
-	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
@@ -30,7 +29,7 @@ type reportFlags struct {
 	index                  string
 	exploit, noDistinguish bool
 	distProcs, distInstrs  int
-	maxStates              int
+	search                 searchFlags
 	abi                    string
 }
 
@@ -77,13 +76,14 @@ func newReportCmd() *cobra.Command {
 	fl.BoolVar(&f.noDistinguish, "no-distinguish", false, "do not search generated tests for the smallest that tells each pair apart")
 	fl.IntVar(&f.distProcs, "distinguish-procs", 2, "the generated tests searched have at most this many processes")
 	fl.IntVar(&f.distInstrs, "distinguish-instrs", 4, "and at most this many instructions per process")
-	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this (0: no bound)")
+	addSearchFlags(fl, &f.search, defaultMaxStates)
 	addABIFlag(fl, &f.abi)
 	return cmd
 }
 
 func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
-	if err := atLeast("max-states", f.maxStates, 0, "0: no bound"); err != nil {
+	opt, err := f.search.options(0)
+	if err != nil {
 		return err
 	}
 	if f.index != "" {
@@ -181,7 +181,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 			return exitError{code: exitFailed, err: err}
 		}
 	}
-	if err := r.Build(tests, explorer.Options{MaxStates: f.maxStates, ABI: abi}); err != nil {
+	if err := r.Build(tests, withABI(opt, abi)); err != nil {
 		return exitError{code: exitFailed, err: err}
 	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {

@@ -20,21 +20,17 @@ import (
 
 func init() { extraCommands = append(extraCommands, newRunCmd, newReplayCmd) }
 
-// defaultMaxStates bounds a search by default: about 6 GiB of stored states (some 300
-// bytes each), so that two searches at once (-j 2) fit in this 24 GiB machine.
-const defaultMaxStates = 20_000_000
-
 type runFlags struct {
-	sems      []string
-	hw        string
-	show      string
-	json      bool
-	jobs      int
-	shard     string
-	maxStates int
-	noReduce  bool
-	assert    string
-	abi       string
+	sems     []string
+	hw       string
+	show     string
+	json     bool
+	jobs     int
+	shard    string
+	search   searchFlags
+	noReduce bool
+	assert   string
+	abi      string
 }
 
 func newRunCmd() *cobra.Command {
@@ -66,7 +62,7 @@ func newRunCmd() *cobra.Command {
 	fl.BoolVar(&f.json, "json", false, "one JSON object per (test, preset, hw), one a line")
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "parallel searches (0, the default: one per CPU)")
 	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n, 1-based) of the files, for job arrays")
-	fl.IntVar(&f.maxStates, "max-states", defaultMaxStates, "stop a search that stores more states than this (0: no bound)")
+	addSearchFlags(fl, &f.search, defaultMaxStates)
 	fl.BoolVar(&f.noReduce, "no-reduce", false, "turn off the partial-order reduction (same results, more states)")
 	addABIFlag(fl, &f.abi)
 	fl.StringVar(&f.assert, "assert", "check", "assertions: check (raise E-ASSERT when false) or exploit (also act on them as an implementation may; expect lines are not checked)")
@@ -189,9 +185,14 @@ func containsHW(hs []model.HW, h model.HW) bool {
 }
 
 func runRun(cmd *cobra.Command, args []string, f runFlags) error {
-	if err := firstError(atLeast("jobs", f.jobs, 0, "0: one per CPU"), atLeast("max-states", f.maxStates, 0, "0: no bound")); err != nil {
+	if err := atLeast("jobs", f.jobs, 0, "0: one per CPU"); err != nil {
 		return err
 	}
+	opt, err := f.search.options(f.jobs)
+	if err != nil {
+		return err
+	}
+	opt.NoReduce = f.noReduce
 	sems, err := parseSems(f.sems)
 	if err != nil {
 		return err
@@ -235,7 +236,8 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	progress := newProgress(errw, len(tests), f.json)
 	var sum runSummary
 	var group []explorer.JobResult // the results of the test being printed
-	explorer.Stream(jobs, f.jobs, explorer.Options{MaxStates: f.maxStates, NoReduce: f.noReduce, ABI: abi}, func(i int, jr *explorer.JobResult) {
+	opt.ABI = abi
+	explorer.Stream(jobs, f.jobs, opt, func(i int, jr *explorer.JobResult) {
 		sum.add(errw, jr)
 		switch {
 		case f.json:

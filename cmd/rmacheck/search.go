@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/model"
+)
+
+// defaultMaxStates bounds a search by default: a bound on its time as much as on its
+// memory, which --max-memory bounds in bytes.
+const defaultMaxStates = 20_000_000
+
+// searchFlags are the bounds of every command that explores: --max-states for each
+// search, --max-memory for all of the command's searches together.
+type searchFlags struct {
+	maxStates int
+	maxMemory string
+}
+
+// addSearchFlags adds --max-states (default states) and --max-memory.
+func addSearchFlags(fl *pflag.FlagSet, f *searchFlags, states int) {
+	fl.IntVar(&f.maxStates, "max-states", states, "stop a search that stores more states than this (0: no bound)")
+	fl.StringVar(&f.maxMemory, "max-memory", "", "stop a search when the states of all this command's searches would take more than SIZE (like 8G or 512M; 0: no bound; default: half of this machine's memory, "+
+		explorer.FormatBytes(defaultMaxMemory())+")")
+}
+
+// options are the search options the flags say, workers ready to split a large
+// search (a level of a few thousand states or more; smaller ones stay sequential).
+func (f *searchFlags) options(workers int) (explorer.Options, error) {
+	if err := atLeast("max-states", f.maxStates, 0, "0: no bound"); err != nil {
+		return explorer.Options{}, err
+	}
+	limit := defaultMaxMemory()
+	if f.maxMemory != "" {
+		n, err := explorer.ParseBytes(f.maxMemory)
+		if err != nil {
+			return explorer.Options{}, usageErrorf("--max-memory: %v", err)
+		}
+		limit = n
+	}
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	return explorer.Options{MaxStates: f.maxStates, Memory: explorer.NewBudget(limit), Workers: workers}, nil
+}
+
+// defaultMaxMemory is half of the machine's memory (MemTotal of /proc/meminfo), or 4
+// GiB where that is not known.
+func defaultMaxMemory() int64 {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 4 << 30
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err == nil && kb > 0 {
+				return kb << 10 / 2 >> 20 << 20 // whole MiB
+			}
+		}
+	}
+	return 4 << 30
+}
+
+// withABI is opt with the ABI of --abi.
+func withABI(opt explorer.Options, abi model.ABI) explorer.Options {
+	opt.ABI = abi
+	return opt
+}
