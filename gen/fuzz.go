@@ -76,7 +76,7 @@ type FuzzOptions struct {
 	ShrinkBudget int
 	// Search bounds the model's searches (MaxStates 0: 1,000,000).
 	Search explorer.Options
-	Log          func(format string, args ...any)
+	Log    func(format string, args ...any)
 }
 
 // Finding is a reproducer: a race-free program on which the target shows outcomes
