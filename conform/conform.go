@@ -112,10 +112,6 @@ func Reference(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error)
 	if err != nil {
 		return nil, err
 	}
-	if p.HasLoops() {
-		rep.Skipped = "skipped: the reference runtime does not run spin loops yet (issue 12, next step)"
-		return rep, nil
-	}
 	runs := opt.Runs
 	if runs == 0 {
 		runs = defaultRuns(p)

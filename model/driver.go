@@ -68,3 +68,10 @@ func (p *Program) NoteLocalStore(s State, c int) {
 		s.setU64(p.Layout.DirtyPriv, s.u64(p.Layout.DirtyPriv)|1<<uint(c))
 	}
 }
+
+// UntilHolds evaluates the exit test of a spin loop (a KUntil instruction of proc)
+// on a driver's registers: a driver that runs loops for real (the reference
+// runtime) runs the body again while it is false (RestartLoop).
+func (p *Program) UntilHolds(proc int, in *Instr, regs []int64) bool {
+	return p.untilHolds(nil, proc, in, regs)
+}

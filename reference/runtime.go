@@ -13,6 +13,7 @@ import (
 	"math/rand"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -90,8 +91,9 @@ type machine struct {
 	gen      atomic.Int64 // iteration generation: ranks start iteration g when gen reaches g
 	finished atomic.Int64 // ranks done with the current iteration
 	_        [64]byte
-	// stuck is set when the program blocks (one the model would call DEADLOCK):
-	// every spin loop then gives up.
+	// stuck is set when the program blocks (one the model would call DEADLOCK) or
+	// a spin loop can never exit (LIVELOCK, when some rank spins in a loop then):
+	// every wait then gives up.
 	stuck    atomic.Bool
 	progress atomic.Int64 // bumped at each step of any rank: what a waiting rank watches
 }
@@ -121,6 +123,16 @@ type rank struct {
 	// looks counts this rank's unsuccessful looks, in the slow phases of spinUntil,
 	// at what it waits for: the evidence that it is waiting, not off its CPU.
 	looks atomic.Int64
+	// finished is the last iteration this rank has executed to its end.
+	finished atomic.Int64
+	// a spin loop's state (spinAgain): its failed exit tests in a row, those that
+	// read what the previous one read, and those registers.
+	spins, same int
+	loopRegs    []int64
+	stall       stallWatch
+	// looping is 1 + the row index of the until whose loop the rank is spinning in
+	// (0: none), for the report of a blocked run.
+	looping atomic.Int32
 }
 
 // Run executes the program opt.Runs times and returns the histogram of outcomes.
@@ -150,6 +162,9 @@ func Run(p *model.Program, opt Options) (*Result, error) {
 		}(m.procs[i])
 	}
 	wg.Wait()
+	if l := m.spinning(); l != "" {
+		return nil, fmt.Errorf("LIVELOCK: %s (SEMANTICS.md §2; rmacheck explain LIVELOCK)", l)
+	}
 	if m.stuck.Load() {
 		return nil, fmt.Errorf("the program blocks: every rank waits for another and none can make a step (a deadlock)")
 	}
@@ -253,7 +268,8 @@ func (m *machine) loop(r *rank, opt Options, h *histogram) {
 			m.spinUntil(r, func() bool { return m.gen.Load() >= int64(it) })
 		}
 		r.jitter()
-		m.execute(r)
+		m.execute(r, int64(it))
+		r.finished.Store(int64(it))
 		m.finished.Add(1)
 		m.progress.Add(1)
 		if r.id != 0 {
@@ -282,8 +298,7 @@ func (m *machine) loop(r *rank, opt Options, h *histogram) {
 // Each look of the slow phases counts in r.looks; the run is blocked (stuck) when
 // every rank has looked StallRounds times since the last step of any rank.
 func (m *machine) spinUntil(r *rank, cond func() bool) {
-	var seen int64
-	var base []int64 // every rank's looks when progress was last seen to move
+	var stall stallWatch
 	rounds := 0
 	for spins := 1; !cond(); spins++ {
 		if spins&255 != 0 {
@@ -295,15 +310,7 @@ func (m *machine) spinUntil(r *rank, cond func() bool) {
 		if !m.oversubscribed && spins < spinsBeforeYield {
 			continue
 		}
-		if now := m.progress.Load(); base == nil || now != seen {
-			seen = now
-			base = base[:0]
-			for _, o := range m.procs {
-				base = append(base, o.looks.Load())
-			}
-		}
-		r.looks.Add(1)
-		if m.allWaited(base) && m.progress.Load() == seen {
+		if stall.stalled(m, r) {
 			m.stuck.Store(true)
 			return
 		}
@@ -313,6 +320,27 @@ func (m *machine) spinUntil(r *rank, cond func() bool) {
 			time.Sleep(napTime)
 		}
 	}
+}
+
+// stallWatch is what a waiting rank remembers to tell a blocked run: the progress
+// count last seen, and every rank's looks then.
+type stallWatch struct {
+	seen int64
+	base []int64
+}
+
+// stalled counts one unsuccessful look of r and reports whether every rank has
+// looked StallRounds times since any rank last made a step.
+func (w *stallWatch) stalled(m *machine, r *rank) bool {
+	if now := m.progress.Load(); w.base == nil || now != w.seen {
+		w.seen = now
+		w.base = w.base[:0]
+		for _, o := range m.procs {
+			w.base = append(w.base, o.looks.Load())
+		}
+	}
+	r.looks.Add(1)
+	return m.allWaited(w.base) && m.progress.Load() == w.seen
 }
 
 // allWaited reports whether every rank has looked StallRounds times since base.
@@ -339,14 +367,17 @@ func (r *rank) jitter() {
 
 var spinSink atomic.Int64
 
-// execute runs one rank's program once, in program order: plain accesses on the
-// machine, MPI calls through the engine.
-func (m *machine) execute(r *rank) {
+// execute runs one rank's program once (iteration it), in program order: plain
+// accesses on the machine, MPI calls through the engine, and a spin loop's body again
+// while its exit test is false.
+func (m *machine) execute(r *rank, it int64) {
 	p := m.p
 	if m.breakStale {
 		r.wrote = make([]bool, len(m.initMem))
 	}
-	for j := range r.code {
+	r.spins = 0
+	r.looping.Store(0)
+	for j := 0; j < len(r.code); j++ {
 		in := &r.code[j]
 		if in.IsMPI {
 			m.eng.call(r, j)
@@ -378,8 +409,90 @@ func (m *machine) execute(r *rank) {
 				v -= r.val(in.Args[1])
 			}
 			r.set(int(in.Dst), v)
+		case model.KUntil:
+			if p.UntilHolds(r.id, in, r.regs) {
+				r.spins = 0
+				r.looping.Store(0)
+				continue
+			}
+			r.looping.Store(int32(j + 1))
+			if !m.spinAgain(r, it, j) {
+				return // stuck: the run is over
+			}
+			if m.eng != nil {
+				m.eng.restartLoop(r, j)
+			}
+			j = bits.TrailingZeros64(in.LoopBody) - 1 // the body again
 		}
 	}
+}
+
+// loopGiveUp bounds the failed exit tests in a row of one loop that read the same
+// values, when LIVELOCK cannot be shown otherwise (another rank waits forever in an
+// MPI call that this loop's own calls keep waking): a count of tests, never wall
+// time, so a starved rank only goes slower.
+const loopGiveUp = 1 << 20
+
+// spinAgain is a failed exit test of the loop ending at row j: it backs off as
+// spinUntil does (spin, then yield, then nap) and reports whether to run the body
+// again. A loop can never exit (LIVELOCK, SEMANTICS.md §5) when it keeps reading the
+// same values while nothing else can change them: every other rank has finished
+// the iteration (StallRounds tests in a row), or every rank waits (this loop's tests
+// count as looks of spinUntil's stall rule, and no step was made meanwhile).
+func (m *machine) spinAgain(r *rank, it int64, j int) bool {
+	if m.stuck.Load() {
+		return false
+	}
+	if r.spins == 0 || !slices.Equal(r.regs, r.loopRegs) {
+		r.loopRegs = append(r.loopRegs[:0], r.regs...)
+		r.same = 0
+		r.stall = stallWatch{}
+	} else {
+		r.same++
+	}
+	r.spins++
+	slow := m.oversubscribed || r.spins >= spinsBeforeYield
+	if r.same >= StallRounds && m.othersFinished(r, it) || r.same >= loopGiveUp || slow && r.same > 0 && r.stall.stalled(m, r) {
+		m.stuck.Store(true)
+		return false
+	}
+	switch {
+	case !slow:
+	case r.spins < spinsBeforeYield+yieldRounds:
+		runtime.Gosched()
+	default:
+		time.Sleep(napTime)
+	}
+	return true
+}
+
+// spinning describes the loops the ranks of a blocked run spin in ("" when the run
+// is not blocked, or blocked in MPI calls only: a deadlock).
+func (m *machine) spinning() string {
+	if !m.stuck.Load() {
+		return ""
+	}
+	var loops []string
+	for _, r := range m.procs {
+		if j := int(r.looping.Load()) - 1; j >= 0 {
+			in := &r.code[j]
+			loops = append(loops, fmt.Sprintf("P%d row %d: %s", r.id, in.Row, in.Text))
+		}
+	}
+	if len(loops) == 0 {
+		return ""
+	}
+	return strings.Join(loops, "; ") + ": the loop reads the same values again and again, and nothing left can change them: it never exits"
+}
+
+// othersFinished reports whether every other rank has executed iteration it to its end.
+func (m *machine) othersFinished(r *rank, it int64) bool {
+	for _, o := range m.procs {
+		if o != r && o.finished.Load() < it {
+			return false
+		}
+	}
+	return true
 }
 
 func guard(r *rank, in *model.Instr) bool {
@@ -526,6 +639,14 @@ func (e *engine) performSome(q float64) {
 			e.apply(model.Step{Kind: model.StepPerform, Index: int8(k)})
 		}
 	}
+}
+
+// restartLoop makes the engine run the MPI calls of the body of the loop ending at
+// row j of rank r again (model.Program.RestartLoop).
+func (e *engine) restartLoop(r *rank, j int) {
+	e.mu.Lock()
+	e.p.RestartLoop(e.s, r.id, j)
+	e.mu.Unlock()
 }
 
 // drain performs what is still pending once every rank has finished, in random order.

@@ -1,0 +1,80 @@
+package reference
+
+import (
+	"strings"
+	"testing"
+)
+
+// Spin loops run for real: the body again while the exit test is false.
+
+// TestPollSeesTheFlag: a reader that polls a flag with plain loads (await) leaves
+// the loop once the writer's store arrives, and reads the data the writer stored
+// before the flag (the sync calls order the writer's stores and the reader's
+// loads): every iteration ends with r1 = 1.
+func TestPollSeesTheFlag(t *testing.T) {
+	p := compile(t, `{ win W allocate_shared size=1; x = W@0[0]; flag = W@1[0]; }
+ P0         | P1                   ;
+ lock_all W | lock_all W           ;
+ store x 1  | r0 = await flag == 1 ;
+ sync W     | sync W               ;
+ store flag 1 | r1 = load x        ;
+ unlock_all W | unlock_all W       ;
+exists (1:r1=0)
+`, "mpi-4.1")
+	r, err := Run(p, Options{Runs: 2000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := count(r, 1); n != 2000 {
+		t.Errorf("%d of 2000 iterations end with r1 = 1; want all: %+v", n, r.Bins)
+	}
+}
+
+// TestPollWithMPICalls: a loop whose body makes MPI calls (fetch_and_op no_op and a
+// flush) runs them again on each pass: the engine forgets that the body's calls were
+// made (model.Program.RestartLoop).
+func TestPollWithMPICalls(t *testing.T) {
+	p := compile(t, `{ win W allocate size=1; flag = W@1[0]; }
+ P0              | P1                      ;
+ lock_all W      | lock_all W              ;
+ put flag 1      | repeat                  ;
+ flush_all W     | r0 = fop flag no_op 0   ;
+                 | flush_all W             ;
+                 | until r0 == 1           ;
+ unlock_all W    | unlock_all W            ;
+exists (1:r0=1)
+`, "mpi-4.1")
+	r, err := Run(p, Options{Runs: 500, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := count(r, 1); n != 500 {
+		t.Errorf("%d of 500 iterations read the flag; want all: %+v", n, r.Bins)
+	}
+}
+
+// TestLivelockIsReported: a loop that can never exit stops the run with LIVELOCK
+// and the loop's place, whether the other ranks have finished (the awaited value is
+// never stored) or wait in an MPI call themselves (an exclusive lock behind the
+// poller's lock_all).
+func TestLivelockIsReported(t *testing.T) {
+	for _, c := range []struct{ name, src, at string }{
+		{"never stored", `{ win W allocate_shared size=1; flag = W@1[0]; }
+ P0           | P1                   ;
+ store flag 2 | r0 = await flag == 1 ;
+exists (1:r0=1)
+`, "P1 row 1"},
+		{"writer waits", `{ win W allocate size=[0,1]; flag = W@1[0]; }
+ P0            | P1                   ;
+ lock W 1 excl | lock_all W           ;
+ put flag 1    | r0 = await flag == 1 ;
+ unlock W 1    | unlock_all W         ;
+exists (1:r0=1)
+`, "P1 row 2"},
+	} {
+		_, err := Run(compile(t, c.src, "mpi-4.1"), Options{Runs: 1000, Seed: 1})
+		if err == nil || !strings.Contains(err.Error(), "LIVELOCK: "+c.at+": until r0 == 1") {
+			t.Errorf("%s: %v; want LIVELOCK at %s", c.name, err, c.at)
+		}
+	}
+}
