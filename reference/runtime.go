@@ -126,9 +126,13 @@ type rank struct {
 	// finished is the last iteration this rank has executed to its end.
 	finished atomic.Int64
 	// a spin loop's state (spinAgain): its failed exit tests in a row, those that
-	// read what the previous one read, and those registers.
-	spins, same int
-	loopRegs    []int64
+	// read what the previous one read, those registers, and how many of the same
+	// tests ran a body that began after every other rank had finished (quiet).
+	spins, same, quiet int
+	loopRegs           []int64
+	// bodyAfterOthers: the body being run began after every other rank had
+	// finished the iteration, so nothing but this rank could change what it read.
+	bodyAfterOthers bool
 	stall       stallWatch
 	// looping is 1 + the row index of the until whose loop the rank is spinning in
 	// (0: none), for the report of a blocked run.
@@ -436,26 +440,35 @@ const loopGiveUp = 1 << 20
 // spinAgain is a failed exit test of the loop ending at row j: it backs off as
 // spinUntil does (spin, then yield, then nap) and reports whether to run the body
 // again. A loop can never exit (LIVELOCK, SEMANTICS.md §5) when it keeps reading the
-// same values while nothing else can change them: every other rank has finished
-// the iteration (StallRounds tests in a row), or every rank waits (this loop's tests
-// count as looks of spinUntil's stall rule, and no step was made meanwhile).
+// same values while nothing else can change them: StallRounds tests in a row whose
+// bodies all began after every other rank had finished the iteration, or every rank
+// waits (this loop's tests count as looks of spinUntil's stall rule, and no step was
+// made meanwhile).
 func (m *machine) spinAgain(r *rank, it int64, j int) bool {
 	if m.stuck.Load() {
 		return false
 	}
 	if r.spins == 0 || !slices.Equal(r.regs, r.loopRegs) {
 		r.loopRegs = append(r.loopRegs[:0], r.regs...)
-		r.same = 0
+		r.same, r.quiet = 0, 0
 		r.stall = stallWatch{}
 	} else {
 		r.same++
+		if r.bodyAfterOthers {
+			r.quiet++
+		}
 	}
 	r.spins++
 	slow := m.oversubscribed || r.spins >= spinsBeforeYield
-	if r.same >= StallRounds && m.othersFinished(r, it) || r.same >= loopGiveUp || slow && r.same > 0 && r.stall.stalled(m, r) {
+	if r.quiet >= StallRounds || r.same >= loopGiveUp || slow && r.same > 0 && r.stall.stalled(m, r) {
 		m.stuck.Store(true)
 		return false
 	}
+	// Whether the others had finished is read before the body runs again, never
+	// after: a body that read memory before the last store of another rank, tested
+	// after that rank finished, proves nothing (under load the test may come long
+	// after the read).
+	defer func() { r.bodyAfterOthers = m.othersFinished(r, it) }()
 	switch {
 	case !slow:
 	case r.spins < spinsBeforeYield+yieldRounds:
