@@ -133,7 +133,7 @@ type rank struct {
 	// bodyAfterOthers: the body being run began after every other rank had
 	// finished the iteration, so nothing but this rank could change what it read.
 	bodyAfterOthers bool
-	stall       stallWatch
+	stall           stallWatch
 	// looping is 1 + the row index of the until whose loop the rank is spinning in
 	// (0: none), for the report of a blocked run.
 	looping atomic.Int32
