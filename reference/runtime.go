@@ -120,6 +120,8 @@ type rank struct {
 	dirty uint64 // registers written since the last MPI call
 	wrote []bool // words stored in this iteration (only with Options.BreakStaleLoads)
 	rnd   uint64 // xorshift state for jitter
+	// jitterSink keeps jitter's spin from being optimized away.
+	jitterSink uint64
 	// looks counts this rank's unsuccessful looks, in the slow phases of spinUntil,
 	// at what it waits for: the evidence that it is waiting, not off its CPU.
 	looks atomic.Int64
@@ -359,17 +361,20 @@ func (m *machine) allWaited(base []int64) bool {
 
 // jitter spins a few random iterations after the start barrier, so that the ranks'
 // first instructions meet in every relative timing (the rank that releases the
-// barrier would otherwise always run first), as litmus7 does.
+// barrier would otherwise always run first), as litmus7 does. The spin is a chain of
+// multiplications in registers (a few cycles each), kept in the rank's own state:
+// an atomic add on one shared word, as it was, made both ranks fight for its cache
+// line and took 40% of a run of SB.
 func (r *rank) jitter() {
 	r.rnd ^= r.rnd << 13
 	r.rnd ^= r.rnd >> 7
 	r.rnd ^= r.rnd << 17
-	for n := r.rnd % 128; n > 0; n-- {
-		spinSink.Add(0)
+	x := r.jitterSink
+	for n := r.rnd % 256; n > 0; n-- {
+		x = x*6364136223846793005 + 1442695040888963407
 	}
+	r.jitterSink = x
 }
-
-var spinSink atomic.Int64
 
 // execute runs one rank's program once (iteration it), in program order: plain
 // accesses on the machine, MPI calls through the engine, and a spin loop's body again
@@ -695,9 +700,11 @@ func (e *engine) syncOut(r *rank) {
 }
 
 // spinLock is a test-and-test-and-set lock around one model step. A rank that waits
-// for it spins on a load, and every 256 spins yields its CPU to the OS (sched_yield)
+// for it spins on a load, and every 4096 spins (some microseconds, a few model steps:
+// the holder is then likely off its CPU) yields its CPU to the OS (sched_yield)
 // without going through the Go scheduler: parking a locked thread there costs more
-// than the step it waits for (MP+fence ran 2-4 times slower that way).
+// than the step it waits for (MP+fence ran 2-4 times slower that way). Yielding every
+// 256 spins, shorter than one step, made the yield syscall 20% of MP+fence's time.
 type spinLock struct{ state atomic.Int32 }
 
 func (l *spinLock) Lock() {
@@ -705,7 +712,7 @@ func (l *spinLock) Lock() {
 		// Test before test-and-set: spinning on a load leaves the line shared, so the
 		// holder's unlock does not wait for it.
 		for ; l.state.Load() != 0; spins++ {
-			if spins&255 == 255 {
+			if spins&4095 == 4095 {
 				yield()
 			}
 		}
