@@ -107,8 +107,7 @@ reports: build
 # run to run (timing decides them; the seed only drives the jitter). Each run's JSON lines go
 # to reports/NAME/TARGET.json and its errors (refusals, time-outs, crashes) to TARGET.log,
 # which the report reads too. MPICH busy-polls, so tests with more ranks than cores are
-# refused (see its .log), not oversubscribed. Tests with spin loops say "skipped" on the
-# reference target until the reference runtime runs loops; rerun this target then.
+# refused (see its .log), not oversubscribed.
 REF_RUNS  ?= 20000
 MPI_RUNS  ?= 5000
 conformrun = $(BIN) conform --target $(1) --json --runs $(if $(filter reference,$(1)),$(REF_RUNS),$(MPI_RUNS)) $(3) $(4) \

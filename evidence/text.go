@@ -274,8 +274,6 @@ func (r *Report) skipReasons(target string) string {
 		switch {
 		case strings.Contains(c.Skipped, "the model finds it"):
 			why = "the model finds the test erroneous under that semantics: undefined behaviour"
-		case strings.Contains(c.Skipped, "spin loops"):
-			why = "spin loops, which the reference runtime does not run yet"
 		}
 		if !contains(reasons, why) {
 			reasons = append(reasons, why)
