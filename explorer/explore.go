@@ -255,6 +255,7 @@ func (e *search) run() error {
 			}
 			e.expandLevel(workers, lo, hi)
 		}
+		e.seen.quiesce() // the level's readers are done
 		if err := e.stop.Load(); err != nil {
 			return *err
 		}

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // visited is the set of states seen, stored exactly: each state's bytes, followed
@@ -14,20 +15,26 @@ import (
 // cost per state is its width + 8 bytes of links + 16-32 bytes of table (a 32-bit
 // hash tag in each entry spares most comparisons).
 //
-// It is safe for concurrent inserts (the parallel search): the table is split in
-// shards, each with its own lock, chosen by the hash; indices are handed out by
-// an atomic counter, and a record is written before its index is published in its
-// shard, so whoever finds the index reads a whole record. Chunks and tables come
-// from pools, so the many small searches of a corpus run allocate little.
+// One goroutine inserts (the search, or the merge of a parallel level) while
+// others may look states up (contains, the workers of a parallel level) without a
+// lock: a record is written before its index is published in the table with an
+// atomic store, and a table that grows is built aside and published whole, so a
+// reader sees either a record in full or nothing. A reader on a table that was
+// just replaced may miss a state; contains is only a filter (the merge inserts, and
+// finds it then), so nothing is lost. Replaced tables are kept until no reader can
+// hold them (quiesce, at the end of a level). With a lock per shard instead, the
+// locks took 20% of a parallel search's time. Chunks and tables come from pools,
+// so the many small searches of a corpus run allocate little.
 type visited struct {
-	width  int // state width
-	rec    int // record width: state + parent + step
-	mu     sync.Mutex
+	width  int                       // state width
+	rec    int                       // record width: state + parent + step
 	chunks atomic.Pointer[[]*[]byte] // chunk k holds firstChunk << k records
 	shards [nShards]shard
-	count  atomic.Int64
-	seed   maphash.Seed
-	budget *Budget // memory the set may take, shared with the run's other searches
+	// retired are tables replaced by grow that a reader may still probe.
+	retired []*[]uint64
+	count   atomic.Int64
+	seed    maphash.Seed
+	budget  *Budget // memory the set may take, shared with the run's other searches
 	// held is what the set holds of the budget: its chunks and tables.
 	held atomic.Int64
 }
@@ -41,9 +48,8 @@ const (
 )
 
 type shard struct {
-	mu    sync.Mutex
-	table []uint64 // 0 empty, else hash tag << 32 | index+1
-	n     int
+	table atomic.Pointer[[]uint64] // entries: 0 empty, else hash tag << 32 | index+1
+	n     int                      // entries in use (the inserting goroutine's)
 }
 
 var seed = maphash.MakeSeed()
@@ -61,12 +67,21 @@ func (v *visited) release() {
 		putBuf(c)
 	}
 	for i := range v.shards {
-		if t := v.shards[i].table; t != nil {
-			putTable(t)
-			v.shards[i].table = nil
+		if t := v.shards[i].table.Swap(nil); t != nil {
+			putTable(*t)
 		}
 	}
+	v.quiesce()
 	v.budget.free(v.held.Swap(0))
+}
+
+// quiesce gives the tables grow replaced back to the pool: the caller knows that
+// no reader probes them any more (no contains runs).
+func (v *visited) quiesce() {
+	for _, t := range v.retired {
+		putTable(*t)
+	}
+	v.retired = v.retired[:0]
 }
 
 // chunkOf is the chunk and the offset within it of record i.
@@ -105,21 +120,20 @@ func (v *visited) insert(s []byte, parent int, step uint32) (int, bool, error) {
 	return v.insertHashed(s, v.hash(s), parent, step)
 }
 
-// insertHashed is insert with s's hash already known.
+// insertHashed is insert with s's hash already known. Only one goroutine inserts.
 func (v *visited) insertHashed(s []byte, hash uint64, parent int, step uint32) (int, bool, error) {
 	sh := v.shardOf(hash)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if 2*(sh.n+1) > len(sh.table) {
+	if t := sh.table.Load(); t == nil || 2*(sh.n+1) > len(*t) {
 		if err := v.grow(sh); err != nil {
 			return -1, false, err
 		}
 	}
-	h, idx := v.find(sh, s, hash)
+	table := *sh.table.Load()
+	h, idx := v.find(table, s, hash)
 	if idx >= 0 {
 		return idx, false, nil
 	}
-	idx = int(v.count.Add(1) - 1)
+	idx = int(v.count.Load())
 	if err := v.ensureChunk(idx); err != nil {
 		return -1, false, err
 	}
@@ -128,34 +142,34 @@ func (v *visited) insertHashed(s []byte, hash uint64, parent int, step uint32) (
 	p, st := uint32(int32(parent)), step
 	r[v.width], r[v.width+1], r[v.width+2], r[v.width+3] = byte(p), byte(p>>8), byte(p>>16), byte(p>>24)
 	r[v.width+4], r[v.width+5], r[v.width+6], r[v.width+7] = byte(st), byte(st>>8), byte(st>>16), byte(st>>24)
-	sh.table[h] = hash>>32<<32 | uint64(idx+1)
+	v.count.Store(int64(idx + 1))
+	atomic.StoreUint64(&table[h], hash>>32<<32|uint64(idx+1)) // publishes the record
 	sh.n++
 	return idx, true, nil
 }
 
-// contains reports whether s (of that hash) is stored.
+// contains reports whether s (of that hash) is stored; it may run beside insert,
+// and then miss a state stored meanwhile.
 func (v *visited) contains(s []byte, hash uint64) bool {
-	sh := v.shardOf(hash)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if len(sh.table) == 0 {
+	t := v.shardOf(hash).table.Load()
+	if t == nil {
 		return false
 	}
-	_, idx := v.find(sh, s, hash)
+	_, idx := v.find(*t, s, hash)
 	return idx >= 0
 }
 
 // shardOf picks a hash's shard by the low bits of its tag (the upper half).
 func (v *visited) shardOf(hash uint64) *shard { return &v.shards[(hash>>32)&(nShards-1)] }
 
-// find looks s up in a shard's table (its lock held, the table not empty): its
-// index, or -1 and the empty position where it would go.
-func (v *visited) find(sh *shard, s []byte, hash uint64) (pos, idx int) {
+// find looks s up in a shard's table (not empty): its index, or -1 and the empty
+// position where it would go.
+func (v *visited) find(table []uint64, s []byte, hash uint64) (pos, idx int) {
 	tag := hash >> 32 << 32
-	mask := len(sh.table) - 1
+	mask := len(table) - 1
 	h := int(hash>>38) & mask // the position comes from the tag (above the shard bits), so grow need not rehash
 	for {
-		e := sh.table[h]
+		e := atomic.LoadUint64(&table[h])
 		if e == 0 {
 			return h, -1
 		}
@@ -172,8 +186,6 @@ func (v *visited) ensureChunk(idx int) error {
 	if k < len(*v.chunks.Load()) {
 		return nil
 	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
 	for cur := *v.chunks.Load(); k >= len(cur); cur = *v.chunks.Load() {
 		n := (firstChunk << len(cur)) * v.rec
 		if err := v.reserve(int64(n)); err != nil {
@@ -185,27 +197,31 @@ func (v *visited) ensureChunk(idx int) error {
 	return nil
 }
 
-// grow doubles a shard's table (its lock held).
+// grow doubles a shard's table: the new one is filled aside and published whole;
+// the old one is retired (a reader may still probe it).
 func (v *visited) grow(sh *shard) error {
-	n := max(2*len(sh.table), firstTable)
-	if err := v.reserve(int64(8 * (n - len(sh.table)))); err != nil {
+	var old []uint64
+	if t := sh.table.Load(); t != nil {
+		old = *t
+	}
+	n := max(2*len(old), firstTable)
+	if err := v.reserve(int64(8 * (n - len(old)))); err != nil {
 		return err
 	}
-	old := sh.table
-	sh.table = getTable(n)
+	table := getTable(n)
 	mask := n - 1
 	for _, e := range old {
 		if e == 0 {
 			continue
 		}
 		h := int(e>>38) & mask
-		for sh.table[h] != 0 {
+		for table[h] != 0 {
 			h = (h + 1) & mask
 		}
-		sh.table[h] = e
+		table[h] = e
 	}
-	if old != nil {
-		putTable(old)
+	if prev := sh.table.Swap(&table); prev != nil {
+		v.retired = append(v.retired, prev)
 	}
 	return nil
 }
@@ -238,6 +254,7 @@ func getBuf(n int) *[]byte {
 		return b
 	}
 	b := make([]byte, n, 1<<c)
+	adviseHuge(b[:cap(b)]) // before the first touch, which faults the pages in
 	return &b
 }
 
@@ -250,7 +267,11 @@ func getTable(n int) []uint64 {
 		clear(tt)
 		return tt
 	}
-	return make([]uint64, n, 1<<c)
+	t := make([]uint64, n, 1<<c)
+	if len(t) > 0 {
+		adviseHuge(unsafe.Slice((*byte)(unsafe.Pointer(&t[0])), 8*cap(t)))
+	}
+	return t
 }
 
 func putTable(t []uint64) { tablePools[sizeClass(cap(t))].Put(&t) }
