@@ -88,14 +88,34 @@ type machine struct {
 	oversubscribed bool
 	breakStale     bool // Options.BreakStaleLoads
 
-	gen      atomic.Int64 // iteration generation: ranks start iteration g when gen reaches g
-	finished atomic.Int64 // ranks done with the current iteration
-	_        [64]byte
+	// Each word the ranks share sits on a cache line of its own: one that two
+	// ranks write moves between their cores at every write, and a word read beside
+	// it moves with it.
+	_   [64]byte
+	gen atomic.Int64 // iteration generation: ranks start iteration g when gen reaches g
+	_   [56]byte
+	// finished counts the ranks done with the current iteration.
+	finished atomic.Int64
+	_        [56]byte
 	// stuck is set when the program blocks (one the model would call DEADLOCK) or
 	// a spin loop can never exit (LIVELOCK, when some rank spins in a loop then):
 	// every wait then gives up.
-	stuck    atomic.Bool
-	progress atomic.Int64 // bumped at each step of any rank: what a waiting rank watches
+	stuck atomic.Bool
+	_     [63]byte
+}
+
+// stepCount is the steps all ranks and the engine have made, what a waiting rank
+// watches: each rank counts its own (rank.steps), so that counting costs no
+// cache line shared by all.
+func (m *machine) stepCount() int64 {
+	var n int64
+	for _, r := range m.procs {
+		n += r.steps.Load()
+	}
+	if m.eng != nil {
+		n += m.eng.version.Load()
+	}
+	return n
 }
 
 // StallRounds decides when a run is blocked, by counting steps, never wall time: when
@@ -111,8 +131,14 @@ const (
 	napTime          = 100 * time.Microsecond
 )
 
-// rank is one process's thread state.
+// rank is one process's thread state. It is padded to whole cache lines: the
+// allocator may put two ranks side by side, and what one writes would then slow
+// the other's reads.
 type rank struct {
+	_ [64]byte
+	// steps counts the steps of this rank (machine.stepCount).
+	steps atomic.Int64
+	_     [56]byte
 	id    int
 	code  []model.Instr
 	regs  []int64
@@ -139,6 +165,7 @@ type rank struct {
 	// looping is 1 + the row index of the until whose loop the rank is spinning in
 	// (0: none), for the report of a blocked run.
 	looping atomic.Int32
+	_       [64]byte
 }
 
 // Run executes the program opt.Runs times and returns the histogram of outcomes.
@@ -265,7 +292,7 @@ func (h *histogram) add(vals []int64) {
 func (m *machine) loop(r *rank, opt Options, h *histogram) {
 	n := int64(len(m.procs))
 	for it := 1; it <= opt.Runs && !m.stuck.Load(); it++ {
-		m.progress.Add(1)
+		r.steps.Add(1)
 		if r.id == 0 {
 			m.reset()
 			m.finished.Store(0)
@@ -277,7 +304,7 @@ func (m *machine) loop(r *rank, opt Options, h *histogram) {
 		m.execute(r, int64(it))
 		r.finished.Store(int64(it))
 		m.finished.Add(1)
-		m.progress.Add(1)
+		r.steps.Add(1)
 		if r.id != 0 {
 			continue
 		}
@@ -338,7 +365,7 @@ type stallWatch struct {
 // stalled counts one unsuccessful look of r and reports whether every rank has
 // looked StallRounds times since any rank last made a step.
 func (w *stallWatch) stalled(m *machine, r *rank) bool {
-	if now := m.progress.Load(); w.base == nil || now != w.seen {
+	if now := m.stepCount(); w.base == nil || now != w.seen {
 		w.seen = now
 		w.base = w.base[:0]
 		for _, o := range m.procs {
@@ -346,7 +373,7 @@ func (w *stallWatch) stalled(m *machine, r *rank) bool {
 		}
 	}
 	r.looks.Add(1)
-	return m.allWaited(w.base) && m.progress.Load() == w.seen
+	return m.allWaited(w.base) && m.stepCount() == w.seen
 }
 
 // allWaited reports whether every rank has looked StallRounds times since base.
@@ -641,7 +668,6 @@ func (e *engine) apply(st model.Step) bool {
 	}
 	e.s, e.tmp = e.tmp, e.s
 	e.version.Add(1)
-	e.m.progress.Add(1)
 	for i := range e.snap {
 		if v := p.MemWord(e.s, i); v != e.snap[i] {
 			atomic.StoreInt64(e.m.word(i), v)
