@@ -13,6 +13,10 @@ func store(p *int64, v int64)
 // fence is a full memory barrier (MFENCE).
 func fence()
 
+// cycles reads the processor's time-stamp counter (RDTSC): a clock that all cores
+// share on current x86-64 machines, read in a few nanoseconds.
+func cycles() int64
+
 // MachineHW is the hardware model of this machine's plain accesses.
 const MachineHW = "tso"
 

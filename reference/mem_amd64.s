@@ -22,3 +22,11 @@ TEXT ·store(SB), NOSPLIT, $0-16
 TEXT ·fence(SB), NOSPLIT, $0-0
 	MFENCE
 	RET
+
+// func cycles() int64
+TEXT ·cycles(SB), NOSPLIT, $0-8
+	RDTSC
+	SHLQ $32, DX
+	ORQ DX, AX
+	MOVQ AX, ret+0(FP)
+	RET

@@ -9,6 +9,7 @@ package reference
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand"
 	"runtime"
@@ -93,7 +94,12 @@ type machine struct {
 	// it moves with it.
 	_   [64]byte
 	gen atomic.Int64 // iteration generation: ranks start iteration g when gen reaches g
-	_   [56]byte
+	// start is when iteration gen begins, in cycles(): rank 0 sets it a little
+	// ahead (lead), so that every rank has seen gen by then (startTogether).
+	start atomic.Int64
+	// spread is the window after start in which each rank starts at random.
+	spread atomic.Int64
+	_      [40]byte
 	// finished counts the ranks done with the current iteration.
 	finished atomic.Int64
 	_        [56]byte
@@ -102,7 +108,30 @@ type machine struct {
 	// every wait then gives up.
 	stuck atomic.Bool
 	_     [63]byte
+	// lead is how far ahead of its release rank 0 sets an iteration's start, in
+	// cycles(): about the time the release takes to reach the other ranks, learnt
+	// from their lateness (rank 0's alone).
+	lead int64
 }
+
+const (
+	// maxLead bounds lead; a rank later than that was off its CPU (a loaded
+	// machine), and its lateness is not the release's.
+	maxLead = 1 << 13
+	// minSpread is the least window in which each rank starts at random after the
+	// iteration's start, as litmus7 does: the ranks' first instructions then meet
+	// in every relative timing. The window grows with the lead: a rank's first
+	// access to a line the releasing rank has just reset waits for the line about
+	// as long as the release took to arrive, so the releasing rank is that much
+	// ahead at its first accesses. Measured on SB (400,000 runs, three times): a
+	// window of minSpread alone gave 1,066-9,030 relaxed outcomes and P1 first in
+	// 10-36% of the runs; minSpread + lead 3,197-4,100 and 33-39%, at 75% of the
+	// speed; minSpread + 2 lead 2,106-2,582 and 42-47%, at 60%.
+	minSpread = 1 << 8
+	// leadMargin is how long before the start the latest rank should see the
+	// release.
+	leadMargin = 32
+)
 
 // stepCount is the steps all ranks and the engine have made, what a waiting rank
 // watches: each rank counts its own (rank.steps), so that counting costs no
@@ -145,9 +174,10 @@ type rank struct {
 	init  []int64
 	dirty uint64 // registers written since the last MPI call
 	wrote []bool // words stored in this iteration (only with Options.BreakStaleLoads)
-	rnd   uint64 // xorshift state for jitter
-	// jitterSink keeps jitter's spin from being optimized away.
-	jitterSink uint64
+	rnd   uint64 // xorshift state for startTogether's jitter
+	// late is how long after the iteration's start this rank saw it begin, in
+	// cycles() (rank 0 reads it to set its lead).
+	late atomic.Int64
 	// looks counts this rank's unsuccessful looks, in the slow phases of spinUntil,
 	// at what it waits for: the evidence that it is waiting, not off its CPU.
 	looks atomic.Int64
@@ -296,11 +326,13 @@ func (m *machine) loop(r *rank, opt Options, h *histogram) {
 		if r.id == 0 {
 			m.reset()
 			m.finished.Store(0)
+			m.start.Store(cycles() + m.lead)
+			m.spread.Store(minSpread + m.lead)
 			m.gen.Store(int64(it))
 		} else {
 			m.spinUntil(r, func() bool { return m.gen.Load() >= int64(it) })
 		}
-		r.jitter()
+		m.startTogether(r)
 		m.execute(r, int64(it))
 		r.finished.Store(int64(it))
 		m.finished.Add(1)
@@ -309,6 +341,7 @@ func (m *machine) loop(r *rank, opt Options, h *histogram) {
 			continue
 		}
 		m.spinUntil(r, func() bool { return m.finished.Load() == n })
+		m.learnLead()
 		if m.eng != nil {
 			m.eng.drain()
 		}
@@ -386,21 +419,44 @@ func (m *machine) allWaited(base []int64) bool {
 	return true
 }
 
-// jitter spins a few random iterations after the start barrier, so that the ranks'
-// first instructions meet in every relative timing (the rank that releases the
-// barrier would otherwise always run first), as litmus7 does. The spin is a chain of
-// multiplications in registers (a few cycles each), kept in the rank's own state:
-// an atomic add on one shared word, as it was, made both ranks fight for its cache
-// line and took 40% of a run of SB.
-func (r *rank) jitter() {
+// startTogether makes the ranks' first instructions meet in every relative timing,
+// as litmus7 does: each rank waits for the iteration's start time plus a random
+// jitter within its spread. Without a common start, the rank that releases the
+// iteration ran its whole program before the others had seen the release (of 2
+// million runs of SB, 99.9% had P0 first throughout). Ranks that share CPUs
+// (oversubscribed) only jitter: waiting for a time would keep the others off.
+func (m *machine) startTogether(r *rank) {
+	start := m.start.Load()
+	now := cycles()
+	if r.id != 0 {
+		r.late.Store(now - start)
+	}
 	r.rnd ^= r.rnd << 13
 	r.rnd ^= r.rnd >> 7
 	r.rnd ^= r.rnd << 17
-	x := r.jitterSink
-	for n := r.rnd % 256; n > 0; n-- {
-		x = x*6364136223846793005 + 1442695040888963407
+	spread := m.spread.Load()
+	at := start + int64(r.rnd%uint64(spread))
+	if m.oversubscribed || at-now > maxLead+spread {
+		return
 	}
-	r.jitterSink = x
+	for cycles() < at {
+	}
+}
+
+// learnLead moves rank 0's lead towards the time the release of this iteration
+// took to reach the latest rank (a running average), leaving out a rank that was
+// off its CPU.
+func (m *machine) learnLead() {
+	late := int64(math.MinInt64)
+	for _, o := range m.procs[1:] {
+		late = max(late, o.late.Load())
+	}
+	if late > maxLead {
+		return
+	}
+	// late = seen - start = seen - release - lead: the lead that makes every rank
+	// see the release leadMargin before the start is lead + late + leadMargin.
+	m.lead = min(maxLead, max(0, m.lead+(late+leadMargin)/8))
 }
 
 // execute runs one rank's program once (iteration it), in program order: plain
