@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -153,7 +154,7 @@ func (r *Report) targetFinding(target string) TargetFinding {
 				nc.Min, nc.Max = min(nc.Min, c.NonConforming), max(nc.Max, c.NonConforming)
 				nc.RunsEach = max(nc.RunsEach, c.Runs)
 				for _, h := range c.Histogram {
-					if v := valuesText(h.Values); !h.Allowed && !contains(nc.Outcomes, v) {
+					if v := valuesText(h.Values); !h.Allowed && !slices.Contains(nc.Outcomes, v) {
 						nc.Outcomes = append(nc.Outcomes, v)
 					}
 				}
@@ -177,9 +178,9 @@ func (r *Report) targetFinding(target string) TargetFinding {
 						forbids = true
 					}
 				}
-				if forbids && !contains(nc.Forbid, c.Preset) {
+				if forbids && !slices.Contains(nc.Forbid, c.Preset) {
 					nc.Forbid = append(nc.Forbid, c.Preset)
-				} else if !forbids && !contains(nc.Allow, c.Preset) {
+				} else if !forbids && !slices.Contains(nc.Allow, c.Preset) {
 					nc.Allow = append(nc.Allow, c.Preset)
 				}
 			}
@@ -194,7 +195,7 @@ func (r *Report) targetFinding(target string) TargetFinding {
 			tf.Records++
 			tf.Statuses[e.Status()]++
 			if e.Refused() {
-				if !contains(tf.Refused, tr.Test.Name) {
+				if !slices.Contains(tf.Refused, tr.Test.Name) {
 					tf.Refused = append(tf.Refused, tr.Test.Name)
 				}
 				continue
@@ -256,7 +257,7 @@ func violatedVersions(verdict string) []string {
 	_, verdict, _ = strings.Cut(verdict, "VIOLATES")
 	verdict, _, _ = strings.Cut(verdict, "(")
 	for _, f := range strings.FieldsFunc(verdict, func(r rune) bool { return r == ' ' || r == ';' || r == ':' || r == ',' || r == '(' || r == ')' }) {
-		if v, ok := strings.CutPrefix(f, "MPI-"); ok && !contains(out, v) {
+		if v, ok := strings.CutPrefix(f, "MPI-"); ok && !slices.Contains(out, v) {
 			out = append(out, v)
 		}
 	}
@@ -281,7 +282,7 @@ func versionAtMost(v, claimed string) bool {
 func NonConformingTests(recs []output.ConformRecord) map[string][]string {
 	out := map[string][]string{}
 	for _, c := range recs {
-		if c.NonConforming > 0 && !contains(out[c.Target], c.Test) {
+		if c.NonConforming > 0 && !slices.Contains(out[c.Target], c.Test) {
 			out[c.Target] = append(out[c.Target], c.Test)
 		}
 	}

@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -121,7 +122,7 @@ func (tr *TestReport) Rows() []DiffRow {
 				index[key] = k
 				rows = append(rows, DiffRow{DiffItem: it})
 			}
-			if !contains(rows[k].Pairs, pair) {
+			if !slices.Contains(rows[k].Pairs, pair) {
 				rows[k].Pairs = append(rows[k].Pairs, pair)
 			}
 		}
@@ -219,7 +220,7 @@ func (tr *TestReport) collectWitnesses() {
 		lines := output.TraceText(p, steps)
 		key := what + "\x00" + strings.Join(lines, "\n")
 		if w := byKey[key]; w != nil {
-			if !contains(w.Sems, sem) {
+			if !slices.Contains(w.Sems, sem) {
 				w.Sems = append(w.Sems, sem)
 			}
 			return w
@@ -416,7 +417,7 @@ func launcher(target string) string {
 func (r *Report) comparedHW() string {
 	var hws []string
 	for _, c := range r.Conform {
-		if c.HW != "" && !contains(hws, c.HW) {
+		if c.HW != "" && !slices.Contains(hws, c.HW) {
 			hws = append(hws, c.HW)
 		}
 	}
@@ -510,13 +511,4 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

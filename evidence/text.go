@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -239,7 +240,7 @@ func (r *Report) runsText(target, test string, presets []string) string {
 			}
 		}
 		for _, e := range tr.Errors {
-			if e.Target == target && !contains(all, e.Preset) {
+			if e.Target == target && !slices.Contains(all, e.Preset) {
 				all = append(all, e.Preset)
 			}
 		}
@@ -275,23 +276,16 @@ func (r *Report) skipReasons(target string) string {
 		case strings.Contains(c.Skipped, "the model finds it"):
 			why = "the model finds the test erroneous under that semantics: undefined behaviour"
 		}
-		if !contains(reasons, why) {
+		if !slices.Contains(reasons, why) {
 			reasons = append(reasons, why)
 		}
 	}
 	return strings.Join(reasons, "; ")
 }
 
+// sameSet reports whether a and b hold the same strings (neither repeats one).
 func sameSet(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for _, x := range a {
-		if !contains(b, x) {
-			return false
-		}
-	}
-	return true
+	return len(a) == len(b) && !slices.ContainsFunc(a, func(x string) bool { return !slices.Contains(b, x) })
 }
 
 // upstreamText is what the report says of a finding's status upstream.

@@ -3,7 +3,10 @@
 // writes the canonical form.
 package litmus
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Pos is a position in a source file: 1-based line and column (in bytes).
 // The zero Pos means "no position" (nodes built by programs, not parsed).
@@ -536,7 +539,7 @@ func (c *LoopCond) Regs() []string {
 	for _, term := range c.Terms {
 		for _, g := range term {
 			for _, r := range g.Regs() {
-				if !contains(rs, r) {
+				if !slices.Contains(rs, r) {
 					rs = append(rs, r)
 				}
 			}

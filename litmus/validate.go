@@ -36,6 +36,7 @@ package litmus
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -193,7 +194,7 @@ func declared(kind string, names []string) string {
 	}
 	var uniq []string
 	for _, n := range names {
-		if !contains(uniq, n) {
+		if !slices.Contains(uniq, n) {
 			uniq = append(uniq, n)
 		}
 	}
@@ -548,15 +549,6 @@ func AllowedAsserts(op Op) []string {
 	return nil
 }
 
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func (v *validator) proc(pi int, p *Proc) {
 	t := v.t
 	if len(p.Code) != t.Rows {
@@ -868,11 +860,11 @@ func (v *validator) instr(pi int, ins *Instr, writes map[string]bool) {
 	for _, a := range ins.Asserts {
 		pos := or(a.Pos, ins.Pos)
 		switch {
-		case !contains(assertNames, a.Name):
+		case !slices.Contains(assertNames, a.Name):
 			v.errorf(pos, "unknown assertion %q (assertions: %s)", a.Name, strings.Join(assertNames, ", "))
 		case allowed == nil:
 			v.errorf(pos, "%s takes no assertions, found %q", op, a.Name)
-		case !contains(allowed, a.Name):
+		case !slices.Contains(allowed, a.Name):
 			v.errorf(pos, "%s does not take assertion %q (it takes: %s)", op, a.Name, strings.Join(allowed, ", "))
 		case seenA[a.Name]:
 			v.errorf(pos, "duplicate assertion %q", a.Name)
@@ -946,7 +938,7 @@ func (v *validator) expects() {
 			continue
 		}
 		hw := e.HW
-		if hw != "" && !contains(HWModels, hw) {
+		if hw != "" && !slices.Contains(HWModels, hw) {
 			v.errorf(or(e.HWPos, e.Pos), "unknown hardware model %q (hw: %s)", hw, strings.Join(HWModels, ", "))
 		}
 		if hw == "" {

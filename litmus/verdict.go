@@ -1,6 +1,9 @@
 package litmus
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The vocabulary of answers, shared by every tool that prints or checks one (run,
 // diff, distinguish, the reports, expect lines), as herdtools keeps its verdict words
@@ -99,7 +102,7 @@ func (v Verdict) IsErroneous() bool { return len(v.Erroneous) > 0 }
 func (e ExpectItem) Met(v Verdict) bool {
 	if e.Obs == ObsErroneous {
 		if e.Rule != "" {
-			return contains(v.Erroneous, e.Rule)
+			return slices.Contains(v.Erroneous, e.Rule)
 		}
 		return v.IsErroneous()
 	}
@@ -112,16 +115,9 @@ func (e ExpectItem) Met(v Verdict) bool {
 	return sameSet(e.Race, v.Race)
 }
 
+// sameSet reports whether a and b hold the same strings (neither repeats one).
 func sameSet(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for _, x := range a {
-		if !contains(b, x) {
-			return false
-		}
-	}
-	return true
+	return len(a) == len(b) && !slices.ContainsFunc(a, func(x string) bool { return !slices.Contains(b, x) })
 }
 
 // Atoms lists the atoms of a condition, left to right (none for nil): the one walk
