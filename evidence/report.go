@@ -183,7 +183,7 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 			}
 		}
 		for _, e := range r.ConformErrors {
-			if e.File == t.File {
+			if e.File == t.File && !tr.hasRecord(e) {
 				tr.Errors = append(tr.Errors, e)
 			}
 		}
@@ -511,4 +511,13 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// hasRecord reports whether the run a log line is about gave a record after all: the
+// line was a note beside it (the ranks were starved of CPU, the program stopped at
+// its spin limit), not a run that failed, and the record says how it went.
+func (tr *TestReport) hasRecord(e ConformError) bool {
+	return slices.ContainsFunc(tr.Conform, func(c output.ConformRecord) bool {
+		return c.Target == e.Target && c.Preset == e.Preset
+	})
 }

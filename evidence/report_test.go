@@ -447,3 +447,15 @@ func TestConformPlacementShown(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestLogNoteBesideARecord: a log line about a run that gave a record (the ranks
+// were starved of CPU) is a note, not a failed run: the report counts the record.
+func TestLogNoteBesideARecord(t *testing.T) {
+	r := smallReport(t)
+	r.ConformErrors = append(r.ConformErrors, ConformError{Target: "reference", File: "testdata/sb.lit", Preset: "B",
+		Message: "the ranks waited for a CPU 34% of the time (the machine is loaded): outcomes that need them side by side may be unseen"})
+	md := string(r.Markdown())
+	if strings.Contains(md, "waited for a CPU") || !strings.Contains(md, "**The reference runtime**: of 1 runs (one per test and semantics), 1 ok.") {
+		t.Errorf("a starvation note beside a record shows as a failed run:\n%s", md)
+	}
+}
