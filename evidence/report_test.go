@@ -454,6 +454,10 @@ func TestLogNoteBesideARecord(t *testing.T) {
 	r := smallReport(t)
 	r.ConformErrors = append(r.ConformErrors, ConformError{Target: "reference", File: "testdata/sb.lit", Preset: "B",
 		Message: "the ranks waited for a CPU 34% of the time (the machine is loaded): outcomes that need them side by side may be unseen"})
+	r.Tests = nil
+	if err := r.Build(parseTests(t, "testdata/mp-post-start.lit", "testdata/sb.lit"), explorer.Options{}); err != nil {
+		t.Fatal(err)
+	}
 	md := string(r.Markdown())
 	if strings.Contains(md, "waited for a CPU") || !strings.Contains(md, "**The reference runtime**: of 1 runs (one per test and semantics), 1 ok.") {
 		t.Errorf("a starvation note beside a record shows as a failed run:\n%s", md)
