@@ -3,6 +3,7 @@ package conform
 import (
 	"context"
 	"errors"
+	"github.com/rmacheck/rmacheck/internal/corpus"
 	"runtime"
 	"strings"
 	"testing"
@@ -53,7 +54,7 @@ func skipIfStarved(t *testing.T, what string) {
 
 func acceptance(t *testing.T, name string) *litmus.Test {
 	t.Helper()
-	lt, err := litmus.ParseFile("../../shared/acceptance/" + name)
+	lt, err := litmus.ParseFile(corpus.AcceptanceFile(t, name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,17 @@ func AcceptanceDir() string {
 	return dir
 }
 
+// AcceptanceFile is the path of ../shared/acceptance/NAME; a test that needs it is
+// skipped when the folder is absent (a checkout without ../shared).
+func AcceptanceFile(t testing.TB, name string) string {
+	t.Helper()
+	dir := AcceptanceDir()
+	if dir == "" {
+		t.Skipf("../shared/acceptance is absent: %s not run", name)
+	}
+	return filepath.Join(dir, name)
+}
+
 // Litmus lists the corpus files, litmus/*/*.lit, sorted.
 func Litmus(t testing.TB) []string {
 	files, _ := filepath.Glob(filepath.Join(Root(), "litmus", "*", "*.lit"))
