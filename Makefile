@@ -8,6 +8,8 @@
 #   make clean    remove bin/
 
 GO      ?= go
+# SB and MP+put+fence for make bench's runtime rates (the acceptance files).
+RATEFILES = $(wildcard ../shared/acceptance/01-SB.lit ../shared/acceptance/11-MP+put+fence.lit)
 BIN     := bin/rmacheck
 CORPUS  := litmus
 FAMILY  := bench/generated
@@ -56,6 +58,12 @@ bench: build
 	@for j in 1 2; do echo "-j $$j:"; bash -c "time $(BIN) run -j $$j explorer/testdata/*.lit >/dev/null" || true; done
 	@echo "== rmacheck run over the generated family ($(FAMILY), every preset, hw relaxed)"
 	@bash -c "time $(BIN) run $(FAMILY) | tail -1"
+	@echo "== runs/s of SB and MP+put+fence on the reference runtime beside the MPI libraries installed (10^6 runs, one after the other: compare within this run)"
+	@[ -n "$(RATEFILES)" ] || echo "../shared/acceptance is absent: no rates"
+	@[ -z "$(RATEFILES)" ] || for t in reference mpich openmpi; do \
+		if [ $$t != reference ] && ! command -v mpicc.$$t >/dev/null; then echo "$$t: not installed"; continue; fi; \
+		$(BIN) conform --target $$t --runs 1000000 --sem mpi-4.1 $(RATEFILES) 2>/dev/null | grep '^Rate' | sed "s/^/$$t: /"; \
+	done
 
 # The diy7-style family of rmacheck gen: every shape, sync (mixed per process), flavor and
 # locality. It lives outside litmus/ because the corpus tests of explorer/ and conform/
