@@ -1,7 +1,7 @@
 # rmacheck: build, check the corpus, test.
 #   make          build bin/rmacheck, check every .lit file of the corpus and run it
 #   make test     go vet, gofmt check, go test
-#   make bench    benchmarks, and a run over the generated family (bench/generated)
+#   make bench    benchmarks, a run over the generated family, runtime rates beside MPI
 #   make gen      regenerate the diy7-style family in bench/generated (rmacheck gen --mix)
 #   make conform  the corpus on the reference runtime (real shared memory), 10^5 runs a test
 #   make fmt      gofmt -w and rmacheck fmt -w over the corpus
@@ -54,8 +54,10 @@ gotest:
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
-	@echo "== rmacheck run over the stress tests (8 searches, 13 s of CPU), -j 1 and -j 2"
-	@for j in 1 2; do echo "-j $$j:"; bash -c "time $(BIN) run -j $$j explorer/testdata/*.lit >/dev/null" || true; done
+	@echo "== rmacheck run over the stress tests (8 searches), -j 1 and -j 2"
+	@for j in 1 2; do echo "-j $$j:"; bash -c "time $(BIN) run -j $$j explorer/testdata/stress-*.lit >/dev/null" || true; done
+	@echo "== the 16-rank fence ring under mpi-4.1 with the default bounds: stops at --max-memory (half of RAM), peak RSS below it"
+	@/usr/bin/time -f "peak RSS %M KB, %e s" $(BIN) run --sem mpi-4.1 explorer/testdata/fence-ring-16.lit 2>&1 | tail -2 || true
 	@echo "== rmacheck run over the generated family ($(FAMILY), every preset, hw relaxed)"
 	@bash -c "time $(BIN) run $(FAMILY) | tail -1"
 	@echo "== runs/s of SB and MP+put+fence on the reference runtime beside the MPI libraries installed (10^6 runs, one after the other: compare within this run)"
