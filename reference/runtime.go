@@ -447,6 +447,9 @@ func (m *machine) startTogether(r *rank) {
 // took to reach the latest rank (a running average), leaving out a rank that was
 // off its CPU.
 func (m *machine) learnLead() {
+	if len(m.procs) < 2 {
+		return // no one to wait for
+	}
 	late := int64(math.MinInt64)
 	for _, o := range m.procs[1:] {
 		late = max(late, o.late.Load())
