@@ -341,6 +341,9 @@ func (m *machine) loop(r *rank, opt Options, h *histogram) {
 			continue
 		}
 		m.spinUntil(r, func() bool { return m.finished.Load() == n })
+		if m.stuck.Load() {
+			return // a blocked run: the other ranks may still be running; no outcome
+		}
 		m.learnLead()
 		if m.eng != nil {
 			m.eng.drain()
