@@ -44,7 +44,7 @@ func TestRandomProgramsConform(t *testing.T) {
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
 		rep, err := conform.Reference(lt, sem, conform.Options{Runs: propertyRuns(), Seed: 7, Search: explorer.Options{MaxStates: 1_000_000}})
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%v\n%s", err, litmus.Format(lt))
 		}
 		if rep.NonConforming > 0 {
 			t.Fatalf("%s: the runtime shows outcomes the model forbids: %s\n%s", sem.Name, describe(rep), litmus.Format(lt))

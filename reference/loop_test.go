@@ -114,3 +114,27 @@ exists (1:r0=1)
 		t.Errorf("stuck after %d tests that read after P0 finished; want %d", stuckAt, StallRounds)
 	}
 }
+
+// TestPollOwnPendingPut: a rank polls its own cell with plain loads, after a put to
+// it that only the engine can perform (the other rank has finished): the engine
+// performs pending operations while the loop spins, as the model may at any step,
+// so the loop exits; it was called a LIVELOCK (found by TestRandomProgramsConform).
+func TestPollOwnPendingPut(t *testing.T) {
+	p := compile(t, `{ win W allocate size=2; }
+ P0               | P1           ;
+ lock_all W       | lock_all W   ;
+ put W@0[0] 1     | unlock_all W ;
+ repeat           |              ;
+ r0 = load W@0[0] |              ;
+ until r0 == 1    |              ;
+ unlock_all W     |              ;
+exists (0:r0=1)
+`, "mpi-3.0")
+	r, err := Run(p, Options{Runs: 500, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := count(r, 1); n != 500 {
+		t.Errorf("%d of 500 iterations end with r0 = 1; want all: %+v", n, r.Bins)
+	}
+}

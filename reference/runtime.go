@@ -748,10 +748,15 @@ func (e *engine) performSome(q float64) {
 }
 
 // restartLoop makes the engine run the MPI calls of the body of the loop ending at
-// row j of rank r again (model.Program.RestartLoop).
+// row j of rank r again (model.Program.RestartLoop), and performs some pending RMA
+// operations, as the model may at any step: a rank that polls with plain loads
+// makes no MPI call, and an operation only the engine can perform (its put to the
+// polled cell, issued before the loop, with every other rank finished) would
+// otherwise never land, and the loop be called a LIVELOCK the model does not have.
 func (e *engine) restartLoop(r *rank, j int) {
 	e.mu.Lock()
 	e.p.RestartLoop(e.s, r.id, j)
+	e.performSome(0.25)
 	e.mu.Unlock()
 }
 
