@@ -7,12 +7,25 @@ import (
 
 // Spin loops run for real: the body again while the exit test is false.
 
-// TestPollSeesTheFlag: a reader that polls a flag with plain loads (await) leaves
-// the loop once the writer's store arrives, and reads the data the writer stored
-// before the flag (the sync calls order the writer's stores and the reader's
-// loads): every iteration ends with r1 = 1.
-func TestPollSeesTheFlag(t *testing.T) {
-	p := compile(t, `{ win W allocate_shared size=1; x = W@0[0]; flag = W@1[0]; }
+// TestPollsExit: a spin loop leaves once what it waits for arrives, in every
+// iteration (the final register is the same each time):
+//   - "flag": a reader polls a flag with plain loads (await) and then reads the data
+//     the writer stored before the flag (the sync calls order the writer's stores and
+//     the reader's loads), so r1 = 1;
+//   - "MPI calls": a body that makes MPI calls (fetch_and_op no_op and a flush) runs
+//     them again on each pass: the engine forgets that the body's calls were made
+//     (model.Program.RestartLoop);
+//   - "own pending put": a rank polls its own cell with plain loads after a put to
+//     it that only the engine can perform (the other rank has finished): the engine
+//     performs pending operations while the loop spins, as the model may at any
+//     step; it was called a LIVELOCK (found by TestRandomProgramsConform).
+func TestPollsExit(t *testing.T) {
+	for _, c := range []struct {
+		name, src, sem string
+		runs           int
+		want           int64 // the one register of the outcome
+	}{
+		{"flag", `{ win W allocate_shared size=1; x = W@0[0]; flag = W@1[0]; }
  P0         | P1                   ;
  lock_all W | lock_all W           ;
  store x 1  | r0 = await flag == 1 ;
@@ -20,21 +33,8 @@ func TestPollSeesTheFlag(t *testing.T) {
  store flag 1 | r1 = load x        ;
  unlock_all W | unlock_all W       ;
 exists (1:r1=0)
-`, "mpi-4.1")
-	r, err := Run(p, Options{Runs: 2000, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := count(r, 1); n != 2000 {
-		t.Errorf("%d of 2000 iterations end with r1 = 1; want all: %+v", n, r.Bins)
-	}
-}
-
-// TestPollWithMPICalls: a loop whose body makes MPI calls (fetch_and_op no_op and a
-// flush) runs them again on each pass: the engine forgets that the body's calls were
-// made (model.Program.RestartLoop).
-func TestPollWithMPICalls(t *testing.T) {
-	p := compile(t, `{ win W allocate size=1; flag = W@1[0]; }
+`, "mpi-4.1", 2000, 1},
+		{"MPI calls", `{ win W allocate size=1; flag = W@1[0]; }
  P0              | P1                      ;
  lock_all W      | lock_all W              ;
  put flag 1      | repeat                  ;
@@ -43,13 +43,27 @@ func TestPollWithMPICalls(t *testing.T) {
                  | until r0 == 1           ;
  unlock_all W    | unlock_all W            ;
 exists (1:r0=1)
-`, "mpi-4.1")
-	r, err := Run(p, Options{Runs: 500, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := count(r, 1); n != 500 {
-		t.Errorf("%d of 500 iterations read the flag; want all: %+v", n, r.Bins)
+`, "mpi-4.1", 500, 1},
+		{"own pending put", `{ win W allocate size=2; }
+ P0               | P1           ;
+ lock_all W       | lock_all W   ;
+ put W@0[0] 1     | unlock_all W ;
+ repeat           |              ;
+ r0 = load W@0[0] |              ;
+ until r0 == 1    |              ;
+ unlock_all W     |              ;
+exists (0:r0=1)
+`, "mpi-3.0", 500, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := Run(compile(t, c.src, c.sem), Options{Runs: c.runs, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := count(r, c.want); n != c.runs {
+				t.Errorf("%d of %d iterations end with %d; want all: %+v", n, c.runs, c.want, r.Bins)
+			}
+		})
 	}
 }
 
@@ -112,29 +126,5 @@ exists (1:r0=1)
 	}
 	if stuckAt != StallRounds {
 		t.Errorf("stuck after %d tests that read after P0 finished; want %d", stuckAt, StallRounds)
-	}
-}
-
-// TestPollOwnPendingPut: a rank polls its own cell with plain loads, after a put to
-// it that only the engine can perform (the other rank has finished): the engine
-// performs pending operations while the loop spins, as the model may at any step,
-// so the loop exits; it was called a LIVELOCK (found by TestRandomProgramsConform).
-func TestPollOwnPendingPut(t *testing.T) {
-	p := compile(t, `{ win W allocate size=2; }
- P0               | P1           ;
- lock_all W       | lock_all W   ;
- put W@0[0] 1     | unlock_all W ;
- repeat           |              ;
- r0 = load W@0[0] |              ;
- until r0 == 1    |              ;
- unlock_all W     |              ;
-exists (0:r0=1)
-`, "mpi-3.0")
-	r, err := Run(p, Options{Runs: 500, Seed: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := count(r, 1); n != 500 {
-		t.Errorf("%d of 500 iterations end with r0 = 1; want all: %+v", n, r.Bins)
 	}
 }
