@@ -45,6 +45,7 @@ var runGoldenCases = []struct {
 
 var (
 	timeLine = regexp.MustCompile(`(?m)^Time (\S+) [0-9.]+$`)
+	rateLine = regexp.MustCompile(`(?m)^Rate (\S+) [0-9]+ runs/s`)
 	timeJSON = regexp.MustCompile(`"(pair_)?time_s":[0-9.e+-]+`)
 	// the visited set's bytes depend on how the states fall in its shards (by a
 	// hash with a random seed): a measurement, like the times
@@ -53,6 +54,7 @@ var (
 
 func maskTimes(s string) string {
 	s = timeLine.ReplaceAllString(s, "Time $1 T")
+	s = rateLine.ReplaceAllString(s, "Rate $1 N runs/s")
 	s = storeJSON.ReplaceAllString(s, `"store_bytes":B`)
 	return timeJSON.ReplaceAllString(s, `"${1}time_s":T`)
 }
