@@ -294,25 +294,14 @@ func (s *runSummary) add(w io.Writer, jr *explorer.JobResult) {
 // String is the run's last line: "2 tests, 8 searches, 5 expectations: 4 passed,
 // 1 failed" (and the searches stopped by a bound).
 func (s *runSummary) String() string {
-	line := fmt.Sprintf("%s, %s, %s", plural(s.tests, "test"), plural(s.searches, "search"), plural(s.passed+s.failed, "expectation"))
+	line := fmt.Sprintf("%s, %s, %s", output.Plural(s.tests, "test"), output.Plural(s.searches, "search"), output.Plural(s.passed+s.failed, "expectation"))
 	if s.passed+s.failed > 0 {
 		line += fmt.Sprintf(": %d passed, %d failed", s.passed, s.failed)
 	}
 	if s.incomplete > 0 {
-		line += fmt.Sprintf("; %s gave no result", plural(s.incomplete, "search"))
+		line += fmt.Sprintf("; %s gave no result", output.Plural(s.incomplete, "search"))
 	}
 	return line
-}
-
-// plural is "1 test", "2 tests", "1 search", "2 searches".
-func plural(n int, noun string) string {
-	switch {
-	case n == 1:
-		return "1 " + noun
-	case strings.HasSuffix(noun, "ch"):
-		return fmt.Sprintf("%d %ses", n, noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // progress shows, on a terminal, how many tests are done and the time left.
