@@ -41,6 +41,11 @@ var runGoldenCases = []struct {
 	{"replay_u2_flag", []string{"replay", "testdata/mp-flush-poll.lit", "--flag", "U2"}, 0},
 	{"run_erroneous_apart", []string{"run", "--sem", "mpi-4.1", "testdata/guarded-put.lit"}, 0},
 	{"diff_erroneous_side", []string{"diff", "--sem", "A", "--sem", "B", "testdata/sb.lit"}, 1},
+	// --fail-on gates on verdicts whatever the expect lines say (all of sb.lit's are met)
+	{"run_fail_on_erroneous", []string{"run", "--fail-on", "erroneous", "testdata/sb.lit"}, 1},
+	{"run_fail_on_race_sometimes", []string{"run", "--sem", "mpi-4.1", "--fail-on", "race", "--fail-on", "sometimes", "testdata/sb.lit"}, 1},
+	{"run_fail_on_clean", []string{"run", "--fail-on", "erroneous,race,sometimes", "testdata/good2.lit"}, 0},
+	{"run_fail_on_bad", []string{"run", "--fail-on", "never", "testdata/good2.lit"}, 2},
 }
 
 var (
