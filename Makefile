@@ -50,8 +50,12 @@ fmtcheck:
 # (compiling the corpus's C, 6 minutes): a load of 15-30 can double or triple that.
 GOTESTTIMEOUT ?= 30m
 
+# go test -json through internal/testprogress: the same "ok"/"FAIL" lines as go test
+# (CI reads them) as each package finishes, and which packages are still running (on a
+# terminal one line rewritten, in a log a line a minute): without it a loaded machine
+# printed nothing for up to 19 minutes.
 gotest:
-	$(GO) test -timeout $(GOTESTTIMEOUT) ./...
+	GO=$(GO) $(GO) run ./internal/testprogress -timeout $(GOTESTTIMEOUT) ./...
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...

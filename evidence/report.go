@@ -37,6 +37,8 @@ type Report struct {
 	// apart (gen.Distinguish, run by the caller); a pair without an entry was not
 	// searched.
 	Smallest []*Smallest
+	// Progress, when set, is called by Build before each test: done of total.
+	Progress func(done, total int, name string)
 
 	findings *Findings
 }
@@ -146,7 +148,10 @@ func (tr *TestReport) Result(sem spec.Semantics, hw model.HW) *explorer.Result {
 // hw model each conformance record was compared with too, collects the witnesses,
 // computes the Findings and checks the answer.
 func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
-	for _, t := range tests {
+	for k, t := range tests {
+		if r.Progress != nil {
+			r.Progress(k, len(tests), t.Name)
+		}
 		tr := &TestReport{Test: t, Results: map[string]*explorer.Result{}, Exploit: map[string]*explorer.Result{}}
 		for _, hw := range r.HWs {
 			for _, sem := range r.Sems {

@@ -25,6 +25,8 @@ type DistinguishOptions struct {
 	NoShrink bool
 	// Search bounds each search (MaxStates 0: 1,000,000).
 	Search explorer.Options
+	// Progress, when set, is called before each candidate: done of total, and its name.
+	Progress func(done, total int, name string)
 }
 
 // Difference is a test on which the two semantics differ: the comparison of the
@@ -109,7 +111,10 @@ func Distinguish(opt DistinguishOptions) (diffs []*Difference, searched int, err
 		cands = Candidates(opt.MaxProcs)
 	}
 	seen := map[string]bool{}
-	for _, t := range cands {
+	for i, t := range cands {
+		if opt.Progress != nil {
+			opt.Progress(i, len(cands), t.Name)
+		}
 		if len(t.Procs) > opt.MaxProcs {
 			continue
 		}

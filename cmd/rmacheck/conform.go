@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -143,19 +142,21 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		defer stop()
 	}
 	failed, cannotRun := false, false
-	for _, t := range tests {
-		for _, sem := range sems {
+	progress := newProgress(errw, "runs of tests", len(tests)*len(sems), f.json)
+	for ti, t := range tests {
+		for si, sem := range sems {
+			done := float64(ti*len(sems) + si)
 			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, Search: search,
 				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC,
 				Launcher: strings.Fields(f.launcher), Hostfile: f.hostfile, Context: ctx}
-			opt.Progress = conformProgress(errw, t.Name, f.json)
+			opt.Progress = func(runs, total int) { progress.show(done+float64(runs)/float64(total), t.Name) }
 			var rep *conform.Report
 			if f.target == "reference" {
 				rep, err = conform.Reference(t, sem, opt)
 			} else {
 				rep, err = conform.MPI(t, sem, f.target, opt)
 			}
-			clearProgress(errw, f.json)
+			progress.clear()
 			if exit, ok := interruptedExit(err); ok {
 				return exit
 			}
@@ -196,29 +197,4 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		return exitWith(exitFailed)
 	}
 	return nil
-}
-
-// conformProgress prints the rate and an estimate of the time left, on a terminal.
-func conformProgress(w io.Writer, name string, quiet bool) func(done, total int) {
-	file, ok := w.(*os.File)
-	if quiet || !ok {
-		return nil
-	}
-	if fi, err := file.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	start := time.Now()
-	return func(done, total int) {
-		rate := float64(done) / time.Since(start).Seconds()
-		eta := time.Duration(float64(total-done)/rate) * time.Second
-		fmt.Fprintf(w, "\r%s: %d/%d runs, %.0f/s, %v left   ", name, done, total, rate, eta.Round(time.Second))
-	}
-}
-
-func clearProgress(w io.Writer, quiet bool) {
-	if file, ok := w.(*os.File); ok && !quiet {
-		if fi, err := file.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			fmt.Fprint(w, "\r\033[K")
-		}
-	}
 }

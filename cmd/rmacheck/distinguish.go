@@ -84,8 +84,11 @@ func runDistinguish(cmd *cobra.Command, f distinguishFlags) error {
 	if err != nil {
 		return err
 	}
+	progress := newProgress(cmd.ErrOrStderr(), "candidates", 0, false)
 	diffs, searched, err := gen.Distinguish(gen.DistinguishOptions{X: sems[0], Y: sems[1], HW: hw,
-		MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, NoShrink: f.noShrink, Search: search})
+		MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, NoShrink: f.noShrink, Search: search,
+		Progress: progress.showOf})
+	progress.clear()
 	if err != nil {
 		return exitError{code: exitFailed, err: err}
 	}

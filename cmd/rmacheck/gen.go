@@ -92,9 +92,12 @@ func runGen(cmd *cobra.Command, f genFlags) error {
 		return ioError(err)
 	}
 	var b atomicfile.Batch
-	for _, ft := range fam {
+	progress := newProgress(cmd.ErrOrStderr(), "files written", len(fam), false)
+	for i, ft := range fam {
+		progress.show(float64(i), ft.Name)
 		b.Add(filepath.Join(f.out, ft.Name+".lit"), ft.Source, 0o644)
 	}
+	progress.clear()
 	if err := b.Commit(); err != nil {
 		return ioError(err)
 	}

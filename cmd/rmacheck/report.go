@@ -177,11 +177,18 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		if f.distProcs < 1 || f.distInstrs < 1 {
 			return usageErrorf("--distinguish-procs and --distinguish-instrs must be at least 1")
 		}
-		if r.Smallest, err = smallestTests(sems, f.distProcs, f.distInstrs); err != nil {
+		progress := newProgress(cmd.ErrOrStderr(), "candidates (distinguishing tests)", 0, false)
+		r.Smallest, err = smallestTests(sems, f.distProcs, f.distInstrs, progress)
+		progress.clear()
+		if err != nil {
 			return exitError{code: exitFailed, err: err}
 		}
 	}
-	if err := r.Build(tests, withABI(opt, abi)); err != nil {
+	progress := newProgress(cmd.ErrOrStderr(), "tests", len(tests), false)
+	r.Progress = progress.showOf
+	err = r.Build(tests, withABI(opt, abi))
+	progress.clear()
+	if err != nil {
 		return exitError{code: exitFailed, err: err}
 	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
@@ -198,8 +205,9 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 }
 
 // smallestTests runs distinguish (hw relaxed) for every pair of semantics, two pairs
-// at a time; the result is in pair order whatever the timing.
-func smallestTests(sems []spec.Semantics, procs, instrs int) ([]*evidence.Smallest, error) {
+// at a time; the result is in pair order whatever the timing. progress counts the
+// candidates of every pair.
+func smallestTests(sems []spec.Semantics, procs, instrs int, progress *progress) ([]*evidence.Smallest, error) {
 	type pair struct{ i, j int }
 	var pairs []pair
 	for i := range sems {
@@ -209,6 +217,18 @@ func smallestTests(sems []spec.Semantics, procs, instrs int) ([]*evidence.Smalle
 	}
 	out := make([]*evidence.Smallest, len(pairs))
 	errs := make([]error, len(pairs))
+	var mu sync.Mutex
+	done := make([]int, len(pairs)) // candidates searched, per pair
+	showPair := func(k, d, total int, name string) {
+		mu.Lock()
+		done[k] = d
+		sum := 0
+		for _, n := range done {
+			sum += n
+		}
+		mu.Unlock()
+		progress.showOf(sum, total*len(pairs), name) // every pair searches the same candidates
+	}
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for w := 0; w < 2; w++ {
@@ -218,7 +238,8 @@ func smallestTests(sems []spec.Semantics, procs, instrs int) ([]*evidence.Smalle
 			for k := range next {
 				x, y := sems[pairs[k].i], sems[pairs[k].j]
 				diffs, searched, err := gen.Distinguish(gen.DistinguishOptions{X: x, Y: y, HW: model.Relaxed,
-					MaxProcs: procs, MaxInstrs: instrs})
+					MaxProcs: procs, MaxInstrs: instrs,
+					Progress: func(d, total int, name string) { showPair(k, d, total, name) }})
 				if err != nil {
 					errs[k] = fmt.Errorf("distinguish %s and %s: %v", x.Name, y.Name, err)
 					continue

@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -243,7 +241,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	if !f.json && f.show == "" && len(sems) > 1 {
 		table = output.NewTable(out, sems, tests)
 	}
-	progress := newProgress(errw, len(tests), f.json)
+	progress := newProgress(errw, "tests", len(tests), f.json)
 	sum := runSummary{gates: gates}
 	var group []explorer.JobResult // the results of the test being printed
 	opt.ABI = abi
@@ -264,7 +262,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 			}
 			group = group[:0]
 			sum.tests++
-			progress.show(sum.tests, jr.Test.Name)
+			progress.show(float64(sum.tests), jr.Test.Name)
 		}
 	})
 	progress.clear()
@@ -357,35 +355,4 @@ func (g failOn) hits(v litmus.Verdict) []string {
 		hit = append(hit, "sometimes")
 	}
 	return hit
-}
-
-// progress shows, on a terminal, how many tests are done and the time left.
-type progress struct {
-	w     io.Writer // nil: not a terminal, or quiet
-	total int
-	start time.Time
-}
-
-func newProgress(w io.Writer, total int, quiet bool) *progress {
-	p := &progress{total: total, start: time.Now()}
-	if f, ok := w.(*os.File); ok && !quiet && total > 1 {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			p.w = w
-		}
-	}
-	return p
-}
-
-func (p *progress) show(done int, name string) {
-	if p.w == nil || done == p.total {
-		return
-	}
-	left := time.Duration(float64(time.Since(p.start)) / float64(done) * float64(p.total-done))
-	fmt.Fprintf(p.w, "\r%d/%d tests, ETA %v  %-30.30s", done, p.total, left.Round(time.Second), name)
-}
-
-func (p *progress) clear() {
-	if p.w != nil {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }
