@@ -214,8 +214,15 @@ func pairsHTML(b *strings.Builder, tr *TestReport) {
 	}
 	for _, wt := range tr.Witnesses {
 		fmt.Fprintf(b, "<p class=\"witness-title\" id=\"%s\"><strong>%s</strong>: %s, under %s</p>\n<div class=\"diagram-box\">%s</div>\n",
-			witnessAnchor(tr, wt), wt.Label(), e(wt.What), e(strings.Join(wt.Sems, ", ")), Diagram(wt.Program, wt.Steps, wt.Marks))
+			witnessAnchor(tr, wt), wt.Label(), e(wt.What), e(strings.Join(wt.Sems, ", ")), scopeIDs(Diagram(wt.Program, wt.Steps, wt.Marks), witnessAnchor(tr, wt)))
 	}
+}
+
+// scopeIDs prefixes the ids a diagram defines (its arrow markers) and its references
+// to them with the witness's anchor: every diagram defines the same markers, and ids
+// must be unique in a page.
+func scopeIDs(svg, prefix string) string {
+	return strings.NewReplacer(`id="arrow-`, `id="`+prefix+`-arrow-`, `url(#arrow-`, `url(#`+prefix+`-arrow-`).Replace(svg)
 }
 
 func escapeAll(list []string) []string {

@@ -202,6 +202,7 @@ func TestHTMLSelfContained(t *testing.T) {
 	if !strings.Contains(page, "<svg") || !strings.Contains(page, "<table>") {
 		t.Error("the page lacks tables or a diagram")
 	}
+	checkUniqueIDs(t, "small report", page)
 	pages, _ := filepath.Glob("../reports/*/report.html")
 	for _, p := range pages {
 		data, err := os.ReadFile(p)
@@ -209,6 +210,22 @@ func TestHTMLSelfContained(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkSelfContained(t, p, string(data))
+	}
+}
+
+// checkUniqueIDs: an id defined twice in a page (each diagram's arrow-rf marker)
+// makes every reference to it find the first.
+func checkUniqueIDs(t *testing.T, name, page string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, m := range regexp.MustCompile(` id="([^"]+)"`).FindAllStringSubmatch(page, -1) {
+		if seen[m[1]] {
+			t.Errorf("%s: id %q defined twice", name, m[1])
+		}
+		seen[m[1]] = true
+	}
+	if strings.Count(page, "<svg") > 1 && !strings.Contains(page, `-arrow-rf"`) {
+		t.Errorf("%s: the diagrams' markers are not scoped", name)
 	}
 }
 

@@ -111,6 +111,7 @@ func Distinguish(opt DistinguishOptions) (diffs []*Difference, searched int, err
 		cands = Candidates(opt.MaxProcs)
 	}
 	seen := map[string]bool{}
+	names := map[string]bool{} // two shrunk programs may be named alike: their files must not be
 	for i, t := range cands {
 		if opt.Progress != nil {
 			opt.Progress(i, len(cands), t.Name)
@@ -137,6 +138,7 @@ func Distinguish(opt DistinguishOptions) (diffs []*Difference, searched int, err
 			continue
 		}
 		seen[key] = true
+		uniqueName(d.Test, names)
 		d.Source = litmus.Format(d.Test)
 		diffs = append(diffs, d)
 	}
@@ -148,6 +150,50 @@ func Distinguish(opt DistinguishOptions) (diffs []*Difference, searched int, err
 		return diffs[i].Test.Name < diffs[j].Test.Name
 	})
 	return diffs, searched, nil
+}
+
+// uniqueName appends -2, -3, ... to t's name when an earlier test has it.
+func uniqueName(t *litmus.Test, names map[string]bool) {
+	base := t.Name
+	for k := 2; names[t.Name]; k++ {
+		t.Name = fmt.Sprintf("%s-%d", base, k)
+	}
+	names[t.Name] = true
+}
+
+// syncTokens names, as the family's test names do, the synchronization each call
+// belongs to (lock_all and unlock_all frame the accesses of every shape: not named).
+var syncTokens = map[litmus.Op]string{
+	litmus.OpSync: "sync", litmus.OpFlush: "flush", litmus.OpFlushAll: "flush", litmus.OpLock: "lock",
+	litmus.OpFence: "fence", litmus.OpPost: "pscw", litmus.OpStart: "pscw", litmus.OpComplete: "pscw",
+	litmus.OpWait: "pscw", litmus.OpBarrier: "barrier", litmus.OpSend: "sendrecv", litmus.OpRecv: "sendrecv",
+}
+
+// shrunkName names a shrunk test after what it still does, as the family names its
+// tests: the shape of the candidate it came from, the synchronization left in it
+// (po when none: shrinking drops calls, and a name that kept +sync+flush after they
+// were gone would mislead), the candidate's flavor and locality, and -min.
+func shrunkName(from string, t *litmus.Test) string {
+	parts := strings.Split(from, "+")
+	var syncs []string
+	for _, p := range t.Procs {
+		for _, in := range p.Code {
+			if in == nil {
+				continue
+			}
+			if tok, ok := syncTokens[in.Op]; ok && !slices.Contains(syncs, tok) {
+				syncs = append(syncs, tok)
+			}
+		}
+	}
+	if len(syncs) == 0 {
+		syncs = []string{"po"}
+	}
+	name := parts[0] + "+" + strings.Join(syncs, "+")
+	if len(parts) >= 3 {
+		name += "+" + parts[len(parts)-2] + "+" + parts[len(parts)-1]
+	}
+	return name + "-min"
 }
 
 // shrinkDifference shrinks d's test while the difference keeps its signature.
@@ -167,7 +213,7 @@ func shrinkDifference(d *Difference, opt DistinguishOptions) *Difference {
 	}
 	last.Test = small
 	last.From = d.Test.Name
-	small.Name = d.Test.Name + "-min"
+	small.Name = shrunkName(d.Test.Name, small)
 	small.Doc = "Shrunk by rmacheck distinguish from " + d.Test.Name + ": the smallest program with the same difference."
 	small.HasDoc = true
 	small.Meta = []litmus.Meta{{Key: "From", Value: d.Test.Name}}

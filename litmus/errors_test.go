@@ -50,6 +50,8 @@ var badCases = []struct {
 		[]string{`t.lit:6:7: expected process name "P1" (columns are P0, P1, ... in order), found "P2"`}},
 	{"unknown instruction", src(initW, " P0 | P1 ;\n fense W | fence W ;", ""),
 		[]string{`t.lit:7:2: unknown instruction "fense"`}},
+	{"an MPI call's C name", src(initW, " P0 | P1 ;\n MPI_Win_fence W | fence W ;", ""),
+		[]string{`t.lit:7:2: unknown instruction "MPI_Win_fence": MPI_Win_fence is written fence`}},
 	{"load without dst", src(initW, " P0 | P1 ;\n load x | fence W ;", ""),
 		[]string{`t.lit:7:2: load needs a result register: write "r = load ..."`}},
 	{"put with dst", src(initW, " P0 | P1 ;\n r0 = put x 1 | fence W ;", ""),
@@ -273,5 +275,14 @@ func TestBadInputs(t *testing.T) {
 				t.Errorf("errors:\n%s\nwant:\n%s\nsource:\n%s", got, want, c.src)
 			}
 		})
+	}
+}
+
+// Every C name the parser suggests an instruction for names an instruction that exists.
+func TestMPINamesSuggestInstructions(t *testing.T) {
+	for c, lit := range mpiNames {
+		if _, ok := opByName[lit]; !ok {
+			t.Errorf("%s is suggested as %q, which is no instruction", c, lit)
+		}
 	}
 }

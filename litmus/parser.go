@@ -868,6 +868,9 @@ func (p *parser) parseInstr(col int) *Instr {
 		word := p.tok.text
 		op, ok := opByName[word]
 		if !ok || op == OpMov || op == OpAdd || op == OpSub {
+			if lit, ok := mpiNames[strings.ToLower(word)]; ok {
+				p.fail("unknown instruction %q: %s is written %s", word, word, lit)
+			}
 			p.fail("unknown instruction %q", word)
 		}
 		if _, res := resultOps[word]; res && op != OpRecv {
@@ -1193,11 +1196,29 @@ func (p *parser) parsePrimary() Cond {
 		pos := p.tpos()
 		r := p.parseRef()
 		p.expect(tAssign, "in condition atom")
+		if p.tok.kind == tIdent || (p.tok.kind == tInt && p.peek().kind == tColon) {
+			p.fail("comparing a register or location with another (found %q after \"=\") is not supported: "+
+				"compare each with an integer, or compute their difference in the program (r2 = r1 - r0) and test it (1:r2=0)", p.tok.text)
+		}
 		v, _ := p.int64Lit("value (an integer) in condition")
 		return &Atom{Pos: pos, Ref: r, Value: v}
 	}
 	p.expected(`condition (P:reg=V, LOC=V, "~", "(", true or false)`)
 	return nil
+}
+
+// mpiNames maps MPI's C names (lower case) to the instructions that stand for them,
+// for a newcomer who writes the call as in C (LITMUS.md, Instructions).
+var mpiNames = map[string]string{
+	"mpi_put": "put", "mpi_get": "get", "mpi_accumulate": "acc", "mpi_get_accumulate": "gacc",
+	"mpi_fetch_and_op": "fop", "mpi_compare_and_swap": "cas", "mpi_rput": "rput", "mpi_rget": "rget",
+	"mpi_raccumulate": "racc", "mpi_rget_accumulate": "rgacc", "mpi_wait": "waitreq",
+	"mpi_win_fence": "fence", "mpi_win_post": "post", "mpi_win_start": "start", "mpi_win_complete": "complete",
+	"mpi_win_wait": "wait", "mpi_win_lock": "lock", "mpi_win_unlock": "unlock",
+	"mpi_win_lock_all": "lock_all", "mpi_win_unlock_all": "unlock_all", "mpi_win_flush": "flush",
+	"mpi_win_flush_all": "flush_all", "mpi_win_flush_local": "flush_local", "mpi_win_flush_local_all": "flush_local_all",
+	"mpi_win_sync": "sync", "mpi_win_shared_query": "shared_query", "mpi_barrier": "barrier", "mpi_send": "send",
+	"mpi_recv": "recv", "mpi_win_free": "free",
 }
 
 // procName: P followed by digits, a column header.

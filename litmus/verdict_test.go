@@ -118,6 +118,8 @@ func TestParseCondition(t *testing.T) {
 		{`~x=1 \/ x=2`, `~x=1 \/ x=2`, ""},
 		{`1:r0=`, "", `1:6: expected value (an integer) in condition, found end of file`},
 		{`P1:r0=1`, "", `write 1:r0, not P1:r0`},
+		{`1:r0=1:r1`, "", `1:6: comparing a register or location with another (found "1" after "=") is not supported`},
+		{`x=y`, "", `comparing a register or location with another (found "y" after "=") is not supported`},
 		{``, "", `expected condition`},
 	} {
 		got, err := ParseCondition(c.in)

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 )
 
 // NextInstr is the first instruction process proc has not executed in s.
@@ -157,13 +158,15 @@ func (p *Program) Trace(steps []Step) ([]TraceStep, State, error) {
 	return out, s, nil
 }
 
-// earlyRows are the rows of proc's instructions before j that have not executed in s.
+// earlyRows are the rows of proc's instructions before j that have not executed in s,
+// each once.
 func (p *Program) earlyRows(s State, proc, j int) []int {
 	var rows []int
 	done := p.done(s, proc)
 	code := p.Procs[proc].Code
 	for k := 0; k < j; k++ {
-		if done&(1<<uint(k)) == 0 && code[k].Row != code[j].Row {
+		// a row holds several instructions when it is a loop's await (load and until): named once
+		if done&(1<<uint(k)) == 0 && code[k].Row != code[j].Row && !slices.Contains(rows, code[k].Row) {
 			rows = append(rows, code[k].Row)
 		}
 	}

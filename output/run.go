@@ -121,8 +121,10 @@ func Plural(n int, noun string) string {
 // per test and hw model, one column per semantics, each cell the verdict
 // (Sometimes+RACE, Erroneous(E-EPOCH)) marked ok when it meets the test's expect line
 // and FAIL when it breaks it; after a test's rows, a line for each broken
-// expectation. Columns have fixed widths (from the test names and the semantics),
-// so the first test prints before the last is run.
+// expectation. Columns start with widths from the test names and the semantics, so
+// the first test prints before the last is run; a verdict wider than its column
+// (Erroneous(C-CONFLICT,E-ORIGIN-BUF) FAIL) widens it for its test's rows and every
+// later row, so no row's columns drift.
 type TableWriter struct {
 	w      io.Writer
 	sems   []spec.Semantics
@@ -176,11 +178,26 @@ func (t *TableWriter) Test(results []explorer.JobResult) {
 				jr.Test.Name, jr.Test.File, jr.Sem.Name, jr.HW, jr.Expect.ObsString(), jr.Result.Verdict()))
 		}
 	}
+	var rows [][]string
 	for _, hw := range hws {
-		t.row(append([]string{results[0].Test.Name, hw.String()}, cells[hw]...))
+		rows = append(rows, append([]string{results[0].Test.Name, hw.String()}, cells[hw]...))
+	}
+	t.widen(rows)
+	for _, r := range rows {
+		t.row(r)
 	}
 	for _, f := range failures {
 		fmt.Fprintln(t.w, f)
+	}
+}
+
+// widen makes each column (but the last, which is not padded) as wide as its
+// widest cell in rows.
+func (t *TableWriter) widen(rows [][]string) {
+	for _, r := range rows {
+		for i, c := range r[:len(r)-1] {
+			t.widths[i] = max(t.widths[i], len(c))
+		}
 	}
 }
 

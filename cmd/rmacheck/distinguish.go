@@ -102,8 +102,7 @@ func runDistinguish(cmd *cobra.Command, f distinguishFlags) error {
 		shown = shown[:f.limit]
 	}
 	out := cmd.OutOrStdout()
-	fmt.Fprintf(out, "Distinguishing %s and %s (hw %s): %d tests of at most %d processes x %d instructions, in %d classes, from %d candidates; showing %d\n",
-		sems[0].Name, sems[1].Name, hw, len(diffs), f.maxProcs, f.maxInstrs, classes, searched, len(shown))
+	fmt.Fprintln(out, distinguishHeader(sems[0].Name, sems[1].Name, hw, f, len(diffs), classes, searched, len(shown)))
 	for _, d := range shown {
 		fmt.Fprintln(out)
 		writeDifference(out, d)
@@ -125,6 +124,31 @@ func runDistinguish(cmd *cobra.Command, f distinguishFlags) error {
 		return exitWith(exitFailed)
 	}
 	return nil
+}
+
+// distinguishHeader says what was searched, what was found and what is shown:
+// "Distinguishing A and B (hw relaxed): 95 of 740 candidates tell them apart
+// (shrunk to at most 3 processes of at most 4 instructions each), in 72 classes;
+// showing the smallest test of 1 class (--limit 1)".
+func distinguishHeader(x, y string, hw model.HW, f distinguishFlags, found, classes, searched, shown int) string {
+	line := fmt.Sprintf("Distinguishing %s and %s (hw %s): %d of %s tell them apart", x, y, hw, found, output.Plural(searched, "candidate"))
+	if f.noShrink {
+		line += fmt.Sprintf(" (at most %d processes of at most %d instructions each)", f.maxProcs, f.maxInstrs)
+	} else {
+		line += fmt.Sprintf(" (shrunk to at most %d processes of at most %d instructions each)", f.maxProcs, f.maxInstrs)
+	}
+	switch {
+	case found == 0:
+		return line
+	case f.all:
+		line += "; showing " + output.Plural(shown, "test")
+	default:
+		line += fmt.Sprintf(", in %s (shape, syncs and kind of difference); showing the smallest test of %s", output.Plural(classes, "class"), output.Plural(shown, "class"))
+	}
+	if f.limit > 0 && shown == f.limit && shown < classes {
+		line += fmt.Sprintf(" (--limit %d)", f.limit)
+	}
+	return line
 }
 
 // onePerClass keeps the smallest test of each class; the smallest of each kind of
@@ -153,7 +177,8 @@ func writeDifference(w io.Writer, d *gen.Difference) {
 	if d.From != "" {
 		from = ", shrunk from " + d.From
 	}
-	fmt.Fprintf(w, "== %s (%d instructions%s)\n", d.Test.Name, gen.Size(d.Test), from)
+	fmt.Fprintf(w, "== %s (%s, %s in all, at most %d a process%s)\n", d.Test.Name, output.Plural(len(d.Test.Procs), "process"),
+		output.Plural(gen.Size(d.Test), "instruction"), gen.Instrs(d.Test), from)
 	w.Write(d.Source)
 	output.Diff(w, d.Diff)
 }

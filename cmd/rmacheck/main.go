@@ -105,13 +105,27 @@ func newRootCmd() *cobra.Command {
 // gives the command tree, for commands that record it (report).
 type argvKey struct{}
 
-// commandLine is the command line that is running, as given to run: "rmacheck ARGS".
+// commandLine is the command line that is running, as given to run: "rmacheck ARGS",
+// each word quoted for a shell where it needs it.
 // Without one (a tree built otherwise) it is "rmacheck" and the command's path and args.
 func commandLine(cmd *cobra.Command, args []string) string {
+	words := append([]string{cmd.CommandPath()}, args...)
 	if argv, ok := cmd.Context().Value(argvKey{}).([]string); ok {
-		return strings.Join(append([]string{"rmacheck"}, argv...), " ")
+		words = append([]string{"rmacheck"}, argv...)
 	}
-	return strings.Join(append([]string{cmd.CommandPath()}, args...), " ")
+	for i, w := range words {
+		words[i] = shellQuote(w)
+	}
+	return strings.Join(words, " ")
+}
+
+// shellQuote quotes a word for a POSIX shell when it needs it, so a command line
+// printed in a report can be pasted back (a --title holds spaces, '#' and '?').
+func shellQuote(w string) string {
+	if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./,:=@%+-") == "" {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
 // extraCommands are constructors of further subcommands (run, replay, ...), registered by

@@ -227,6 +227,9 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
+	if bad && len(tests) == 0 { // nothing to run: the errors alone, no empty table
+		return exitWith(exitBadInput)
+	}
 	var jobs []explorer.Job
 	var last []int // per test, the index of its last job
 	for _, t := range tests {

@@ -46,6 +46,12 @@ var runGoldenCases = []struct {
 	{"run_fail_on_race_sometimes", []string{"run", "--sem", "mpi-4.1", "--fail-on", "race", "--fail-on", "sometimes", "testdata/sb.lit"}, 1},
 	{"run_fail_on_clean", []string{"run", "--fail-on", "erroneous,race,sometimes", "testdata/good2.lit"}, 0},
 	{"run_fail_on_bad", []string{"run", "--fail-on", "never", "testdata/good2.lit"}, 2},
+	// a missing file alone: its error, no empty table and "0 tests" before it
+	{"run_missing_only", []string{"run", "testdata/missing.lit"}, 2},
+	// a verdict wider than its column widens it: the row's columns stay aligned
+	{"run_table_wide", []string{"run", "../../docs/tutorial/poll-put-get.lit", "testdata/good2.lit"}, 0},
+	// a step before a spin loop's await names the await's row once
+	{"replay_await_early", []string{"replay", "../../docs/tutorial/pc-shared-nosync-reader.lit", "--sem", "mpi-4.1", "--outcome", "1:r1=0"}, 0},
 }
 
 var (
