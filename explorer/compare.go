@@ -1,6 +1,9 @@
 package explorer
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
@@ -8,9 +11,11 @@ import (
 
 // Comparison is how two results of one test differ (under two semantics, say): the
 // outcomes only one of them allows, each with its witness, and the rules only one
-// of them raises, rule by rule (a RACE on one side and a U2 on the other are two
-// differences: the rule is what tells the user which access is unordered). It is
-// the one comparison diff, distinguish and the reports share.
+// of them raises, rule by rule. A race-class flag whose two accesses the other side
+// flags too, under another race-class rule (RACE under one reading, U3 under the
+// one that makes remote loads RMA operations), is the same race renamed, not a
+// difference: the accesses are unordered on both sides. It is the one comparison
+// diff, distinguish and the reports share, so they count differences alike.
 type Comparison struct {
 	OnlyX, OnlyY   []Outcome
 	FlagsX, FlagsY []Flag
@@ -48,11 +53,40 @@ func outcomesOnly(x, y *Result) []Outcome {
 func flagsOnly(x, y *Result) []Flag {
 	var out []Flag
 	for _, f := range x.Flags {
-		if !y.HasFlag(f.Rule) {
+		if !y.HasFlag(f.Rule) && !renamedRace(&f, y) {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// renamedRace reports whether f is a race-class flag whose accesses y flags under
+// another race-class rule.
+func renamedRace(f *Flag, y *Result) bool {
+	if f.Class != spec.ClassRace {
+		return false
+	}
+	for i := range y.Flags {
+		g := &y.Flags[i]
+		if g.Class == spec.ClassRace && sameAccesses(&f.Diagnostic, &g.Diagnostic) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameAccesses reports whether two diagnostics are about the same accesses (the
+// same process and row each), in either order.
+func sameAccesses(a, b *model.Diagnostic) bool {
+	key := func(d *model.Diagnostic) []model.Site {
+		var s []model.Site
+		for _, x := range d.Sites() {
+			s = append(s, model.Site{Proc: x.Proc, Row: x.Row})
+		}
+		slices.SortFunc(s, func(p, q model.Site) int { return cmp.Or(cmp.Compare(p.Proc, q.Proc), cmp.Compare(p.Row, q.Row)) })
+		return s
+	}
+	return slices.Equal(key(a), key(b))
 }
 
 // Diff is how two semantics answer one test on one hw model.
