@@ -136,3 +136,30 @@ func TestFmtWriteFailureNamesTheFile(t *testing.T) {
 		t.Errorf("fmt -w in a read-only directory: exit %d, %q", code, stderr)
 	}
 }
+
+// TestUnwritableStdoutFails: a command whose output cannot be written (/dev/full: every
+// write fails with ENOSPC) says so and exits 2. It exited 0 with no message, so a script
+// reading `run --json > full-disk/out.json` took an empty file for a result.
+func TestUnwritableStdoutFails(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full: %v", err)
+	}
+	defer full.Close()
+	for _, args := range [][]string{
+		{"run", "--json", "testdata/sb.lit"},
+		{"run", "testdata/sb.lit"},
+		{"check", "-v", "testdata/good.lit"},
+		{"explain", "E-EPOCH"},
+		{"layout", "testdata/align-contig.lit"},
+		{"presets"},
+		{"--help"},
+		{"gen", "--shape", "SB"},
+	} {
+		var stderr strings.Builder
+		code := run(args, full, &stderr)
+		if code != exitBadInput || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("rmacheck %s > /dev/full: exit %d, stderr %q; want exit 2 naming the failed write", strings.Join(args, " "), code, stderr.String())
+		}
+	}
+}
