@@ -27,7 +27,13 @@ func readString(t *testing.T, path string) string {
 // also stop go test's own log file.)
 func runLimited(t *testing.T, blocks int, args ...string) (code int, stderr string) {
 	t.Helper()
-	cmd := exec.Command("/bin/sh", append([]string{"-c", fmt.Sprintf(`ulimit -f %d && exec "$0" "$@"`, blocks), os.Args[0]}, args...)...)
+	return runUlimit(t, fmt.Sprintf("-f %d", blocks), args...)
+}
+
+// runUlimit runs rmacheck ARGS in a child process under `ulimit LIMIT`.
+func runUlimit(t *testing.T, limit string, args ...string) (code int, stderr string) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", append([]string{"-c", fmt.Sprintf(`ulimit %s && exec "$0" "$@"`, limit), os.Args[0]}, args...)...)
 	cmd.Env = append(os.Environ(), "RMACHECK_AS_MAIN=1")
 	var errb strings.Builder
 	cmd.Stderr = &errb
@@ -160,6 +166,25 @@ func TestUnwritableStdoutFails(t *testing.T) {
 		code := run(args, full, &stderr)
 		if code != exitBadInput || !strings.Contains(stderr.String(), "no space left on device") {
 			t.Errorf("rmacheck %s > /dev/full: exit %d, stderr %q; want exit 2 naming the failed write", strings.Join(args, " "), code, stderr.String())
+		}
+	}
+}
+
+// TestAddressSpaceLimitStopsSearch: under an address-space limit (ulimit -v) a search
+// that would outgrow it stops with the memory-bound message (status 1), even with a
+// --max-memory above what the limit leaves. The runtime's fatal "out of memory" killed
+// the process: the budget ignored RLIMIT_AS and the visited set's table growth asked for
+// blocks it had not counted.
+func TestAddressSpaceLimitStopsSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("grows a search to its memory bound")
+	}
+	for _, extra := range [][]string{nil, {"--max-memory", "300M"}} {
+		args := append([]string{"run", "-j", "2", "--sem", "mpi-4.1", "../../explorer/testdata/fence-ring-16.lit"}, extra...)
+		code, stderr := runUlimit(t, "-v 2500000", args...)
+		named := extra != nil || strings.Contains(stderr, "the address-space limit (ulimit -v) leaves room for")
+		if code != exitFailed || strings.Contains(stderr, "fatal error") || !strings.Contains(stderr, "stopped: its states would pass the memory bound") || !named {
+			t.Errorf("rmacheck %s under ulimit -v 2500000: exit %d, stderr:\n%.600s", strings.Join(args, " "), code, stderr)
 		}
 	}
 }
