@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -185,6 +186,29 @@ func TestAddressSpaceLimitStopsSearch(t *testing.T) {
 		named := extra != nil || strings.Contains(stderr, "the address-space limit (ulimit -v) leaves room for")
 		if code != exitFailed || strings.Contains(stderr, "fatal error") || !strings.Contains(stderr, "stopped: its states would pass the memory bound") || !named {
 			t.Errorf("rmacheck %s under ulimit -v 2500000: exit %d, stderr:\n%.600s", strings.Join(args, " "), code, stderr)
+		}
+	}
+}
+
+// TestFIFOInDirectoryIsSkipped: a named pipe called z.lit in a checked directory is
+// skipped with a message (check and run opened it and waited forever for a writer);
+// the directory's other files are still checked.
+func TestFIFOInDirectoryIsSkipped(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.lit"), []byte(readString(t, "testdata/good.lit")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "z.lit")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, cmd := range []string{"check", "run"} {
+		code, stdout, stderr := runCLI(cmd, dir)
+		if code != exitBadInput || !strings.Contains(stderr, fifo+": skipped: not a regular file (a named pipe)") {
+			t.Errorf("%s DIR with a FIFO: exit %d, stderr %q", cmd, code, stderr)
+		}
+		if cmd == "run" && !strings.Contains(stdout, "1 test,") {
+			t.Errorf("run DIR with a FIFO did not run the other file:\n%s", stdout)
 		}
 	}
 }
