@@ -234,7 +234,7 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 	if err != nil || rep.Skipped != "" {
 		return rep, err
 	}
-	src, err := cgen.Generate(t, cgen.Options{Jitter: opt.Jitter})
+	src, err := cgen.Generate(t, cgen.Options{Jitter: opt.Jitter, MaxWindowBytes: opt.MaxWindowBytes})
 	if err != nil {
 		return nil, err
 	}
