@@ -1,9 +1,14 @@
 package explorer_test
 
 import (
+	"fmt"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
 	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
@@ -62,4 +67,55 @@ exists (x=1)
 			}
 		})
 	}
+}
+
+// witnessLengths are the lengths of a result's outcome witnesses and flag traces, by
+// outcome and by flag: a search that finds the same with shorter or longer traces
+// is not the same search.
+func witnessLengths(r *explorer.Result) []string {
+	var out []string
+	for _, o := range r.Outcomes {
+		out = append(out, fmt.Sprintf("%v %v: %d", o.Values, o.Flags, len(o.Witness)))
+	}
+	for _, f := range r.Flags {
+		out = append(out, fmt.Sprintf("%s %v: %d", f.Rule, f.Sites(), len(f.Trace)))
+	}
+	return out
+}
+
+// TestQuotientRandom: the live-variable quotient (model.Program.DropDead) changes
+// nothing a search finds: the same outcomes, flags with their sites, observation,
+// witnesses as short, which replay on the full program; with spin loops, guards,
+// accumulates and assertions, under every preset and hw model.
+func TestQuotientRandom(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := propCfg
+		cfg.Asserts = rapid.Bool().Draw(t, "asserts")
+		lt := gen.Program(cfg).Draw(t, "program")
+		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		p, err := model.Compile(lt, sem, hw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := explorer.Options{MaxStates: 3_000_000}
+		got, err := explorer.Explore(p, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := explorer.Explore(p, explorer.NoQuotient(opt))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sameVerdict(want, got); d != "" {
+			t.Fatalf("the quotient changes the verdict (-without +with):\n%s\n%s", d, litmus.Format(lt))
+		}
+		if d := cmp.Diff(witnessLengths(want), witnessLengths(got)); d != "" {
+			t.Fatalf("the quotient changes the witnesses' lengths (-without +with):\n%s\n%s", d, litmus.Format(lt))
+		}
+		if got.States > want.States {
+			t.Fatalf("the quotient stores more states: %d > %d\n%s", got.States, want.States, litmus.Format(lt))
+		}
+		checkReplays(t, p, got)
+	})
 }
