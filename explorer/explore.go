@@ -264,12 +264,23 @@ func (e *search) run() error {
 		if err := e.stop.Load(); err != nil {
 			return *err
 		}
+		if e.pairsOnly() && e.unfound.Load() == 0 {
+			break
+		}
 	}
 	for _, w := range workers {
 		e.trans += w.trans
 	}
 	return nil
 }
+
+// pairsOnly: the search is for its pair flags alone (a program that forgets
+// values: model.Program.WithoutValues), so it may stop at the end of the level in
+// which the last candidate pair was found. Every state of that level and the ones
+// before it has been checked, and later levels hold only higher states, so each
+// pair keeps the lowest state it is concurrent in: its trace is as short as a
+// whole search would give.
+func (e *search) pairsOnly() bool { return e.p.ForgetsValues() && !e.opt.NoConflicts }
 
 func (e *search) parallelLevel() int {
 	if e.opt.parallelFrom > 0 {

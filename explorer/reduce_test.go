@@ -119,3 +119,46 @@ func TestQuotientRandom(t *testing.T) {
 		checkReplays(t, p, got)
 	})
 }
+
+// TestPairSearchStopsEarly: the search of a program that forgets values is for its
+// pair flags alone, and stops at the end of the level in which it found the last
+// one: here the race of the first two accesses, concurrent in the initial state, so
+// the search stores the root and its successors, while the whole search runs every
+// interleaving of the stores after them.
+func TestPairSearchStopsEarly(t *testing.T) {
+	lt, err := litmus.Parse("race.lit", []byte(`MPI race
+{
+  win W allocate_shared size=3;
+  x = W@0[0]; y = W@0[1]; z = W@1[1];
+}
+ P0           | P1           ;
+ store x 1    | r0 = load x  ;
+ store y 1    | store z 1    ;
+ store y 2    | store z 2    ;
+exists (1:r0=1)
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sem, _ := spec.Preset("mpi-4.1")
+	p, err := model.Compile(lt, sem, model.Relaxed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := explorer.Explore(p, explorer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs, err := explorer.Explore(p.WithoutValues(), explorer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(pairView(full), pairView(pairs)); d != "" {
+		t.Fatalf("pairs differ (-full +pairs only):\n%s", d)
+	}
+	root := 0
+	p.Successors(p.Initial(), make(model.State, p.StateSize()), true, nil, func(model.Step, model.State) { root++ })
+	if pairs.States != 1+root || full.States <= pairs.States {
+		t.Errorf("the pair search stored %d states (the whole search %d), want %d: the root and its successors", pairs.States, full.States, 1+root)
+	}
+}
