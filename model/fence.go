@@ -87,12 +87,10 @@ func (p *Program) returnFrom(s State, proc, j int, rec *Record) bool {
 		}
 		s[p.Layout.Barrs[proc]]++
 	case KFree:
-		wl := &p.Layout.Win[in.Win]
 		if !p.allArrived(s, proc, KFree, int(in.Win), nil, p.Wins[in.Win].Group) {
 			return false
 		}
-		_ = wl
-		s[wl.Freed+proc] = 1
+		p.freeReturn(s, proc, in, rec)
 	}
 	s[p.Layout.InCall[proc]] = 0
 	p.setDone(s, proc, j)
