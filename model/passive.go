@@ -184,7 +184,13 @@ func (p *Program) flush(s State, proc int, in *Instr, rec *Record) bool {
 		p.completeAtTarget(s, int(in.Win), func(origin int, op *Instr, _, _ int) bool {
 			return origin == proc && (all || op.Target == in.Target)
 		})
+		return true
 	}
+	target := int(in.Target)
+	if all {
+		target = -1
+	}
+	p.completeFetches(s, proc, int(in.Win), target) // §3: their results are at the origin
 	return true
 }
 
