@@ -85,7 +85,8 @@ func (c *compiler) localSteps(proc int) {
 		in.LocalCommit = in.Spec >= 0 && guardOK && regs&rmaDst == 0
 		// A free's return disables the process's later accesses to the window (they
 		// become E-EPOCH), which the concurrency checks see: never local.
-		in.LocalReturn = in.TwoPhase && in.Kind != KFree && (in.Kind != KFence || (!p.hasSeparate && !c.windowHasOps(int(in.Win))))
+		// A fence's return opens an exposure epoch that others' locks read (E-EPOCH-MIX).
+		in.LocalReturn = in.TwoPhase && in.Kind != KFree && (in.Kind != KFence || (!p.hasSeparate && !c.windowHasOps(int(in.Win)) && !c.windowLocked(int(in.Win))))
 		if in.Local || (in.LocalSkip && in.GuardReg >= 0) || in.LocalReturn || in.LocalCommit {
 			p.Procs[proc].LocalMask |= 1 << uint(k)
 		}
@@ -109,7 +110,8 @@ func (c *compiler) localKind(proc int, in *Instr) bool {
 	case KFlush:
 		return !completes
 	case KFence:
-		return in.TwoPhase || (!p.hasSeparate && !completes) // arrival only; a noprecede fence also copies and completes
+		// arrival only; a noprecede fence also copies, completes and opens an exposure epoch
+		return in.TwoPhase || (!p.hasSeparate && !completes && !c.windowLocked(int(in.Win)))
 	case KSync:
 		return !p.hasSeparate // R5/R6 copies touch the public copy others' RMA reaches
 	case KUnlock, KUnlockAll:
