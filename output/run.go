@@ -45,7 +45,7 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 		}
 		line := mark + " " + p.OutcomeString(o.Values)
 		if len(o.Flags) > 0 {
-			line += "  # erroneous: " + strings.Join(o.Flags, ",")
+			line += "  # erroneous: " + strings.Join(spec.RuleNames(o.Flags), ",")
 		}
 		fmt.Fprintln(w, line)
 		if show == ShowAll || (show == ShowWitness && o.Sat) {
@@ -91,12 +91,12 @@ func PlainVerdict(q litmus.Quant, sem, hw string, v litmus.Verdict, positive, ne
 	line := fmt.Sprintf("%s under %s (hw %s): %s, %d of %s; erroneous: ",
 		question, sem, hw, answer, positive, Plural(positive+negative, "outcome"))
 	if v.IsErroneous() {
-		line += strings.Join(v.Erroneous, ", ") + " (not valid MPI: its outcomes are undefined)"
+		line += strings.Join(spec.RuleNames(v.Erroneous), ", ") + " (not valid MPI: its outcomes are undefined)"
 	} else {
 		line += "none"
 	}
 	if len(v.Race) > 0 {
-		line += "; races: " + strings.Join(v.Race, ", ")
+		line += "; races: " + strings.Join(spec.RuleNames(v.Race), ", ")
 	}
 	return line
 }
