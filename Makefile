@@ -94,7 +94,9 @@ conform: build
 # `make conform-results` regenerates (those runs differ from run to run), the question and
 # the checked answer of each report (reports/*/question.txt) and the upstream status of each
 # library finding (reports/upstream/status.json). The date written is the last commit's.
-T435      := litmus/ticket435 ../shared/acceptance/0[1-9]-*.lit ../shared/acceptance/10-*.lit
+# the two poll tests show the consequence for programs of option A: a producer's remote stores need a flush
+T435      := litmus/ticket435 ../shared/acceptance/0[1-9]-*.lit ../shared/acceptance/10-*.lit \
+	litmus/poll/MP+rstore+sync+await+sync.lit litmus/poll/MP+rstore+flush+poll+sync.lit
 SQ        := litmus/sharedquery ../shared/acceptance/17-*.lit ../shared/acceptance/18-*.lit ../shared/acceptance/19-*.lit
 ALIGN     := litmus/layout ../shared/acceptance/22-*.lit ../shared/acceptance/23-*.lit
 ASSERTS   := litmus/assertions ../shared/acceptance/20-*.lit ../shared/acceptance/21-*.lit
@@ -110,7 +112,7 @@ reportdata = --question reports/$(1)/question.txt --upstream reports/upstream/st
 
 reports: build
 	$(BIN) report $(T435) --out reports/ticket-435 --title "Ticket #435: are load/store on shared windows RMA operations?" \
-		$(T435SEMS) --hw relaxed --hw tso $(call reportdata,ticket-435)
+		$(T435SEMS) --hw relaxed --hw tso --distinguish $(call reportdata,ticket-435)
 	$(BIN) report $(SQ) --out reports/shared-query --title "MPI_Win_shared_query on every window flavor: MPI-3.0/4.0 vs 4.1" \
 		--sem mpi-3.0 --sem mpi-4.1 $(call reportdata,shared-query)
 	$(BIN) report $(ALIGN) --out reports/alignment --title "Alignment of allocated window memory: before and since MPI-4.0" \

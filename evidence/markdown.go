@@ -267,7 +267,7 @@ func modelCell(tr *TestReport, preset, hw string) string {
 	if res == nil {
 		return "-"
 	}
-	return fmt.Sprintf("%s (hw %s), %d outcomes allowed", res.Verdict(), hw, len(res.Outcomes))
+	return fmt.Sprintf("%s (hw %s), %s allowed", res.Verdict(), hw, output.Plural(len(res.Outcomes), "outcome"))
 }
 
 func histogramText(c output.ConformRecord) string {
@@ -302,7 +302,7 @@ func unseenText(c output.ConformRecord) string {
 func resultText(c output.ConformRecord) string {
 	switch recordStatus(c) {
 	case statusSpinLimit:
-		return "**SPIN-LIMIT**: " + c.SpinLimit
+		return "SPIN-LIMIT: " + strings.TrimPrefix(c.SpinLimit, "SPIN-LIMIT ") // weak progress, no violation: not bold as NON-CONFORMING is
 	case statusSkipped:
 		return c.Skipped
 	case statusNonConforming:

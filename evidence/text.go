@@ -35,17 +35,17 @@ type FindingItem struct {
 func (r *Report) FindingsText() []FindingsSection {
 	f := r.Findings()
 	var out []FindingsSection
-	if len(f.Pairs) > 0 {
+	if pairs := apartPairs(f.Pairs); len(pairs) > 0 {
 		s := FindingsSection{Title: "Readings compared"}
-		s.Intro = fmt.Sprintf("For each pair of readings: how many of this report's %d tests tell them apart (hw relaxed), and the smallest generated test that does.", len(r.Tests))
+		s.Intro = fmt.Sprintf("The pairs of readings that some of this report's %d tests tell apart (hw relaxed; a race named differently by two readings is not a difference), and which tests; the other pairs answer every test alike.", len(r.Tests))
 		for _, sm := range r.Smallest {
 			if sm != nil {
-				s.Intro = fmt.Sprintf("For each pair of readings: how many of this report's %d tests tell them apart (hw relaxed), and the smallest generated test that does (`rmacheck distinguish` over the %d generated tests of at most %d processes × %d instructions, each distinguishing test shrunk; hw %s).",
+				s.Intro = fmt.Sprintf("The pairs of readings that some of this report's %d tests tell apart (hw relaxed; a race named differently by two readings is not a difference), which tests, and the smallest generated test that does (`rmacheck distinguish` over the %d generated tests of at most %d processes × %d instructions, each distinguishing test shrunk; hw %s).",
 					len(r.Tests), sm.Candidates, sm.MaxProcs, sm.MaxInstrs, sm.HW)
 				break
 			}
 		}
-		for _, p := range f.Pairs {
+		for _, p := range pairs {
 			s.Items = append(s.Items, r.pairItem(p))
 		}
 		out = append(out, s)
@@ -64,6 +64,19 @@ func (r *Report) FindingsText() []FindingsSection {
 			s.Items = append(s.Items, probeItem(p))
 		}
 		out = append(out, s)
+	}
+	return out
+}
+
+// apartPairs keeps the pairs some test of the report, or a generated test, tells
+// apart: a pair none does is no finding, and a list of "none" lines buried the
+// findings of reports whose question is not about the readings.
+func apartPairs(pairs []PairFinding) []PairFinding {
+	var out []PairFinding
+	for _, p := range pairs {
+		if len(p.Tests) > 0 || (p.Smallest != nil && p.Smallest.Diff != nil) {
+			out = append(out, p)
+		}
 	}
 	return out
 }
@@ -212,7 +225,14 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 	for _, g := range groups {
 		what := map[string]string{statusNonConforming: "an outcome the model forbids", statusSpinLimit: "a spin loop that did not exit (the run stopped there)",
 			statusFailed: "no histogram (the run failed)"}[g.kind]
-		line := fmt.Sprintf("**%s**, %s: %s.", g.kind, what, strings.Join(g.tests, "; "))
+		kind := g.kind
+		if g.kind == statusNonConforming { // bold as in the summary: the one status that breaks the standard
+			kind = "**" + kind + "**"
+		}
+		if g.up != nil && g.up.Cause != "" {
+			what += ", from " + g.up.Cause
+		}
+		line := fmt.Sprintf("%s, %s: %s.", kind, what, strings.Join(g.tests, "; "))
 		it.Sub = append(it.Sub, line+upstreamText(g.up, true))
 	}
 	if len(t.Refused) > 0 {
@@ -479,7 +499,7 @@ func statusCell(sts []string) string {
 	}
 	sort.SliceStable(order, func(i, j int) bool { return statusRank(order[i]) < statusRank(order[j]) })
 	if len(order) == 1 {
-		if order[0] == statusNonConforming || order[0] == statusSpinLimit || order[0] == statusFailed {
+		if order[0] == statusNonConforming { // the one status that breaks the standard
 			return "**" + order[0] + "**"
 		}
 		return order[0]
@@ -487,7 +507,7 @@ func statusCell(sts []string) string {
 	var parts []string
 	for _, s := range order {
 		w := s
-		if s == statusNonConforming || s == statusSpinLimit || s == statusFailed {
+		if s == statusNonConforming {
 			w = "**" + s + "**"
 		}
 		parts = append(parts, fmt.Sprintf("%s %d", w, count[s]))

@@ -30,10 +30,14 @@ type UpstreamSetup struct {
 // nonconforming, spin-limit, failed) or probe item (a prefix of the item and a part
 // of the verdict).
 type UpstreamEntry struct {
-	ID     string   `json:"id"`
-	Target string   `json:"target"`
-	Kind   string   `json:"kind"` // nonconforming, spin-limit, failed, probe
-	Tests  []string `json:"tests,omitempty"`
+	ID     string `json:"id"`
+	Target string `json:"target"`
+	Kind   string `json:"kind"` // nonconforming, spin-limit, failed, probe
+	// Cause: what in the library the finding comes from, in a few words; a report
+	// says it first, so that a finding about window allocation met in the polling
+	// report is not read as a polling bug.
+	Cause string   `json:"cause,omitempty"`
+	Tests []string `json:"tests,omitempty"`
 	// Probe: the item prefix ("MPI_Win_allocate size=") and a part of the verdict
 	// ("VIOLATES MPI-4.0 alignment") of the probe results it covers.
 	ProbeItem    string `json:"probe_item,omitempty"`

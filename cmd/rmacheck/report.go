@@ -22,15 +22,15 @@ import (
 func init() { extraCommands = append(extraCommands, newReportCmd) }
 
 type reportFlags struct {
-	out, title, date       string
-	sems, hws              []string
-	conform, logs, probes  []string
-	question, upstream     string
-	index                  string
-	exploit, noDistinguish bool
-	distProcs, distInstrs  int
-	search                 searchFlags
-	abi                    string
+	out, title, date      string
+	sems, hws             []string
+	conform, logs, probes []string
+	question, upstream    string
+	index                 string
+	exploit, distinguish  bool
+	distProcs, distInstrs int
+	search                searchFlags
+	abi                   string
 }
 
 func newReportCmd() *cobra.Command {
@@ -41,9 +41,10 @@ func newReportCmd() *cobra.Command {
 		Long: wrapText(`report explores every test under each semantics and hw model and writes NAME/report.md and `+
 			`NAME/report.html. The report opens with the question it answers and its one-line answer (--question: `+
 			`a file whose check lines are verdicts of the report's own results; a check that does not hold fails `+
-			`the report), then Findings computed from its data: for each pair of semantics, how many tests tell them `+
-			`apart and the smallest generated test that does (rmacheck distinguish, bounded by --distinguish-procs `+
-			`and --distinguish-instrs); for each conformance target, every NON-CONFORMING test with its rate, the rule `+
+			`the report), then Findings computed from its data: for each pair of semantics that some of its tests tell `+
+			`apart, those tests (and, with --distinguish, the smallest generated test that does: rmacheck distinguish, `+
+			`bounded by --distinguish-procs and --distinguish-instrs; generated tests are outside the report's own `+
+			`question, so only a question about the readings themselves asks for them); for each conformance target, every NON-CONFORMING test with its rate, the rule `+
 			`it breaks and its status upstream (--upstream), every spin limit and failed run; for each probe, the `+
 			`results that violate MPI-4.0 or 4.1. Then a one-screen summary table, and per test its expect lines, `+
 			`the program, the verdict and outcomes per semantics and hw model, the flags with links to the MPI-4.1 `+
@@ -73,7 +74,7 @@ func newReportCmd() *cobra.Command {
 	fl.StringVar(&f.upstream, "upstream", "", "the status upstream of library findings (reports/upstream/status.json)")
 	fl.StringVar(&f.index, "index", "", "write DIR/README.md, the index of the reports in DIR, and nothing else")
 	fl.BoolVar(&f.exploit, "exploit", false, "also show what exploiting the assertions (--assert exploit) adds")
-	fl.BoolVar(&f.noDistinguish, "no-distinguish", false, "do not search generated tests for the smallest that tells each pair apart")
+	fl.BoolVar(&f.distinguish, "distinguish", false, "also search generated tests for the smallest that tells each pair of semantics apart (for a question about the readings themselves)")
 	fl.IntVar(&f.distProcs, "distinguish-procs", 2, "the generated tests searched have at most this many processes")
 	fl.IntVar(&f.distInstrs, "distinguish-instrs", 4, "and at most this many instructions per process")
 	addSearchFlags(fl, &f.search, defaultMaxStates)
@@ -173,7 +174,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	if err != nil {
 		return err
 	}
-	if !f.noDistinguish && len(sems) > 1 {
+	if f.distinguish && len(sems) > 1 {
 		if f.distProcs < 1 || f.distInstrs < 1 {
 			return usageErrorf("--distinguish-procs and --distinguish-instrs must be at least 1")
 		}

@@ -16,7 +16,7 @@ func TestReportCLI(t *testing.T) {
 	os.WriteFile(q, []byte("question: Does A order store buffering?\nanswer: No: A makes SB erroneous.\ncheck: SB hw=relaxed A = Erroneous(E-EPOCH)\n"), 0o644)
 	out := filepath.Join(dir, "sb")
 	code, stdout, stderr := runCLI("report", "testdata/sb.lit", "--out", out, "--sem", "A", "--sem", "B",
-		"--question", q, "--distinguish-instrs", "2", "--date", "2026-12-01")
+		"--question", q, "--distinguish", "--distinguish-instrs", "2", "--date", "2026-12-01")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -49,7 +49,7 @@ func TestReportCLIAnswerNotBacked(t *testing.T) {
 	dir := t.TempDir()
 	q := filepath.Join(dir, "question.txt")
 	os.WriteFile(q, []byte("question: q?\nanswer: a.\ncheck: SB hw=relaxed B = Never\n"), 0o644)
-	code, _, stderr := runCLI("report", "testdata/sb.lit", "--out", filepath.Join(dir, "x"), "--sem", "A", "--sem", "B", "--question", q, "--no-distinguish")
+	code, _, stderr := runCLI("report", "testdata/sb.lit", "--out", filepath.Join(dir, "x"), "--sem", "A", "--sem", "B", "--question", q)
 	if code != 1 || !strings.Contains(stderr, "question.txt:3: the answer does not hold: SB under B (hw relaxed) is Sometimes+RACE, not Never") {
 		t.Errorf("exit %d, stderr:\n%s", code, stderr)
 	}
