@@ -9,18 +9,29 @@ import (
 	"github.com/rmacheck/rmacheck/output"
 )
 
-// TestCommittedReportsNameEveryNonConformingTest: each committed report's Findings
-// name every NON-CONFORMING test of the conformance data beside it.
-func TestCommittedReportsNameEveryNonConformingTest(t *testing.T) {
+// committedReports reads every committed reports/*/report.md, by path; the test
+// skips when there is none.
+func committedReports(t *testing.T) map[string][]byte {
+	t.Helper()
 	pages, _ := filepath.Glob("../reports/*/report.md")
 	if len(pages) == 0 {
 		t.Skip("no committed reports")
 	}
+	out := map[string][]byte{}
 	for _, page := range pages {
 		md, err := os.ReadFile(page)
 		if err != nil {
 			t.Fatal(err)
 		}
+		out[page] = md
+	}
+	return out
+}
+
+// TestCommittedReportsNameEveryNonConformingTest: each committed report's Findings
+// name every NON-CONFORMING test of the conformance data beside it.
+func TestCommittedReportsNameEveryNonConformingTest(t *testing.T) {
+	for page, md := range committedReports(t) {
 		var recs []output.ConformRecord
 		for _, target := range []string{"reference", "mpich", "openmpi"} {
 			path := filepath.Join(filepath.Dir(page), target+".json")

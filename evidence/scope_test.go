@@ -1,8 +1,6 @@
 package evidence
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -62,15 +60,7 @@ func TestReportScope(t *testing.T) {
 // Each committed report names only its own tests, and generated ones only when the
 // command that produced it asked for them.
 func TestCommittedReportsStayInScope(t *testing.T) {
-	pages, _ := filepath.Glob("../reports/*/report.md")
-	if len(pages) == 0 {
-		t.Skip("no committed reports")
-	}
-	for _, page := range pages {
-		md, err := os.ReadFile(page)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for page, md := range committedReports(t) {
 		produced := string(md[strings.LastIndex(string(md), "Produced by"):])
 		checkScope(t, page, string(md), strings.Contains(produced, " --distinguish"))
 	}
