@@ -92,9 +92,13 @@ func runDiff(cmd *cobra.Command, args []string, f diffFlags) error {
 		}
 		fmt.Fprintln(out)
 	}
-	fmt.Fprintf(out, "%d of %d tests differ between %s and %s (hw %s)", differ, len(tests), sems[0].Name, sems[1].Name, hw)
+	verb := "differ"
+	if differ == 1 {
+		verb = "differs"
+	}
+	fmt.Fprintf(out, "%d of %s %s between %s and %s (hw %s)", differ, output.Plural(len(tests), "test"), verb, sems[0].Name, sems[1].Name, hw)
 	if incomplete > 0 {
-		fmt.Fprintf(out, "; %d searches stopped at --max-states", incomplete)
+		fmt.Fprintf(out, "; %s stopped at --max-states", output.Plural(incomplete, "search"))
 	}
 	fmt.Fprintln(out)
 	switch {
