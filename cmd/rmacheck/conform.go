@@ -149,10 +149,11 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		defer stop()
 	}
 	failed, cannotRun := false, false
-	progress := newProgress(errw, "runs of tests", len(tests)*len(sems), f.json)
+	progress := newProgress(errw, "conformance runs", len(tests)*len(sems), f.json)
 	for ti, t := range tests {
 		for si, sem := range sems {
 			done := float64(ti*len(sems) + si)
+			progress.show(done, t.Name+" ("+sem.Name+")")
 			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, Search: search,
 				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC, MaxWindowBytes: int(f.maxWindowBytes),
 				Launcher: strings.Fields(f.launcher), Hostfile: f.hostfile, Context: ctx}
