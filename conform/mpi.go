@@ -260,7 +260,7 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 		return nil, err
 	}
 	if opt.KeepDir != "" {
-		if err := atomicfile.WriteFile(filepath.Join(opt.KeepDir, name+".c"), src, 0o644); err != nil {
+		if err := atomicfile.WriteOutput(filepath.Join(opt.KeepDir, name+".c"), src, 0o644); err != nil {
 			return nil, err
 		}
 	}

@@ -109,7 +109,7 @@ func runDistinguish(cmd *cobra.Command, f distinguishFlags) error {
 		if err := os.MkdirAll(f.out, 0o755); err != nil {
 			return ioError(err)
 		}
-		var b atomicfile.Batch
+		b := atomicfile.Batch{Outputs: true}
 		for _, d := range shown {
 			b.Add(filepath.Join(f.out, d.Test.Name+".lit"), d.Source, 0o644)
 		}

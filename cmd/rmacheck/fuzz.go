@@ -125,7 +125,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 			if err := os.MkdirAll(f.out, 0o755); err != nil {
 				return ioError(err)
 			}
-			var b atomicfile.Batch // the .lit and its C, both or neither
+			b := atomicfile.Batch{Outputs: true} // the .lit and its C, both or neither
 			written := []string{filepath.Join(f.out, fd.Test.Name+".lit")}
 			b.Add(written[0], fd.Source, 0o644)
 			if f.target != "reference" { // the C a library's developers can run

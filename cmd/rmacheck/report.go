@@ -95,7 +95,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 			return exitError{code: exitBadInput, err: err}
 		}
 		path := filepath.Join(f.index, "README.md")
-		if err := atomicfile.WriteFile(path, page, 0o644); err != nil {
+		if err := atomicfile.WriteOutput(path, page, 0o644); err != nil {
 			return ioError(err)
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
@@ -187,7 +187,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return ioError(err)
 	}
-	var b atomicfile.Batch // both or neither: never a new report.md beside an old report.html
+	b := atomicfile.Batch{Outputs: true} // both or neither: never a new report.md beside an old report.html
 	b.Add(filepath.Join(f.out, "report.md"), r.Markdown(), 0o644)
 	b.Add(filepath.Join(f.out, "report.html"), r.HTML(), 0o644)
 	if err := b.Commit(); err != nil {
