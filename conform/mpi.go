@@ -364,13 +364,22 @@ func programTrouble(out []byte) *RunError {
 	return nil
 }
 
+// cFileName is the file name (without .c) of a test's C program: the test's name,
+// which the header restricts to [A-Za-z0-9_.+-], kept as it is so that different tests
+// get different files (X+Y and X_Y were both X_Y.c, and --keep-c lost one), with
+// any other byte as %XX, and "_" put first when the name starts with "." or "_" (a test
+// named ".." compiled its program over the temporary directory itself).
 func cFileName(t *litmus.Test) string {
 	var b strings.Builder
-	for _, r := range t.Name {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
-			b.WriteRune(r)
+	if strings.HasPrefix(t.Name, ".") || strings.HasPrefix(t.Name, "_") || t.Name == "" {
+		b.WriteByte('_')
+	}
+	for i := 0; i < len(t.Name); i++ {
+		c := t.Name[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.+", c) >= 0 {
+			b.WriteByte(c)
 		} else {
-			b.WriteByte('_')
+			fmt.Fprintf(&b, "%%%02X", c)
 		}
 	}
 	return b.String()

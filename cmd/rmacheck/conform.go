@@ -142,6 +142,11 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	if err != nil {
 		return err
 	}
+	if f.keepC != "" {
+		if err := sameNames(tests); err != nil {
+			return exitError{code: exitBadInput, err: fmt.Errorf("--keep-c: %w", err)}
+		}
+	}
 	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	var ctx context.Context
 	if f.target != "reference" { // MPI processes to stop on an interrupt
@@ -250,4 +255,17 @@ func conformErrorExit(err error) int {
 		return exitBadInput
 	}
 	return exitFailed
+}
+
+// sameNames refuses two tests of one name: their C programs would be one file of
+// --keep-c, and the second would silently replace the first.
+func sameNames(tests []*litmus.Test) error {
+	first := map[string]string{}
+	for _, t := range tests {
+		if f, ok := first[t.Name]; ok {
+			return fmt.Errorf("%s and %s are both test %s: their C programs would overwrite each other (rename one)", f, t.File, t.Name)
+		}
+		first[t.Name] = t.File
+	}
+	return nil
 }

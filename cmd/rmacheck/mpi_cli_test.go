@@ -171,6 +171,12 @@ func TestConformExitMeansOneThingOnEveryTarget(t *testing.T) {
 	if code != exitBadInput || !strings.Contains(stderr, "cannot write") {
 		t.Errorf("mpich, --keep-c over a directory: exit %d, %s", code, stderr)
 	}
+	dupA := write("a.lit", "MPI dup\n{ win W allocate size=1; x = W@1[0]; }\n P0 | P1 ;\n fence W | fence W ;\n fence W | fence W ;\nexists (x=0)\n")
+	dupB := write("b.lit", "MPI dup\n{ win W allocate size=1; x = W@1[0]; }\n P0 | P1 ;\n fence W | fence W ;\nexists (x=0)\n")
+	code, _, stderr = runCLI("conform", "--target", "mpich", "--runs", "10", "--keep-c", keep, dupA, dupB)
+	if code != exitBadInput || !strings.Contains(stderr, "would overwrite each other") {
+		t.Errorf("mpich, --keep-c with two tests named dup: exit %d, %s", code, stderr)
+	}
 	t.Setenv("TMPDIR", filepath.Join(dir, "nonexistent"))
 	code, _, stderr = runCLI("conform", "--target", "mpich", "--runs", "10", sb)
 	if code != exitBadInput || !strings.Contains(stderr, "nonexistent") {
