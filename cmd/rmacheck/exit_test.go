@@ -107,6 +107,7 @@ func TestNonsenseFlagsRefused(t *testing.T) {
 		{[]string{"distinguish", "--sem", "A", "--sem", "B", "--limit", "-1"}, "--limit -1"},
 		{[]string{"fuzz", "--time", "-1s"}, "--time -1s"},
 		{[]string{"fuzz", "--programs", "-3"}, "--programs -3"},
+		{[]string{"fuzz", "--time", "0", "--programs", "0"}, "give one bound"},
 		{[]string{"cgen", "--runs", "-1", "testdata/sb.lit"}, "--runs -1"},
 		{[]string{"cgen", "--jitter", "-2", "testdata/sb.lit"}, "--jitter -2"},
 		{[]string{"probe", "--target", "mpich", "--timeout", "0s"}, "--timeout 0s"},

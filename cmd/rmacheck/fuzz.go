@@ -93,6 +93,10 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 		atLeast("programs", f.programs, 0, "0: only --time")); err != nil {
 		return err
 	}
+	if f.dur == 0 && f.programs == 0 {
+		// Neither bound: the fuzzer would never stop by itself.
+		return usageErrorf("--time 0 and --programs 0: give one bound (a time, or a number of programs)")
+	}
 	for _, s := range f.syncs {
 		switch s {
 		case "none", "fence", "lock_all", "pscw", "barrier":
