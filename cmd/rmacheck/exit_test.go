@@ -107,7 +107,6 @@ func TestNonsenseFlagsRefused(t *testing.T) {
 		{[]string{"distinguish", "--sem", "A", "--sem", "B", "--limit", "-1"}, "--limit -1"},
 		{[]string{"fuzz", "--time", "-1s"}, "--time -1s"},
 		{[]string{"fuzz", "--programs", "-3"}, "--programs -3"},
-		{[]string{"fuzz", "--time", "0", "--programs", "0"}, "give one bound"},
 		{[]string{"cgen", "--runs", "-1", "testdata/sb.lit"}, "--runs -1"},
 		{[]string{"cgen", "--jitter", "-2", "testdata/sb.lit"}, "--jitter -2"},
 		{[]string{"probe", "--target", "mpich", "--timeout", "0s"}, "--timeout 0s"},
@@ -116,6 +115,10 @@ func TestNonsenseFlagsRefused(t *testing.T) {
 		if code != exitBadInput || !strings.Contains(stderr, "rmacheck: "+c.flag+": must be at least") || stdout != "" {
 			t.Errorf("rmacheck %s: exit %d, stdout %q, stderr %q; want 2 and a message on %s", strings.Join(c.args, " "), code, stdout, stderr, c.flag)
 		}
+	}
+	// Both of fuzz's bounds 0: it would run forever.
+	if code, _, stderr := runCLI("fuzz", "--time", "0", "--programs", "0"); code != exitBadInput || !strings.Contains(stderr, "give one bound") {
+		t.Errorf("fuzz --time 0 --programs 0: exit %d, %s", code, stderr)
 	}
 	// 0 keeps its documented meaning.
 	if code, _, stderr := runCLI("run", "-j", "0", "--max-states", "0", "testdata/sb.lit"); code != 0 {
