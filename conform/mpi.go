@@ -221,10 +221,8 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 		return nil, err
 	}
 	hw := MachineHW()
-	if opt.HW != "" {
-		if hw, err = model.ParseHW(opt.HW); err != nil {
-			return nil, err
-		}
+	if opt.HW != nil {
+		hw = *opt.HW
 	}
 	rep, allowed, err := begin(t, sem, target, hw, opt)
 	if rep != nil {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -261,7 +260,7 @@ func targetCell(c output.ConformRecord) string {
 // compared with, and how many outcomes it allows.
 func modelCell(tr *TestReport, preset, hw string) string {
 	if hw == "" {
-		hw = model.TSO.String()
+		hw = spec.TSO.String()
 	}
 	res := tr.Results[preset+"/"+hw]
 	if res == nil {
@@ -362,7 +361,7 @@ func flagLinks(res *explorer.Result) string {
 func (r *Report) exploitLines(tr *TestReport) []string {
 	var out []string
 	for _, s := range r.Sems {
-		ex, def := tr.Exploit[s.Name], tr.Result(s, model.Relaxed)
+		ex, def := tr.Exploit[s.Name], tr.Result(s, spec.Relaxed)
 		if ex == nil || def == nil {
 			continue
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/rmacheck/rmacheck/explorer"
-	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Question is the question a report answers and its one-line answer, from a small
@@ -121,7 +121,7 @@ func parseCheck(s string) (Check, error) {
 	switch {
 	case strings.HasPrefix(f[1], "hw="):
 		c.HW = strings.TrimPrefix(f[1], "hw=")
-		if _, err := model.ParseHW(c.HW); err != nil {
+		if _, err := spec.ParseHW(c.HW); err != nil {
 			return c, err
 		}
 		c.Sems = f[2:]
@@ -184,7 +184,7 @@ func (r *Report) checkQuestion() error {
 			continue
 		}
 		if c.Exploit != "" {
-			ex, def := tr.Exploit[c.Exploit], tr.Results[c.Exploit+"/"+model.Relaxed.String()]
+			ex, def := tr.Exploit[c.Exploit], tr.Results[c.Exploit+"/"+spec.Relaxed.String()]
 			if ex == nil || def == nil {
 				return fmt.Errorf("%s:%d: %s was not run with --exploit under %s in this report", q.File, c.Line, c.Test, c.Exploit)
 			}
@@ -197,7 +197,7 @@ func (r *Report) checkQuestion() error {
 			}
 			continue
 		}
-		hw, _ := model.ParseHW(c.HW)
+		hw, _ := spec.ParseHW(c.HW)
 		for _, name := range c.Sems {
 			res := tr.Results[name+"/"+hw.String()]
 			if res == nil {

@@ -26,7 +26,7 @@ type Report struct {
 	Question *Question // the question and its checked answer (--question)
 	Upstream *Upstream // what library maintainers know of each finding (--upstream)
 	Sems     []spec.Semantics
-	HWs      []model.HW
+	HWs      []spec.HW
 	Exploit  bool // also run with --assert exploit and show what it adds
 	Tests    []*TestReport
 	Conform  []output.ConformRecord // conformance results given with --conform
@@ -51,7 +51,7 @@ type Probe struct {
 // which two semantics differ.
 type Smallest struct {
 	X, Y                spec.Semantics
-	HW                  model.HW
+	HW                  spec.HW
 	MaxProcs, MaxInstrs int // the bounds of the search
 	Candidates          int // tests searched
 	Found               int // distinguishing tests found (after shrinking, distinct)
@@ -138,7 +138,7 @@ type DiffItem struct {
 }
 
 // Result is the result for a semantics and hw model.
-func (tr *TestReport) Result(sem spec.Semantics, hw model.HW) *explorer.Result {
+func (tr *TestReport) Result(sem spec.Semantics, hw spec.HW) *explorer.Result {
 	return tr.Results[sem.Name+"/"+hw.String()]
 }
 
@@ -155,7 +155,7 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 					return fmt.Errorf("%s: %v", t.File, jr.Err)
 				}
 				tr.Results[sem.Name+"/"+hw.String()] = jr.Result
-				if r.Exploit && hw == model.Relaxed {
+				if r.Exploit && hw == spec.Relaxed {
 					ex := explorer.Job{Test: t, Sem: sem, HW: hw, Exploit: true}.Run(opt)
 					if ex.Err != nil {
 						return fmt.Errorf("%s: %v", t.File, ex.Err)
@@ -166,7 +166,7 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 		}
 		for i := range r.Sems {
 			for j := i + 1; j < len(r.Sems); j++ {
-				d, err := explorer.CompareSemantics(t, r.Sems[i], r.Sems[j], model.Relaxed, opt)
+				d, err := explorer.CompareSemantics(t, r.Sems[i], r.Sems[j], spec.Relaxed, opt)
 				if err != nil {
 					return err
 				}
@@ -196,7 +196,7 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 			if err != nil {
 				return fmt.Errorf("conformance record of %s: %v", t.Name, err)
 			}
-			hw, err := model.ParseHW(c.HW)
+			hw, err := spec.ParseHW(c.HW)
 			if err != nil {
 				return fmt.Errorf("conformance record of %s: %v", t.Name, err)
 			}
@@ -261,7 +261,7 @@ func (tr *TestReport) collectWitnesses() {
 
 // conditionWitness shows an execution that satisfies the test's condition when no
 // difference shows one: the first such outcome of the first semantics that has one.
-func (tr *TestReport) conditionWitness(sems []spec.Semantics, hw model.HW) {
+func (tr *TestReport) conditionWitness(sems []spec.Semantics, hw spec.HW) {
 	for _, w := range tr.Witnesses {
 		if w.Sat {
 			return
@@ -493,8 +493,8 @@ func expectLines(t *litmus.Test) []string {
 	var out []string
 	for _, e := range t.Expects {
 		line := "expect "
-		if e.HW != "" {
-			line += "hw=" + e.HW + ": "
+		if e.HWSet {
+			line += "hw=" + e.HW.String() + ": "
 		}
 		var items []string
 		for _, it := range e.Items {

@@ -15,7 +15,6 @@ import (
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -64,7 +63,7 @@ func smallReport(t *testing.T) *Report {
 		t.Fatal(err)
 	}
 	r := &Report{Title: "A vs B", Command: "rmacheck report testdata --out x", Version: "test", Date: "2026-12-01",
-		Sems: []spec.Semantics{a, b}, HWs: []model.HW{model.Relaxed, model.TSO}, Question: q, Upstream: up, ConformErrors: errs}
+		Sems: []spec.Semantics{a, b}, HWs: []spec.HW{spec.Relaxed, spec.TSO}, Question: q, Upstream: up, ConformErrors: errs}
 	sb := func(target, sem string, forbidden int) output.ConformRecord {
 		c := output.ConformRecord{Test: "SB", File: "testdata/sb.lit", Target: target, Preset: sem, HW: "tso", Runs: 10, Positive: 1, Negative: 9, Observation: "Sometimes",
 			Histogram: []output.BinRecord{{Values: map[string]int64{"0:r0": 0, "1:r0": 0}, Count: 1, Allowed: true}, {Values: map[string]int64{"0:r0": 1, "1:r0": 0}, Count: 9 - forbidden, Allowed: true}},
@@ -88,11 +87,11 @@ func smallReport(t *testing.T) *Report {
 		{Topic: "alignment", Item: "MPI_Alloc_mem size=1 rank=0", Value: "address % 64 = 16", Verdict: "ok"},
 	}}}}
 	// the smallest test that tells A and B apart, as distinguish would find it
-	d, err := explorer.CompareSemantics(tests[1], a, b, model.Relaxed, explorer.Options{})
+	d, err := explorer.CompareSemantics(tests[1], a, b, spec.Relaxed, explorer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Smallest = []*Smallest{{X: a, Y: b, HW: model.Relaxed, MaxProcs: 2, MaxInstrs: 4, Candidates: 1, Found: 1, Diff: d, Source: litmus.Format(tests[1]), From: "SB", Instrs: 4}}
+	r.Smallest = []*Smallest{{X: a, Y: b, HW: spec.Relaxed, MaxProcs: 2, MaxInstrs: 4, Candidates: 1, Found: 1, Diff: d, Source: litmus.Format(tests[1]), From: "SB", Instrs: 4}}
 	if err := r.Build(tests, explorer.Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +265,7 @@ func TestLegibleFontSizes(t *testing.T) {
 // synchronization.
 func TestDiagram(t *testing.T) {
 	mp := parseTests(t, "testdata/mp-fence.lit")[0]
-	jr := explorer.Job{Test: mp, Sem: preset(t, "mpi-3.0"), HW: model.Relaxed}.Run(explorer.Options{})
+	jr := explorer.Job{Test: mp, Sem: preset(t, "mpi-3.0"), HW: spec.Relaxed}.Run(explorer.Options{})
 	if jr.Err != nil {
 		t.Fatal(jr.Err)
 	}
@@ -290,7 +289,7 @@ func TestDiagram(t *testing.T) {
 	}
 
 	put := parseTests(t, "testdata/mp-put-fence.lit")[0]
-	jp := explorer.Job{Test: put, Sem: preset(t, "mpi-3.0"), HW: model.Relaxed}.Run(explorer.Options{})
+	jp := explorer.Job{Test: put, Sem: preset(t, "mpi-3.0"), HW: spec.Relaxed}.Run(explorer.Options{})
 	if jp.Err != nil {
 		t.Fatal(jp.Err)
 	}
@@ -307,7 +306,7 @@ func TestDiagram(t *testing.T) {
 // referred to from each.
 func TestWitnessesDrawnOnce(t *testing.T) {
 	mp := parseTests(t, "testdata/mp-fence.lit")
-	r := &Report{Title: "x", Sems: []spec.Semantics{preset(t, "mpi-3.0"), preset(t, "A"), preset(t, "B")}, HWs: []model.HW{model.Relaxed}}
+	r := &Report{Title: "x", Sems: []spec.Semantics{preset(t, "mpi-3.0"), preset(t, "A"), preset(t, "B")}, HWs: []spec.HW{spec.Relaxed}}
 	if err := r.Build(mp, explorer.Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +343,7 @@ func TestAnswerChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Report{Title: "x", Sems: []spec.Semantics{preset(t, "A")}, HWs: []model.HW{model.Relaxed}, Question: q}
+	r := &Report{Title: "x", Sems: []spec.Semantics{preset(t, "A")}, HWs: []spec.HW{spec.Relaxed}, Question: q}
 	err = r.Build(parseTests(t, "testdata/sb.lit"), explorer.Options{})
 	if err == nil || !strings.Contains(err.Error(), "does not hold") || !strings.Contains(err.Error(), "q.txt:3") {
 		t.Errorf("got %v, want the failed check with its line", err)

@@ -3,6 +3,8 @@ package model
 import (
 	"math/bits"
 	"slices"
+
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // The second reduction: a plain access whose cell nobody else can still touch in
@@ -48,7 +50,7 @@ func (p *Program) independent(s State, proc int, ind *independence) bool {
 			return false
 		}
 	}
-	if p.HW == TSO {
+	if p.HW == spec.TSO {
 		for q := range p.Procs {
 			if q != proc && p.buffers(s, q, ind.cells) {
 				return false
@@ -150,7 +152,7 @@ func (c *compiler) independenceReduction(overlap []uint64) {
 	for i := range p.accesses {
 		a := &p.accesses[i]
 		in := &p.Procs[a.proc].Code[a.instr]
-		if a.sync || in.Local || (p.HW == TSO && a.store) { // a buffered store disables the process's MPI calls until it drains
+		if a.sync || in.Local || (p.HW == spec.TSO && a.store) { // a buffered store disables the process's MPI calls until it drains
 			continue
 		}
 		if a.rma && (a.slot < 0 || !c.performReductionAllowed()) {
@@ -177,7 +179,7 @@ func (c *compiler) independenceReduction(overlap []uint64) {
 		in.indep = ind
 		p.Procs[a.proc].IndepMask |= 1 << uint(a.instr)
 	}
-	if p.HW == TSO {
+	if p.HW == spec.TSO {
 		c.drainIndependence(overlap, conflict)
 	}
 }

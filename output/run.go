@@ -7,7 +7,6 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -92,7 +91,7 @@ const verdictWidth = 22
 
 // NewTable starts a table of the tests' results under sems, and prints its header.
 func NewTable(w io.Writer, sems []spec.Semantics, tests []*litmus.Test) *TableWriter {
-	t := &TableWriter{w: w, sems: sems, widths: []int{len("Test"), len("relaxed")}}
+	t := &TableWriter{w: w, sems: sems, widths: []int{len("Test"), len(spec.Relaxed.String())}}
 	for _, lt := range tests {
 		t.widths[0] = max(t.widths[0], len(lt.Name))
 	}
@@ -119,8 +118,8 @@ func (t *TableWriter) row(cells []string) {
 
 // Test prints the rows of one test: its results, in any order of hw and semantics.
 func (t *TableWriter) Test(results []explorer.JobResult) {
-	var hws []model.HW
-	cells := map[model.HW][]string{}
+	var hws []spec.HW
+	cells := map[spec.HW][]string{}
 	var failures []string
 	for i := range results {
 		jr := &results[i]

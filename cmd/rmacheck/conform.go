@@ -13,8 +13,8 @@ import (
 
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 func init() { extraCommands = append(extraCommands, newConformCmd) }
@@ -90,6 +90,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	if err != nil {
 		return err
 	}
+	var hw *spec.HW
 	switch f.target {
 	case "reference":
 		if f.hw != "" || f.oversubscribe || f.keepC != "" || f.launcher != "" || f.hostfile != "" || f.timeout != 0 {
@@ -97,9 +98,11 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		}
 	case "mpich", "openmpi":
 		if f.hw != "" {
-			if _, err := model.ParseHW(f.hw); err != nil {
+			h, err := spec.ParseHW(f.hw)
+			if err != nil {
 				return usageErrorf("--hw: %v", err)
 			}
+			hw = &h
 		}
 		if f.launcher != "" && f.hostfile != "" {
 			return usageErrorf("give --hostfile to the library's mpiexec, or put it in --launcher, not both")
@@ -146,7 +149,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	for _, t := range tests {
 		for _, sem := range sems {
 			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, Search: search,
-				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC,
+				Oversubscribe: f.oversubscribe, HW: hw, Timeout: f.timeout, KeepDir: f.keepC,
 				Launcher: strings.Fields(f.launcher), Hostfile: f.hostfile, Context: ctx}
 			opt.Progress = conformProgress(errw, t.Name, f.json)
 			var rep *conform.Report

@@ -14,7 +14,6 @@ import (
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -65,7 +64,7 @@ func newReportCmd() *cobra.Command {
 	fl.StringVar(&f.title, "title", "", "the report's title (default: from --out)")
 	fl.StringVar(&f.date, "date", "", "the date written in the report (default: today, UTC)")
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics to compare (default: every preset)")
-	fl.StringArrayVar(&f.hws, "hw", []string{"relaxed"}, "hardware models (repeat for several)")
+	fl.StringArrayVar(&f.hws, "hw", []string{spec.Relaxed.String()}, "hardware models (repeat for several)")
 	fl.StringArrayVar(&f.conform, "conform", nil, "conformance results (rmacheck conform --json output) to include")
 	fl.StringArrayVar(&f.logs, "conform-log", nil, "the standard error of a conform run (TARGET.log): its failed runs")
 	fl.StringArrayVar(&f.probes, "probe", nil, "rmacheck probe --json output of a library to include")
@@ -111,9 +110,9 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	if err != nil {
 		return err
 	}
-	var hws []model.HW
+	var hws []spec.HW
 	for _, h := range f.hws {
-		hw, err := model.ParseHW(h)
+		hw, err := spec.ParseHW(h)
 		if err != nil {
 			return usageErrorf("--hw: %v", err)
 		}
@@ -217,13 +216,13 @@ func smallestTests(sems []spec.Semantics, procs, instrs int) ([]*evidence.Smalle
 			defer wg.Done()
 			for k := range next {
 				x, y := sems[pairs[k].i], sems[pairs[k].j]
-				diffs, searched, err := gen.Distinguish(gen.DistinguishOptions{X: x, Y: y, HW: model.Relaxed,
+				diffs, searched, err := gen.Distinguish(gen.DistinguishOptions{X: x, Y: y, HW: spec.Relaxed,
 					MaxProcs: procs, MaxInstrs: instrs})
 				if err != nil {
 					errs[k] = fmt.Errorf("distinguish %s and %s: %v", x.Name, y.Name, err)
 					continue
 				}
-				s := &evidence.Smallest{X: x, Y: y, HW: model.Relaxed, MaxProcs: procs, MaxInstrs: instrs, Candidates: searched, Found: len(diffs)}
+				s := &evidence.Smallest{X: x, Y: y, HW: spec.Relaxed, MaxProcs: procs, MaxInstrs: instrs, Candidates: searched, Found: len(diffs)}
 				if len(diffs) > 0 {
 					d := diffs[0]
 					s.Diff, s.Source, s.From, s.Instrs = d.Diff, d.Source, d.From, gen.Size(d.Test)
