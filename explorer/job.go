@@ -30,15 +30,15 @@ type JobResult struct {
 	Expect *litmus.ExpectItem
 }
 
-// ExpectStatus says whether the expectation was met: "met", "broken" or "none".
-func (jr *JobResult) ExpectStatus() string {
+// ExpectStatus says whether the expectation was met.
+func (jr *JobResult) ExpectStatus() litmus.ExpectStatus {
 	switch {
 	case jr.Expect == nil:
-		return "none"
+		return litmus.NoExpect
 	case jr.Result != nil && jr.Result.Meets(*jr.Expect):
-		return "met"
+		return litmus.ExpectMet
 	}
-	return "broken"
+	return litmus.ExpectBroken
 }
 
 // Run compiles and explores one job.

@@ -128,7 +128,7 @@ func (t *TableWriter) Test(results []explorer.JobResult) {
 			cells[jr.HW] = make([]string, len(t.sems))
 		}
 		cells[jr.HW][semIndex(t.sems, jr.Sem)] = tableCell(jr)
-		if jr.ExpectStatus() == "broken" && jr.Err == nil {
+		if jr.ExpectStatus() == litmus.ExpectBroken && jr.Err == nil {
 			failures = append(failures, fmt.Sprintf("FAIL %s (%s): %s hw=%s: expected %s, found %s",
 				jr.Test.Name, jr.Test.File, jr.Sem.Name, jr.HW, jr.Expect.ObsString(), jr.Result.Verdict()))
 		}
@@ -156,9 +156,9 @@ func tableCell(jr *explorer.JobResult) string {
 	}
 	cell := jr.Result.Verdict().String()
 	switch jr.ExpectStatus() {
-	case "met":
+	case litmus.ExpectMet:
 		cell += " ok"
-	case "broken":
+	case litmus.ExpectBroken:
 		cell += " FAIL"
 	}
 	return cell

@@ -39,6 +39,23 @@ func ParseHW(s string) (HW, error) {
 	return 0, fmt.Errorf("unknown hardware model %q (expected %s)", s, hwList(" or "))
 }
 
+// MarshalText prints the model in JSON records.
+func (h HW) MarshalText() ([]byte, error) {
+	if h >= numHW {
+		return nil, fmt.Errorf("spec: no hardware model %d", uint8(h))
+	}
+	return []byte(h.String()), nil
+}
+
+// UnmarshalText reads the model of a JSON record.
+func (h *HW) UnmarshalText(b []byte) error {
+	hw, err := ParseHW(string(b))
+	if err == nil {
+		*h = hw
+	}
+	return err
+}
+
 // HWNames lists the models' names, strongest first, joined by sep.
 func HWNames(sep string) string {
 	names := make([]string, len(HWModels))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -164,6 +164,9 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 			}
 			if err != nil {
 				fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
+				if f.json { // a record for every run: reports read the failed ones from it
+					record.WriteLine(out, record.FailedConform(t, sem, f.target, comparedHW(hw), f.seed, err))
+				}
 				if conform.CannotRun(err) {
 					cannotRun = true
 				} else {
@@ -184,7 +187,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 					t.File, sem.Name, 100*rep.Starvation)
 			}
 			if f.json {
-				json.NewEncoder(out).Encode(output.NewConformRecord(rep))
+				record.WriteLine(out, record.NewConform(rep))
 			} else {
 				output.Histogram(out, rep)
 			}
@@ -199,6 +202,14 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		return exitWith(exitFailed)
 	}
 	return nil
+}
+
+// comparedHW is the hardware model a run is compared with: --hw, else the machine's.
+func comparedHW(hw *spec.HW) spec.HW {
+	if hw != nil {
+		return *hw
+	}
+	return conform.MachineHW()
 }
 
 // conformProgress prints the rate and an estimate of the time left, on a terminal.

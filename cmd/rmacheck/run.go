@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -240,7 +240,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 		sum.add(errw, jr)
 		switch {
 		case f.json:
-			json.NewEncoder(out).Encode(output.NewRunRecord(jr))
+			record.WriteLine(out, record.NewRun(jr))
 		case table == nil:
 			output.Block(out, jr, output.Show(f.show))
 		default:
@@ -283,9 +283,9 @@ func (s *runSummary) add(w io.Writer, jr *explorer.JobResult) {
 		return
 	}
 	switch jr.ExpectStatus() {
-	case "met":
+	case litmus.ExpectMet:
 		s.passed++
-	case "broken":
+	case litmus.ExpectBroken:
 		s.failed++
 	}
 }
