@@ -26,6 +26,10 @@ func TestHW(t *testing.T) {
 		if got, err := ParseHW(tt.name); err != nil || got != tt.hw {
 			t.Errorf("ParseHW(%q) = %v, %v", tt.name, got, err)
 		}
+		var back HW
+		if text, err := tt.hw.MarshalText(); err != nil || back.UnmarshalText(text) != nil || back != tt.hw {
+			t.Errorf("%s: text %q (%v) reads back as %v", tt.name, text, err, back)
+		}
 		if h := tt.hw.Info(); h.About == "" || h.Text == "" {
 			t.Errorf("%s has no description", tt.name)
 		}
@@ -35,6 +39,13 @@ func TestHW(t *testing.T) {
 		if want := `unknown hardware model "` + bad + `" (expected sc, tso or relaxed)`; err == nil || err.Error() != want {
 			t.Errorf("ParseHW(%q) error %v, want %q", bad, err, want)
 		}
+	}
+	var h HW
+	if err := h.UnmarshalText([]byte("arm")); err == nil {
+		t.Error("a record's unknown hw was read")
+	}
+	if _, err := HW(7).MarshalText(); err == nil {
+		t.Error("HW(7) was printed into a record")
 	}
 	if got := HWNames(", "); got != "sc, tso, relaxed" {
 		t.Errorf("HWNames = %q", got)
