@@ -342,7 +342,8 @@ const (
 // Expect is one `expect [hw=H:] PRESET=OBS ...` line.
 type Expect struct {
 	Pos   Pos
-	HW    string // "" for the default (relaxed)
+	HW    spec.HW // spec.Relaxed unless hw= names another
+	HWSet bool    // the line says hw= (fmt prints it back)
 	HWPos Pos
 	Items []ExpectItem
 

@@ -509,7 +509,11 @@ func (g *gen) cond(depth int) Cond {
 func (g *gen) expects() {
 	hws := rapid.Permutation([]string{"", "tso", "sc"}).Draw(g.t, "hws")
 	for i := g.intn(0, 3, "nexp"); i > 0; i-- {
-		e := &Expect{HW: hws[i-1]}
+		e := &Expect{HW: spec.Relaxed}
+		if hws[i-1] != "" {
+			e.HW, _ = spec.ParseHW(hws[i-1])
+			e.HWSet = true
+		}
 		for _, p := range presetNames() {
 			if !g.coin("preset") {
 				continue

@@ -930,22 +930,19 @@ func (v *validator) raceItems(it ExpectItem) {
 	}
 }
 
-// HWModels are the hardware models an expect line may name.
-var HWModels = []string{"sc", "tso", "relaxed"}
-
 func (v *validator) expects() {
-	type key struct{ hw, preset string }
+	type key struct {
+		hw     spec.HW
+		preset string
+	}
 	seen := map[key]Pos{}
 	for _, e := range v.t.Expects {
 		if e == nil {
 			continue
 		}
 		hw := e.HW
-		if hw != "" && !slices.Contains(HWModels, hw) {
-			v.errorf(or(e.HWPos, e.Pos), "unknown hardware model %q (hw: %s)", hw, strings.Join(HWModels, ", "))
-		}
-		if hw == "" {
-			hw = "relaxed"
+		if !slices.Contains(spec.HWModels, hw) {
+			v.errorf(or(e.HWPos, e.Pos), "unknown hardware model %v (hw: %s)", hw, spec.HWNames(", "))
 		}
 		if len(e.Items) == 0 {
 			v.errorf(e.Pos, "expect line lists no PRESET=OBS item")

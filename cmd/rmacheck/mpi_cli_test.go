@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 )
 
 // skipIfStarved skips a test whose MPI run timed out on a loaded machine (exit 3 and
@@ -110,9 +110,9 @@ func TestConformLauncherAndHostfile(t *testing.T) {
 		skipIfStarved(t, code, stderr)
 		t.Fatalf("--launcher: exit %d\n%s%s", code, stdout, stderr)
 	}
-	var recs []output.ConformRecord
+	var recs []record.Conform
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
-		var r output.ConformRecord
+		var r record.Conform
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("%v: %s", err, line)
 		}
