@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 )
 
 // committedReports reads every committed reports/*/report.md, by path; the test
@@ -32,13 +32,13 @@ func committedReports(t *testing.T) map[string][]byte {
 // name every NON-CONFORMING test of the conformance data beside it.
 func TestCommittedReportsNameEveryNonConformingTest(t *testing.T) {
 	for page, md := range committedReports(t) {
-		var recs []output.ConformRecord
+		var recs []record.Conform
 		for _, target := range []string{"reference", "mpich", "openmpi"} {
 			path := filepath.Join(filepath.Dir(page), target+".json")
 			if _, err := os.Stat(path); err != nil {
 				continue
 			}
-			rs, err := output.ReadConformRecords(path)
+			rs, err := record.ReadConform(path)
 			if err != nil {
 				t.Fatal(err)
 			}

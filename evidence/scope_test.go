@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/rmacheck/rmacheck/explorer"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -71,12 +70,12 @@ func TestCommittedReportsStayInScope(t *testing.T) {
 func TestReportDoesNotCountRenamings(t *testing.T) {
 	a, m41 := preset(t, "A"), preset(t, "mpi-4.1")
 	r := &Report{Title: "renaming", Command: "rmacheck report", Version: "test", Date: "2026-12-01",
-		Sems: []spec.Semantics{a, m41}, HWs: []model.HW{model.Relaxed}}
+		Sems: []spec.Semantics{a, m41}, HWs: []spec.HW{spec.Relaxed}}
 	if err := r.Build(parseTests(t, "../litmus/ticket435/MP+sync.lit"), explorer.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	tr := r.Tests[0]
-	if va, vb := tr.Results["A/relaxed"].Verdict(), tr.Results["mpi-4.1/relaxed"].Verdict(); va.String() == vb.String() {
+	if va, vb := tr.Results[ResultKey{"A", spec.Relaxed}].Verdict(), tr.Results[ResultKey{"mpi-4.1", spec.Relaxed}].Verdict(); va.String() == vb.String() {
 		t.Fatalf("A %v and mpi-4.1 %v name the race alike: the case tests nothing", va, vb)
 	}
 	if len(tr.Distinctions) != 0 {

@@ -7,7 +7,6 @@ import (
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -29,7 +28,7 @@ func TestCompareRenamedRaceIsNoDifference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := explorer.CompareSemantics(lt, a, m41, model.Relaxed, explorer.Options{})
+		d, err := explorer.CompareSemantics(lt, a, m41, spec.Relaxed, explorer.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -91,7 +91,7 @@ func runGen(cmd *cobra.Command, f genFlags) error {
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return ioError(err)
 	}
-	var b atomicfile.Batch
+	b := atomicfile.Batch{Outputs: true}
 	progress := newProgress(cmd.ErrOrStderr(), "files written", len(fam), false)
 	for i, ft := range fam {
 		progress.show(float64(i), ft.Name)
