@@ -492,15 +492,7 @@ func initText(t *litmus.Test) []string {
 func expectLines(t *litmus.Test) []string {
 	var out []string
 	for _, e := range t.Expects {
-		line := "expect "
-		if e.HW != "" {
-			line += "hw=" + e.HW + ": "
-		}
-		var items []string
-		for _, it := range e.Items {
-			items = append(items, it.Preset+"="+it.ObsString())
-		}
-		out = append(out, line+strings.Join(items, " "))
+		out = append(out, e.String())
 	}
 	return out
 }

@@ -1245,16 +1245,40 @@ func (p *parser) raceRules(it *ExpectItem) {
 	}
 }
 
+// expectQualifiers reads `hw=MODEL` and `SWITCH=on|off` before an expect line's
+// ":" (LITMUS.md item 9). A switch name is told from a preset name by the catalogue.
+func (p *parser) expectQualifiers(e *Expect) {
+	last := ""
+	for p.tok.kind == tIdent && p.peek().kind == tAssign {
+		name, pos := p.tok.text, p.tpos()
+		if name != "hw" && !knownSwitch(name) {
+			break
+		}
+		p.next()
+		p.next()
+		if name == "hw" {
+			e.HW, e.HWPos = p.word("hardware model (sc, tso or relaxed)")
+			last = "hw=MODEL"
+		} else {
+			val, _ := p.word("on or off")
+			e.Switches = append(e.Switches, ExpectSwitch{Pos: pos, Name: name, Value: val})
+			last = name + "=on|off"
+		}
+		if p.tok.kind == tColon {
+			p.next()
+			return
+		}
+	}
+	if last != "" {
+		p.expect(tColon, "after "+last)
+	}
+}
+
 func (p *parser) parseExpect() {
 	e := &Expect{Pos: p.tpos()}
 	p.next()
 	p.t.Expects = append(p.t.Expects, e)
-	if p.isIdent("hw") && p.peek().kind == tAssign {
-		p.next()
-		p.next()
-		e.HW, e.HWPos = p.word("hardware model (sc, tso or relaxed)")
-		p.expect(tColon, "after hw=MODEL")
-	}
+	p.expectQualifiers(e)
 	for p.tok.kind != tEOF && !p.isIdent("expect") {
 		it := ExpectItem{Pos: p.tpos()}
 		it.Preset, _ = p.word("preset name")

@@ -45,3 +45,9 @@ func raceClass(id string) bool {
 	r, ok := spec.LookupRule(id)
 	return ok && r.ID == id && r.Class == spec.ClassRace
 }
+
+// knownSwitch: name is a switch of --sem (an expect line's qualifier).
+func knownSwitch(name string) bool {
+	_, ok := spec.SwitchByName(name)
+	return ok
+}

@@ -927,6 +927,22 @@ func (v *validator) raceItems(it ExpectItem) {
 	}
 }
 
+// expectSwitches checks the switch qualifiers of an expect line: each on or off,
+// each once (a switch name is known, or the parser would not have read it as one).
+func (v *validator) expectSwitches(e *Expect) {
+	seen := map[string]bool{}
+	for _, sw := range e.Switches {
+		pos := or(sw.Pos, e.Pos)
+		if sw.Value != "on" && sw.Value != "off" {
+			v.errorf(pos, "switch %s in an expect line: expected on or off, found %q", sw.Name, sw.Value)
+		}
+		if seen[sw.Name] {
+			v.errorf(pos, "switch %s given twice in one expect line", sw.Name)
+		}
+		seen[sw.Name] = true
+	}
+}
+
 // HWModels are the hardware models an expect line may name.
 var HWModels = []string{"sc", "tso", "relaxed"}
 
@@ -943,6 +959,10 @@ func (v *validator) expects() {
 		}
 		if hw == "" {
 			hw = "relaxed"
+		}
+		v.expectSwitches(e)
+		if q := e.Qualifier(); q != "" {
+			hw += " " + q
 		}
 		if len(e.Items) == 0 {
 			v.errorf(e.Pos, "expect line lists no PRESET=OBS item")

@@ -23,6 +23,7 @@ const (
 	FlushLS                      // flush_ls: flush/flush_all are MBs of scope all
 	SqAnyFlavor                  // sq_any_flavor: MPI-4.1 shared_query on allocate and create windows
 	AlignGuarantee               // align_guarantee: MPI-4.0 alignment of allocated memory
+	WeakProgress                 // weak_progress: RMA performs and lock grants at a target only while it is in MPI (off in every preset)
 	NumSwitches
 )
 
@@ -52,6 +53,8 @@ var Switches = [NumSwitches]SwitchInfo{
 		"node311 (MPI-4.1): MPI_WIN_SHARED_QUERY may be called on windows of any flavor but dynamic; mpi-issues #23"},
 	{AlignGuarantee, "align_guarantee", "allocated window memory has the MPI-4.0 alignment guarantee and honours mpi_minimum_memory_alignment",
 		"node251 (MPI-4.0): allocated memory is aligned to the largest predefined type; mpi-issues #121"},
+	{WeakProgress, "weak_progress", "an RMA operation performs, and a lock on a process is granted, only while that process is in MPI (an implementation without asynchronous progress); off in every preset",
+		`node340 (Progress): "fuzziness" in when communication is enabled leaves open whether an RMA operation completes while its target makes no MPI call; mpi-issues #635, pmodels/mpich#5565`},
 }
 
 func (s Switch) String() string {
@@ -111,6 +114,19 @@ type Semantics struct {
 }
 
 func (s Semantics) Has(sw Switch) bool { return s.Switches.Has(sw) }
+
+// Changes spells the switches s sets otherwise than its preset, in table order and
+// space-separated: "weak_progress=on" ("" for none).
+func (s Semantics) Changes() string {
+	base, _ := LookupPreset(s.Preset)
+	var out []string
+	for sw := Switch(0); sw < NumSwitches; sw++ {
+		if s.Has(sw) != base.Switches.Has(sw) {
+			out = append(out, sw.Setting(s.Has(sw)))
+		}
+	}
+	return strings.Join(out, " ")
+}
 
 // PresetInfo describes one preset.
 type PresetInfo struct {

@@ -17,10 +17,11 @@ var presetTable = []struct {
 	{"mpi-4.1", []string{"fence_ls", "complete_wait_ls", "lock_ls", "flush_ls", "sq_any_flavor", "align_guarantee"}},
 }
 
-// switchColumns is the column order of the §4 table.
+// switchColumns is the row order of the §4 switch table (the preset table has no
+// weak_progress column: it is off in every preset).
 var switchColumns = []string{
 	"ls_is_rma", "fence_ls", "post_start_ls", "complete_wait_ls",
-	"lock_ls", "flush_ls", "sq_any_flavor", "align_guarantee",
+	"lock_ls", "flush_ls", "sq_any_flavor", "align_guarantee", "weak_progress",
 }
 
 func TestSwitchColumns(t *testing.T) {
@@ -168,7 +169,7 @@ func TestParseSemantics(t *testing.T) {
 
 func TestParseSemanticsErrors(t *testing.T) {
 	const presets = "mpi-3.0, A, B, mpi-4.1"
-	const switches = "align_guarantee, complete_wait_ls, fence_ls, flush_ls, lock_ls, ls_is_rma, post_start_ls, sq_any_flavor"
+	const switches = "align_guarantee, complete_wait_ls, fence_ls, flush_ls, lock_ls, ls_is_rma, post_start_ls, sq_any_flavor, weak_progress"
 	tests := []struct {
 		arg string
 		msg string

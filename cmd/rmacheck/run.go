@@ -152,8 +152,10 @@ func loadTests(cmd *cobra.Command, args []string, shard string) ([]*litmus.Test,
 }
 
 // jobsFor lists the searches of a test: each semantics under the chosen hw model,
-// or under relaxed and every hw model its expect lines name.
-func jobsFor(t *litmus.Test, sems []spec.Semantics, hwFlag string) []explorer.Job {
+// or under relaxed and every hw model its expect lines name; with every preset
+// (no --sem), also the semantics of its expect lines with switches (LITMUS.md
+// item 9), under their hw model.
+func jobsFor(t *litmus.Test, sems []spec.Semantics, hwFlag string, everyPreset bool) []explorer.Job {
 	var hws []model.HW
 	if hwFlag != "" {
 		h, _ := model.ParseHW(hwFlag)
@@ -170,6 +172,30 @@ func jobsFor(t *litmus.Test, sems []spec.Semantics, hwFlag string) []explorer.Jo
 	for _, h := range hws {
 		for _, s := range sems {
 			jobs = append(jobs, explorer.Job{Test: t, Sem: s, HW: h})
+		}
+	}
+	if everyPreset {
+		jobs = append(jobs, qualifiedJobs(t, hws)...)
+	}
+	return jobs
+}
+
+// qualifiedJobs are the searches the expect lines with switches ask for, under the hw
+// models run: each item's preset with the line's switches.
+func qualifiedJobs(t *litmus.Test, hws []model.HW) []explorer.Job {
+	var jobs []explorer.Job
+	for _, e := range t.Expects {
+		h := model.Relaxed
+		if e.HW != "" {
+			h, _ = model.ParseHW(e.HW)
+		}
+		if len(e.Switches) == 0 || !containsHW(hws, h) {
+			continue
+		}
+		for _, it := range e.Items {
+			if s, err := e.Semantics(it); err == nil {
+				jobs = append(jobs, explorer.Job{Test: t, Sem: s, HW: h})
+			}
 		}
 	}
 	return jobs
@@ -222,7 +248,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	var jobs []explorer.Job
 	var last []int // per test, the index of its last job
 	for _, t := range tests {
-		for _, j := range jobsFor(t, sems, f.hw) {
+		for _, j := range jobsFor(t, sems, f.hw, len(f.sems) == 0) {
 			j.Exploit = exploit
 			jobs = append(jobs, j)
 		}
