@@ -387,11 +387,11 @@ type ExpectItem struct {
 	Pos    Pos
 	Preset string
 	Obs    Obs
-	Rule   string // with ObsErroneous: the rule in parentheses, or ""
+	Rule   spec.RuleID // with ObsErroneous: the rule in parentheses, or NoRule
 	// RaceChecked: the item lists the race-class rules expected, exactly (Race), or
 	// none at all (+none, Race empty). Without it race-class rules are not checked.
 	RaceChecked bool
-	Race        []string
+	Race        []spec.RuleID
 	RacePos     []Pos // of each rule of Race (of "none" when Race is empty)
 }
 
@@ -399,8 +399,8 @@ type ExpectItem struct {
 // Always+none, Erroneous, Erroneous(RULE).
 func (e ExpectItem) ObsString() string {
 	if e.Obs == ObsErroneous {
-		if e.Rule != "" {
-			return "Erroneous(" + e.Rule + ")"
+		if e.Rule != spec.NoRule {
+			return "Erroneous(" + e.Rule.String() + ")"
 		}
 		return "Erroneous"
 	}
@@ -409,7 +409,7 @@ func (e ExpectItem) ObsString() string {
 		return s + "+none"
 	}
 	for _, r := range e.Race {
-		s += "+" + r
+		s += "+" + r.String()
 	}
 	return s
 }

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"github.com/rmacheck/rmacheck/spec"
 	"testing"
 
 	"github.com/rmacheck/rmacheck/model"
@@ -22,9 +23,9 @@ exists (0:r0=0)
 	lockGet := " lock W 1 shared | ;\n r0 = get x | ;\n unlock W 1 | ;\n"
 	runCases(t, []ruleCase{
 		{"lock-after-noprecede-fence", "E-EPOCH-MIX: a noprecede fence opens an exposure epoch too", "mpi-4.1", model.Relaxed,
-			src("noprecede", lockGet, "nosucceed"), []string{"0:r0=0;"}, []string{"E-EPOCH-MIX"}},
+			src("noprecede", lockGet, "nosucceed"), []string{"0:r0=0;"}, []spec.RuleID{spec.EEpochMix}},
 		{"lock-after-fence", "E-EPOCH-MIX: a lock of a target between its fences", "mpi-3.0", model.Relaxed,
-			src("", lockGet, "nosucceed"), []string{"0:r0=0;"}, []string{"E-EPOCH-MIX"}},
+			src("", lockGet, "nosucceed"), []string{"0:r0=0;"}, []spec.RuleID{spec.EEpochMix}},
 		{"lock-after-nosucceed", "control: a fence with nosucceed opens no exposure epoch", "mpi-4.1", model.Relaxed,
 			src("nosucceed", lockGet, "noprecede"), []string{"0:r0=0;"}, nil},
 		{"lock-after-last-fence", "control: after the target's last fence there is no exposure epoch", "mpi-4.1", model.Relaxed,

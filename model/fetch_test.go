@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"github.com/rmacheck/rmacheck/spec"
 	"testing"
 
 	"github.com/rmacheck/rmacheck/model"
@@ -29,9 +30,9 @@ exists (x=1)
 		{"cas-flush-local-put", "§3: a completed cas conflicts with no later put", "mpi-3.0", model.Relaxed,
 			lockEpoch(" r0 = cas x 5 7   |    ;\n flush_local W 1  |    ;\n put x 1          |    ;\n"), []string{"x=1;"}, nil},
 		{"rget-put-before-waitreq", "control: a put issued before the waitreq is concurrent with the get", "mpi-4.1", model.Relaxed,
-			lockEpoch(" r0 = rget x @q |    ;\n put x 1        |    ;\n waitreq q      |    ;\n"), []string{"x=1;"}, []string{"C-CONFLICT"}},
+			lockEpoch(" r0 = rget x @q |    ;\n put x 1        |    ;\n waitreq q      |    ;\n"), []string{"x=1;"}, []spec.RuleID{spec.CConflict}},
 		{"put-flush-local-put", "control: flush_local completes a put only locally, not at the target", "mpi-4.1", model.Relaxed,
-			lockEpoch(" put x 2          |    ;\n flush_local W 1  |    ;\n put x 1          |    ;\n"), []string{"x=1;", "x=2;"}, []string{"C-CONFLICT"}},
+			lockEpoch(" put x 2          |    ;\n flush_local W 1  |    ;\n put x 1          |    ;\n"), []string{"x=1;", "x=2;"}, []spec.RuleID{spec.CConflict}},
 		{"pscw-get-complete-store", "§3: complete (R1) completes the fetch at the target before the owner's wait", "mpi-3.0", model.Relaxed,
 			`{ win W allocate_shared size=1; x = W@1[0]; }
  P0          | P1          ;

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"github.com/rmacheck/rmacheck/spec"
 	"testing"
 
 	"github.com/rmacheck/rmacheck/model"
@@ -38,9 +39,9 @@ exists (1:r0=2)
 		{"separate-create-load-after-free", "free W: R6 at free brings the put into the private copy", "mpi-3.0", model.Relaxed,
 			putThenFree("win W create size=1 model=separate;"), []string{"1:r0=1;"}, nil},
 		{"allocate-load-after-free", "free W: memory MPI allocated is gone (E-EPOCH)", "mpi-4.1", model.Relaxed,
-			putThenFree("win W allocate size=1;"), []string{"1:r0=0;"}, []string{"E-EPOCH"}},
+			putThenFree("win W allocate size=1;"), []string{"1:r0=0;"}, []spec.RuleID{spec.EEpoch}},
 		{"allocate-shared-load-after-free", "free W: allocate_shared memory is gone too (E-EPOCH)", "mpi-4.1", model.Relaxed,
-			putThenFree("win W allocate_shared size=1;"), []string{"1:r0=0;"}, []string{"E-EPOCH"}},
+			putThenFree("win W allocate_shared size=1;"), []string{"1:r0=0;"}, []spec.RuleID{spec.EEpoch}},
 		{"create-store-after-free", "free W: the owner's store and load of create memory are plain", "mpi-4.1", model.Relaxed,
 			ownStoreAfterFree("create"), []string{"1:r0=2;"}, nil},
 		{"dynamic-store-after-free", "free W: attached memory of a dynamic window stays the program's", "mpi-4.1", model.Relaxed,
@@ -52,7 +53,7 @@ exists (1:r0=2)
         | free W                ;
         | r0 = load x           ;
 exists (1:r0=0)
-`, []string{"1:r0=0;"}, []string{"E-LS-ACCESS"}},
+`, []string{"1:r0=0;"}, []spec.RuleID{spec.ELSAccess}},
 		{"create-over-shared-after-free", "free W: memory a create window was given over another window stays that window's (sc: the remote load, outside free's scope own, would pass it on relaxed)", "mpi-4.1", model.SC,
 			`{ win S allocate_shared size=1; win W create over=S; x = W@0[0]; }
  P0     | P1          ;

@@ -4,18 +4,19 @@ import (
 	"fmt"
 
 	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Plain loads and stores (SEMANTICS.md §2): load/store access to a segment, the
 // value a load reads (store forwarding, the tso buffer, the process's copy), and
 // the tso store buffer's drain.
 
-// lsProblem is the rule a load/store breaks by touching its cell, or "": the
+// lsProblem is the rule a load/store breaks by touching its cell, or spec.NoRule: the
 // window's memory ended with free (lifetime), the cell is another rank's segment of
 // a separate window (E-SEPARATE-SHM), or of a segment the process has no load/store
 // access to: not allocate_shared, and no shared_query of it returned a size > 0
 // (E-LS-ACCESS, node311).
-func (p *Program) lsProblem(s State, proc int, in *Instr) string {
+func (p *Program) lsProblem(s State, proc int, in *Instr) spec.RuleID {
 	win := int(in.Win)
 	if s[p.Layout.Win[win].Freed+proc] != 0 {
 		rule, judgeBy := p.afterFree(s, proc, in)
@@ -28,13 +29,13 @@ func (p *Program) lsProblem(s State, proc int, in *Instr) string {
 	wl := &p.Layout.Win[win]
 	switch {
 	case !in.Remote:
-		return ""
+		return spec.NoRule
 	case w.Model == litmus.Separate || p.Cells[in.Cell].Separate:
-		return "E-SEPARATE-SHM"
+		return spec.ESeparateSHM
 	case w.Flavor == litmus.FlavorAllocateShared || s[wl.SQ+proc*p.NProcs+int(in.Target)] == 1:
-		return ""
+		return spec.NoRule
 	}
-	return "E-LS-ACCESS"
+	return spec.ELSAccess
 }
 
 // afterFree is the lifetime rule of free W (SEMANTICS.md §4) for a load/store
@@ -43,34 +44,34 @@ func (p *Program) lsProblem(s State, proc int, in *Instr) string {
 // a plain access to the caller's own cells and E-LS-ACCESS to another rank's,
 // whose address only the window gave. A create window over another window hands
 // the memory back to that window, whose rules then judge the access (judgeBy).
-func (p *Program) afterFree(s State, proc int, in *Instr) (rule string, judgeBy int) {
+func (p *Program) afterFree(s State, proc int, in *Instr) (rule spec.RuleID, judgeBy int) {
 	win := int(in.Win)
 	for {
 		w := &p.Wins[win]
 		switch {
 		case w.Flavor == litmus.FlavorAllocate || w.Flavor == litmus.FlavorAllocateShared:
-			return "E-EPOCH", -1
+			return spec.EEpoch, -1
 		case w.Base != win && s[p.Layout.Win[w.Base].Freed+proc] == 0:
-			return "", w.Base
+			return spec.NoRule, w.Base
 		case w.Base != win:
 			win = w.Base // freed too: its lifetime rule decides
 			continue
 		case in.Remote:
-			return "E-LS-ACCESS", -1
+			return spec.ELSAccess, -1
 		}
-		return "", -1
+		return spec.NoRule, -1
 	}
 }
 
 // lsMessage says why a load/store breaks rule (lsProblem).
-func (p *Program) lsMessage(s State, proc int, rule string, in *Instr) func() string {
+func (p *Program) lsMessage(s State, proc int, rule spec.RuleID, in *Instr) func() string {
 	freed := s[p.Layout.Win[in.Win].Freed+proc] != 0
 	return func() string {
 		w := &p.Wins[in.Win]
 		switch {
-		case rule == "E-EPOCH":
+		case rule == spec.EEpoch:
 			return fmt.Sprintf("%s accesses the memory MPI allocated for window %s after free: it is gone", in.Text, w.Name)
-		case rule == "E-SEPARATE-SHM":
+		case rule == spec.ESeparateSHM:
 			return fmt.Sprintf("%s loads or stores another rank's segment of the separate window %s: MPI does not define it", in.Text, w.Name)
 		case freed:
 			return fmt.Sprintf("%s reaches rank %d's memory through window %s after free: load/store access to another rank's memory ends with the window", in.Text, in.Target, w.Name)
@@ -81,7 +82,7 @@ func (p *Program) lsMessage(s State, proc int, rule string, in *Instr) func() st
 
 // lsAccessOK checks that a load/store may touch its cell, raising the rule it breaks.
 func (p *Program) lsAccessOK(s State, proc int, in *Instr, rec *Record) bool {
-	if rule := p.lsProblem(s, proc, in); rule != "" {
+	if rule := p.lsProblem(s, proc, in); rule != spec.NoRule {
 		p.raise(s, rec, rule, proc, in, p.lsMessage(s, proc, rule, in))
 		return false
 	}

@@ -304,6 +304,8 @@ type Program struct {
 	usesNostore bool
 	// weakProgress: weak_progress is on and governs some step (progress.go).
 	weakProgress bool
+	// live: the reader masks of the live-variable quotient (live.go, DropDead).
+	live *liveness
 }
 
 // Chan is a FIFO message channel from one rank to another.

@@ -27,11 +27,11 @@ exists (1:r0=1)
 	}
 	runCases(t, []ruleCase{
 		{"plain-poll", "weak_progress: a loop of plain loads gives its process no progress: LIVELOCK", "mpi-4.1,weak_progress=on", model.Relaxed,
-			poll("              | until r0 == 1   ;\n"), []string{"1:r0=0;", "1:r0=1;"}, []string{"U2", "LIVELOCK"}},
+			poll("              | until r0 == 1   ;\n"), []string{"1:r0=0;", "1:r0=1;"}, []spec.RuleID{spec.U2, spec.Livelock}},
 		{"plain-poll-preset", "control: the presets have asynchronous progress", "mpi-4.1", model.Relaxed,
-			poll("              | until r0 == 1   ;\n"), []string{"1:r0=1;"}, []string{"U2"}},
+			poll("              | until r0 == 1   ;\n"), []string{"1:r0=1;"}, []spec.RuleID{spec.U2}},
 		{"sync-in-loop", "weak_progress: a loop whose body holds an MPI call gives progress at each iteration", "mpi-4.1,weak_progress=on", model.Relaxed,
-			poll("              | sync W          ;\n              | until r0 == 1   ;\n"), []string{"1:r0=1;"}, []string{"U2"}},
+			poll("              | sync W          ;\n              | until r0 == 1   ;\n"), []string{"1:r0=1;"}, []spec.RuleID{spec.U2}},
 		{"get-poll", "weak_progress: a loop of MPI fetches (the flag idiom with accumulates) gives progress", "mpi-3.0,weak_progress=on", model.Relaxed,
 			`{ win W allocate size=1; flag = W@1[0]; }
  P0              | P1                ;
@@ -50,7 +50,7 @@ exists (1:r0=1)
  put flag 1    |                 ;
  unlock W 1    |                 ;
 exists (1:r0=1)
-`, []string{"1:r0=0;"}, []string{"LIVELOCK"}},
+`, []string{"1:r0=0;"}, []spec.RuleID{spec.Livelock}},
 		{"finished-target", "weak_progress: a finished process progresses everything (MPI_Finalize)", "mpi-4.1,weak_progress=on", model.Relaxed,
 			`{ win W allocate size=1; x = W@1[0]; }
  P0            | P1 ;
@@ -91,7 +91,7 @@ exists (1:r0=1)
 	}
 	want := "put flag 1 of P0 (row 2) could not perform: it waited for the progress of P1, which spins in the loop of row 4"
 	for _, f := range r.Flags {
-		if f.Rule == "LIVELOCK" && strings.Contains(f.Message, want) {
+		if f.Rule == spec.Livelock && strings.Contains(f.Message, want) {
 			return
 		}
 	}
