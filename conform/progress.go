@@ -1,0 +1,90 @@
+package conform
+
+import (
+	"errors"
+
+	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// A library run that stops waiting (at its spin limit, or at the timeout) is a
+// defect only if the standard promises it ends. MPI-4.1's Progress section (node340)
+// does not promise that an RMA operation completes while its target makes no MPI
+// call, and the model reads that fuzziness as the weak_progress switch (SEMANTICS.md
+// §4): a hang that the model finds as LIVELOCK under weak_progress=on, and not
+// without it, is one the standard allows.
+
+// Hang says what the model makes of a library run that did not finish.
+type Hang int
+
+const (
+	// HangDefect: no LIVELOCK with or without weak progress: the library hangs where
+	// every reading of the standard says the test ends.
+	HangDefect Hang = iota
+	// HangWeakProgress: LIVELOCK only under weak_progress=on: the test needs the
+	// target's progress, which MPI-4.1 leaves to the implementation (allowed).
+	HangWeakProgress
+	// HangLivelock: LIVELOCK without weak progress too: the test can spin forever on
+	// any implementation (the model finds it erroneous).
+	HangLivelock
+)
+
+// Allowed: the standard lets a library hang on the test.
+func (h Hang) Allowed() bool { return h != HangDefect }
+
+// String says, for a user, what the hang is.
+func (h Hang) String() string {
+	switch h {
+	case HangWeakProgress:
+		return "needs the target's progress (weak progress, allowed: MPI-4.1 Progress, node340, leaves it open; LIVELOCK under weak_progress=on, none without)"
+	case HangLivelock:
+		return "the model finds the test can spin forever on any implementation (LIVELOCK without weak_progress)"
+	}
+	return "the library hangs on this test, and the model finds no LIVELOCK with or without weak_progress: weak progress does not explain it"
+}
+
+// ClassifyHang explores t under sem, with weak_progress off and on, on hardware
+// model hw, and says whether a library that did not finish the test was allowed to.
+func ClassifyHang(t *litmus.Test, sem spec.Semantics, hw model.HW, search explorer.Options) (Hang, error) {
+	strong, weak := withProgress(sem, false), withProgress(sem, true)
+	livelocks := func(s spec.Semantics) (bool, error) {
+		jr := explorer.Job{Test: t, Sem: s, HW: hw}.Run(search)
+		if jr.Err != nil {
+			return false, jr.Err
+		}
+		for _, f := range jr.Result.Flags {
+			if f.Rule == spec.Livelock {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	if ll, err := livelocks(strong); err != nil || ll {
+		return HangLivelock, err
+	}
+	ll, err := livelocks(weak)
+	if err != nil || !ll {
+		return HangDefect, err
+	}
+	return HangWeakProgress, nil
+}
+
+// withProgress is sem with weak_progress set to on, named as --sem names it.
+func withProgress(sem spec.Semantics, on bool) spec.Semantics {
+	if sem.Has(spec.WeakProgress) == on {
+		return sem
+	}
+	s := sem
+	s.Switches = sem.Switches.With(spec.WeakProgress, on)
+	s.Name = sem.Name + "," + spec.WeakProgress.Setting(on)
+	return s
+}
+
+// TimedOut reports whether err is a run stopped at the timeout (a hang, or a slow
+// machine: RunError.Starved says which is likelier).
+func TimedOut(err error) bool {
+	var re *RunError
+	return errors.As(err, &re) && re.TimedOut
+}
