@@ -247,7 +247,7 @@ func TestReductionCorpus(t *testing.T) {
 			continue
 		}
 		sems := spec.AllPresets()
-		if spins(lt) {
+		if lt.HasSpinLoops() {
 			sems = propSemantics()
 		}
 		for _, sem := range sems {
@@ -266,41 +266,4 @@ func TestReductionCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d files x 4 presets (8 with spin loops) x 3 hw: %d states plain, %d reduced", len(files), plainStates, reducedStates)
-}
-
-// spins reports whether a test has a spin loop.
-func spins(lt *litmus.Test) bool {
-	for _, pr := range lt.Procs {
-		for _, in := range pr.Code {
-			if in != nil && (in.Op == litmus.OpUntil || in.Op == litmus.OpAwait) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// TestRaceFreeIsHardwareIndependent: when no execution under relaxed raises any rule
-// (no race, no conflict, no error), every pair of conflicting accesses is ordered,
-// so no hw model can show a stale value: sc, tso and relaxed give the same outcomes.
-// This is how the concurrency checks and the hardware models agree (SEMANTICS.md §7).
-func TestRaceFreeIsHardwareIndependent(t *testing.T) {
-	raceFree := 0
-	rapid.Check(t, func(t *rapid.T) {
-		lt := gen.Program(propCfg).Draw(t, "program")
-		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		relaxed := mustExplore(t, lt, sem, model.Relaxed)
-		if len(relaxed.Flags) > 0 {
-			return
-		}
-		raceFree++
-		want := outcomeSet(relaxed)
-		for _, hw := range []model.HW{model.SC, model.TSO} {
-			got := outcomeSet(mustExplore(t, lt, sem, hw))
-			if d := cmp.Diff(want, got); d != "" {
-				t.Fatalf("%s: race-free under relaxed, yet %s gives other outcomes (-relaxed +%s):\n%s\n%s", sem.Name, hw, hw, d, litmus.Format(lt))
-			}
-		}
-	})
-	t.Logf("%d race-free programs compared", raceFree)
 }

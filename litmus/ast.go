@@ -353,6 +353,18 @@ func (e *Expect) String() string {
 	return b.String()
 }
 
+// HasSpinLoops reports whether some process has a spin loop (repeat ... until, await).
+func (t *Test) HasSpinLoops() bool {
+	for _, pr := range t.Procs {
+		for _, in := range pr.Code {
+			if in != nil && (in.Op == OpUntil || in.Op == OpAwait) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // ExpectSwitch is one SWITCH=on|off qualifier of an expect line.
 type ExpectSwitch struct {
 	Pos   Pos

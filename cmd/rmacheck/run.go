@@ -257,10 +257,15 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	}
 	var jobs []explorer.Job
 	var last []int // per test, the index of its last job
+	notes := newProgressNotes()
 	for _, t := range tests {
+		first := len(jobs)
 		for _, j := range jobsFor(t, sems, f.hw, len(f.sems) == 0) {
 			j.Exploit = exploit
 			jobs = append(jobs, j)
+		}
+		if !f.json { // the note is a line of the text output
+			jobs = notes.twins(jobs, first)
 		}
 		last = append(last, len(jobs)-1)
 	}
@@ -274,13 +279,16 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	var group []explorer.JobResult // the results of the test being printed
 	opt.ABI = abi
 	explorer.Stream(jobs, f.jobs, opt, func(i int, jr *explorer.JobResult) {
-		sum.add(errw, jr)
 		switch {
+		case notes.record(i, jr): // a weak-progress search for the note: not shown
 		case f.json:
+			sum.add(errw, jr)
 			json.NewEncoder(out).Encode(output.NewRunRecord(jr))
 		case table == nil:
+			sum.add(errw, jr)
 			output.Block(out, jr, output.Show(f.show))
 		default:
+			sum.add(errw, jr)
 			group = append(group, *jr)
 		}
 		if i == last[sum.tests] {
@@ -288,6 +296,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 			if table != nil {
 				table.Test(group)
 			}
+			notes.note(out, jr.Test)
 			group = group[:0]
 			sum.tests++
 			progress.show(sum.tests, jr.Test.Name)
