@@ -114,7 +114,7 @@ reports: build
 	$(BIN) report $(ASSERTS) --out reports/assertions --title "Assertions: which change outcomes when exploited, and only when false" \
 		$(PRESETS) --exploit $(call reportdata,assertions)
 	$(BIN) report $(POLL) --out reports/polling --title "Polling: what must a reader do after a flag poll?" \
-		$(PRESETS) --hw relaxed --hw tso --hw sc $(call reportdata,polling)
+		$(PRESETS) --sem mpi-4.1,weak_progress=on --hw relaxed --hw tso --hw sc $(call reportdata,polling)
 	$(BIN) report --index reports
 
 # The conformance data of the reports: real MPI runs, minutes, and counts that differ from

@@ -34,15 +34,15 @@ const (
 // Allowed: the standard lets a library hang on the test.
 func (h Hang) Allowed() bool { return h != HangDefect }
 
-// String says, for a user, what the hang is.
+// String says, for a user, what the model makes of the hang (after "it" when allowed).
 func (h Hang) String() string {
 	switch h {
 	case HangWeakProgress:
-		return "needs the target's progress (weak progress, allowed: MPI-4.1 Progress, node340, leaves it open; LIVELOCK under weak_progress=on, none without)"
+		return "needs the target's progress: LIVELOCK under weak_progress=on, none without (weak progress, which MPI-4.1 Progress, node340, leaves open: allowed)"
 	case HangLivelock:
-		return "the model finds the test can spin forever on any implementation (LIVELOCK without weak_progress)"
+		return "spins forever on any implementation: LIVELOCK without weak_progress too"
 	}
-	return "the library hangs on this test, and the model finds no LIVELOCK with or without weak_progress: weak progress does not explain it"
+	return "no LIVELOCK with or without weak_progress: weak progress does not explain this hang"
 }
 
 // ClassifyHang explores t under sem, with weak_progress off and on, on hardware

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -59,6 +60,9 @@ type ResultFinding struct {
 	Presets  []string
 	Message  string
 	Upstream *UpstreamEntry
+	// Hangs: for a spin limit, what the model makes of the runs under weak_progress
+	// on and off (conform.ClassifyHang), each reading once, in the order met.
+	Hangs []conform.Hang
 }
 
 // ProbeFinding is one probe's violations, grouped.
@@ -138,6 +142,9 @@ func (r *Report) targetFinding(target string) TargetFinding {
 					spinOrder = append(spinOrder, c.SpinLimit)
 				}
 				rf.Presets = append(rf.Presets, c.Preset)
+				if h, ok := tr.Hangs[c.Preset+"/"+c.HW]; ok && !slices.Contains(rf.Hangs, h) {
+					rf.Hangs = append(rf.Hangs, h)
+				}
 			case statusNonConforming:
 				nc.Runs = append(nc.Runs, c)
 				nc.HW = c.HW

@@ -79,7 +79,10 @@ type TestReport struct {
 	// difference already shows one (nil when no semantics allows such an outcome).
 	Condition *Witness
 	Conform   []output.ConformRecord
-	Errors    []ConformError // runs of this test that gave no record
+	// Hangs: for each record that stopped at its spin limit (key: preset + "/" + hw),
+	// what the model makes of it under weak_progress on and off (conform.ClassifyHang).
+	Hangs  map[string]conform.Hang
+	Errors []ConformError // runs of this test that gave no record
 	// Anchor names the section (default: from the test's name).
 	Anchor string
 }
@@ -206,10 +209,40 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 			}
 			tr.Results[c.Preset+"/"+c.HW] = jr.Result
 		}
+		if err := tr.classifyHangs(opt); err != nil {
+			return err
+		}
 		r.Tests = append(r.Tests, tr)
 	}
 	r.findings = r.computeFindings()
 	return r.checkQuestion()
+}
+
+// classifyHangs reads each spin-limited conformance run under both readings of
+// MPI-4.1's Progress section: with weak_progress on and off.
+func (tr *TestReport) classifyHangs(opt explorer.Options) error {
+	for _, c := range tr.Conform {
+		if c.SpinLimit == "" {
+			continue
+		}
+		sem, err := spec.ParseSemantics(c.Preset)
+		if err != nil {
+			return fmt.Errorf("conformance record of %s: %v", tr.Test.Name, err)
+		}
+		hw, err := model.ParseHW(c.HW)
+		if err != nil {
+			return fmt.Errorf("conformance record of %s: %v", tr.Test.Name, err)
+		}
+		h, err := conform.ClassifyHang(tr.Test, sem, hw, opt)
+		if err != nil {
+			return fmt.Errorf("%s: %v", tr.Test.File, err)
+		}
+		if tr.Hangs == nil {
+			tr.Hangs = map[string]conform.Hang{}
+		}
+		tr.Hangs[c.Preset+"/"+c.HW] = h
+	}
+	return nil
 }
 
 // collectWitnesses turns the distinctions into lines, one per difference, and keeps

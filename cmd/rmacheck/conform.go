@@ -214,7 +214,9 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 			}
 		}
 	}
-	hangs.summary(errw)
+	if !f.json { // the line is no record of a test run (report reads the log of --json runs)
+		hangs.summary(errw)
+	}
 	switch {
 	case bad:
 		return exitWith(exitBadInput)
@@ -241,7 +243,7 @@ func (h *hangCount) judge(w io.Writer, t *litmus.Test, sem spec.Semantics, hw mo
 		fmt.Fprintf(w, "rmacheck: %s (%s): %s; the model could not tell whether the standard allows the hang: %v\n", t.File, sem.Name, what, err)
 		return false
 	case !hang.Allowed():
-		fmt.Fprintf(w, "rmacheck: %s (%s): %s; %s (--keep-c DIR keeps the C to send its developers)\n", t.File, sem.Name, what, hang)
+		fmt.Fprintf(w, "rmacheck: %s (%s): %s; %s: the library hangs on this test (--keep-c DIR keeps the C to send its developers)\n", t.File, sem.Name, what, hang)
 		return false
 	case hang == conform.HangWeakProgress && strict:
 		h.strict++
@@ -256,7 +258,7 @@ func (h *hangCount) judge(w io.Writer, t *litmus.Test, sem spec.Semantics, hw mo
 // summary is the last line of a run with weak-progress hangs.
 func (h *hangCount) summary(w io.Writer) {
 	if h.allowed > 0 {
-		fmt.Fprintf(w, "rmacheck: %s hung for want of the target's progress or spin forever by the model: allowed, not counted as failures (--strict-progress counts the weak-progress ones)\n", output.Plural(h.allowed, "run"))
+		fmt.Fprintf(w, "rmacheck: %s hung for want of the target's progress, which MPI-4.1 allows, or spin forever by the model: not counted as failures; --strict-progress counts the weak-progress ones\n", output.Plural(h.allowed, "run"))
 	}
 	if h.strict > 0 {
 		fmt.Fprintf(w, "rmacheck: %s hung for want of the target's progress: failures under --strict-progress\n", output.Plural(h.strict, "run"))
