@@ -24,6 +24,7 @@ const (
 	SqAnyFlavor                  // sq_any_flavor: MPI-4.1 shared_query on allocate and create windows
 	AlignGuarantee               // align_guarantee: MPI-4.0 alignment of allocated memory
 	WeakProgress                 // weak_progress: RMA performs and lock grants at a target only while it is in MPI (off in every preset)
+	CasReplace                   // cas_replace: compare_and_swap counts as MPI_REPLACE for accumulate_ops (off in every preset)
 	NumSwitches
 )
 
@@ -55,6 +56,8 @@ var Switches = [NumSwitches]SwitchInfo{
 		"node251 (MPI-4.0): allocated memory is aligned to the largest predefined type; mpi-issues #121"},
 	{WeakProgress, "weak_progress", "an RMA operation performs, and a lock on a process is granted, only while that process is in MPI (an implementation without asynchronous progress); off in every preset",
 		`node340 (Progress): "fuzziness" in when communication is enabled leaves open whether an RMA operation completes while its target makes no MPI call; mpi-issues #635, pmodels/mpich#5565`},
+	{CasReplace, "cas_replace", "compare_and_swap counts as MPI_REPLACE for accumulate_ops=same_op_no_op, so it may meet fetch_and_op(MPI_REPLACE) on one cell (a permissive reading the standard does not state; off in every preset)",
+		`node315: accumulate_ops=same_op_no_op lets the implementation assume "the same operation or MPI_NO_OP" for concurrent accumulate calls; MPI_COMPARE_AND_SWAP takes no op, and "is atomic with respect to other accumulate operations"; reports/accumulate-ops`},
 }
 
 func (s Switch) String() string {
