@@ -5,7 +5,6 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -47,7 +46,7 @@ func (h Hang) String() string {
 
 // ClassifyHang explores t under sem, with weak_progress off and on, on hardware
 // model hw, and says whether a library that did not finish the test was allowed to.
-func ClassifyHang(t *litmus.Test, sem spec.Semantics, hw model.HW, search explorer.Options) (Hang, error) {
+func ClassifyHang(t *litmus.Test, sem spec.Semantics, hw spec.HW, search explorer.Options) (Hang, error) {
 	strong, weak := withProgress(sem, false), withProgress(sem, true)
 	livelocks := func(s spec.Semantics) (bool, error) {
 		jr := explorer.Job{Test: t, Sem: s, HW: hw}.Run(search)

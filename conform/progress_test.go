@@ -7,7 +7,6 @@ import (
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -51,7 +50,7 @@ exists (1:r0=1)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		got, err := conform.ClassifyHang(lt, sem, model.TSO, explorer.Options{MaxStates: 1_000_000})
+		got, err := conform.ClassifyHang(lt, sem, spec.TSO, explorer.Options{MaxStates: 1_000_000})
 		if err != nil || got != c.want {
 			t.Errorf("%s: %v (%v), want %v", c.name, got, err, c.want)
 		}

@@ -8,7 +8,6 @@ import (
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 )
 
 // TestAcceptance runs every expect line of ../shared/acceptance: each preset and hw
@@ -30,10 +29,7 @@ func TestAcceptance(t *testing.T) {
 			continue
 		}
 		for _, ex := range lt.Expects {
-			hw := model.Relaxed
-			if ex.HW != "" {
-				hw, _ = model.ParseHW(ex.HW)
-			}
+			hw := ex.HW
 			for _, item := range ex.Items {
 				sem, err := ex.Semantics(item) // the preset, with the line's switches
 				if err != nil {

@@ -5,6 +5,7 @@ package litmus
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -149,6 +150,23 @@ func (t Type) Size() int {
 	default:
 		return 8
 	}
+}
+
+// ExactRange is the range of integers the type holds exactly (bounded false: all of
+// int64's). A double or long double holds every integer up to 2^53 in magnitude; the
+// vector types hold an int64 per element.
+func (t Type) ExactRange() (lo, hi int64, bounded bool) {
+	switch t {
+	case Int8:
+		return math.MinInt8, math.MaxInt8, true
+	case Int16:
+		return math.MinInt16, math.MaxInt16, true
+	case Int32:
+		return math.MinInt32, math.MaxInt32, true
+	case Double, LongDouble:
+		return -1 << 53, 1 << 53, true
+	}
+	return 0, 0, false
 }
 
 // TypeByName finds a type by its .lit spelling.
@@ -325,7 +343,8 @@ const (
 // Expect is one `expect [hw=H] [SWITCH=on|off ...][:] PRESET=OBS ...` line.
 type Expect struct {
 	Pos   Pos
-	HW    string // "" for the default (relaxed)
+	HW    spec.HW // spec.Relaxed unless hw= names another
+	HWSet bool    // the line says hw= (fmt prints it back)
 	HWPos Pos
 	// Switches qualify the line (LITMUS.md item 9): each applies to every preset of it.
 	Switches []ExpectSwitch
@@ -338,13 +357,13 @@ type Expect struct {
 func (e *Expect) String() string {
 	var b strings.Builder
 	b.WriteString("expect")
-	if e.HW != "" {
-		b.WriteString(" hw=" + e.HW)
+	if e.HWSet {
+		b.WriteString(" hw=" + e.HW.String())
 	}
 	if q := e.Qualifier(); q != "" {
 		b.WriteString(" " + q)
 	}
-	if e.HW != "" || len(e.Switches) > 0 {
+	if e.HWSet || len(e.Switches) > 0 {
 		b.WriteString(":")
 	}
 	for _, it := range e.Items {

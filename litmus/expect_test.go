@@ -23,7 +23,7 @@ func TestExpectSwitches(t *testing.T) {
 			continue
 		}
 		e := tst.Expects[0]
-		if e.HW != c.hw || e.Qualifier() != c.qualifier || e.String() != c.canonical {
+		if (e.HWSet && e.HW.String() != c.hw) || (!e.HWSet && c.hw != "") || e.Qualifier() != c.qualifier || e.String() != c.canonical {
 			t.Errorf("%s: hw %q qualifier %q printed %q, want %q %q %q", c.line, e.HW, e.Qualifier(), e.String(), c.hw, c.qualifier, c.canonical)
 		}
 		if sem, err := e.Semantics(e.Items[0]); err != nil || sem.Name != c.sem {

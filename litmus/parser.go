@@ -1261,7 +1261,8 @@ func (p *parser) expectQualifiers(e *Expect) {
 		p.next()
 		p.next()
 		if name == "hw" {
-			e.HW, e.HWPos = p.word("hardware model (sc, tso or relaxed)")
+			e.HW, e.HWPos = p.hardwareModel()
+			e.HWSet = true
 			last = "hw=MODEL"
 		} else {
 			val, _ := p.word("on or off")
@@ -1289,8 +1290,20 @@ func (p *parser) erroneousRule(item Pos) spec.RuleID {
 	return id
 }
 
+// hardwareModel reads the MODEL of hw=MODEL: names are resolved here, at the parse
+// edge; an unknown one is reported and read as relaxed.
+func (p *parser) hardwareModel() (spec.HW, Pos) {
+	w, pos := p.word("hardware model (" + spec.HWNames(", ") + ")")
+	hw, err := spec.ParseHW(w)
+	if err != nil {
+		p.softf(pos, "unknown hardware model %q (hw: %s)", w, spec.HWNames(", "))
+		return spec.Relaxed, pos
+	}
+	return hw, pos
+}
+
 func (p *parser) parseExpect() {
-	e := &Expect{Pos: p.tpos()}
+	e := &Expect{Pos: p.tpos(), HW: spec.Relaxed}
 	p.next()
 	p.t.Expects = append(p.t.Expects, e)
 	p.expectQualifiers(e)

@@ -3,7 +3,6 @@ package model_test
 import (
 	"testing"
 
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -23,11 +22,11 @@ exists (x=1)
 `
 	}
 	runCases(t, []ruleCase{
-		{"replace-cas-strict", "E-INFO: cas is another op than MPI_REPLACE", "mpi-4.1", model.Relaxed,
+		{"replace-cas-strict", "E-INFO: cas is another op than MPI_REPLACE", "mpi-4.1", spec.Relaxed,
 			src("replace"), []string{"x=1;"}, []spec.RuleID{spec.EInfo}},
-		{"replace-cas-permissive", "cas_replace: cas counts as MPI_REPLACE", "mpi-4.1,cas_replace=on", model.Relaxed,
+		{"replace-cas-permissive", "cas_replace: cas counts as MPI_REPLACE", "mpi-4.1,cas_replace=on", spec.Relaxed,
 			src("replace"), []string{"x=1;"}, nil},
-		{"sum-cas-permissive", "cas_replace: a sum beside cas is still two ops", "mpi-3.0,cas_replace=on", model.Relaxed,
+		{"sum-cas-permissive", "cas_replace: a sum beside cas is still two ops", "mpi-3.0,cas_replace=on", spec.Relaxed,
 			src("sum"), []string{"x=1;", "x=3;"}, []spec.RuleID{spec.EInfo}},
 	})
 }

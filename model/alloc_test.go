@@ -26,7 +26,7 @@ func TestStepsAllocateNothing(t *testing.T) {
 		}
 		for _, name := range []string{"mpi-3.0", "A", "mpi-4.1,weak_progress=on"} {
 			sem, _ := spec.ParseSemantics(name)
-			for _, hw := range model.HWModels {
+			for _, hw := range spec.HWModels {
 				p, err := model.Compile(lt, sem, hw)
 				if err != nil {
 					t.Fatal(err)

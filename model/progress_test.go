@@ -26,13 +26,13 @@ exists (1:r0=1)
 `
 	}
 	runCases(t, []ruleCase{
-		{"plain-poll", "weak_progress: a loop of plain loads gives its process no progress: LIVELOCK", "mpi-4.1,weak_progress=on", model.Relaxed,
+		{"plain-poll", "weak_progress: a loop of plain loads gives its process no progress: LIVELOCK", "mpi-4.1,weak_progress=on", spec.Relaxed,
 			poll("              | until r0 == 1   ;\n"), []string{"1:r0=0;", "1:r0=1;"}, []spec.RuleID{spec.U2, spec.Livelock}},
-		{"plain-poll-preset", "control: the presets have asynchronous progress", "mpi-4.1", model.Relaxed,
+		{"plain-poll-preset", "control: the presets have asynchronous progress", "mpi-4.1", spec.Relaxed,
 			poll("              | until r0 == 1   ;\n"), []string{"1:r0=1;"}, []spec.RuleID{spec.U2}},
-		{"sync-in-loop", "weak_progress: a loop whose body holds an MPI call gives progress at each iteration", "mpi-4.1,weak_progress=on", model.Relaxed,
+		{"sync-in-loop", "weak_progress: a loop whose body holds an MPI call gives progress at each iteration", "mpi-4.1,weak_progress=on", spec.Relaxed,
 			poll("              | sync W          ;\n              | until r0 == 1   ;\n"), []string{"1:r0=1;"}, []spec.RuleID{spec.U2}},
-		{"get-poll", "weak_progress: a loop of MPI fetches (the flag idiom with accumulates) gives progress", "mpi-3.0,weak_progress=on", model.Relaxed,
+		{"get-poll", "weak_progress: a loop of MPI fetches (the flag idiom with accumulates) gives progress", "mpi-3.0,weak_progress=on", spec.Relaxed,
 			`{ win W allocate size=1; flag = W@1[0]; }
  P0              | P1                ;
  lock W 1 shared | lock W 1 shared   ;
@@ -43,7 +43,7 @@ exists (1:r0=1)
                  | unlock W 1        ;
 exists (1:r0=1)
 `, []string{"1:r0=1;"}, nil},
-		{"lock-grant", "weak_progress: a lock on a process that spins on plain loads from the start is never granted", "mpi-3.0,weak_progress=on", model.SC,
+		{"lock-grant", "weak_progress: a lock on a process that spins on plain loads from the start is never granted", "mpi-3.0,weak_progress=on", spec.SC,
 			`{ win W allocate size=1; flag = W@1[0]; }
  P0            | P1              ;
  lock W 1 excl | r0 = await flag == 1 ;
@@ -51,7 +51,7 @@ exists (1:r0=1)
  unlock W 1    |                 ;
 exists (1:r0=1)
 `, []string{"1:r0=0;"}, []spec.RuleID{spec.Livelock}},
-		{"finished-target", "weak_progress: a finished process progresses everything (MPI_Finalize)", "mpi-4.1,weak_progress=on", model.Relaxed,
+		{"finished-target", "weak_progress: a finished process progresses everything (MPI_Finalize)", "mpi-4.1,weak_progress=on", spec.Relaxed,
 			`{ win W allocate size=1; x = W@1[0]; }
  P0            | P1 ;
  lock W 1 excl |    ;
@@ -81,7 +81,7 @@ exists (1:r0=1)
 		t.Fatal(err)
 	}
 	sem, _ := spec.ParseSemantics("mpi-4.1,weak_progress=on")
-	p, err := model.Compile(lt, sem, model.SC)
+	p, err := model.Compile(lt, sem, spec.SC)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -133,7 +133,7 @@ const verdictWidth = 22
 
 // NewTable starts a table of the tests' results under sems, and prints its header.
 func NewTable(w io.Writer, sems []spec.Semantics, tests []*litmus.Test) *TableWriter {
-	t := &TableWriter{w: w, sems: sems, widths: []int{len("Test"), len("relaxed")}}
+	t := &TableWriter{w: w, sems: sems, widths: []int{len("Test"), len(spec.Relaxed.String())}}
 	for _, lt := range tests {
 		t.widths[0] = max(t.widths[0], len(lt.Name))
 		for _, e := range lt.Expects { // a line with switches has rows of its own
@@ -179,7 +179,7 @@ func (t *TableWriter) Test(results []explorer.JobResult) {
 			cells[label] = make([]string, len(t.sems))
 		}
 		cells[label][col] = tableCell(jr)
-		if jr.ExpectStatus() == "broken" && jr.Err == nil {
+		if jr.ExpectStatus() == litmus.ExpectBroken && jr.Err == nil {
 			failures = append(failures, fmt.Sprintf("FAIL %s (%s): %s hw=%s: expected %s, found %s",
 				jr.Test.Name, jr.Test.File, jr.Sem.Name, jr.HW, jr.Expect.ObsString(), jr.Result.Verdict()))
 		}
@@ -217,9 +217,9 @@ func tableCell(jr *explorer.JobResult) string {
 	}
 	cell := jr.Result.Verdict().String()
 	switch jr.ExpectStatus() {
-	case "met":
+	case litmus.ExpectMet:
 		cell += " ok"
-	case "broken":
+	case litmus.ExpectBroken:
 		cell += " FAIL"
 	}
 	return cell

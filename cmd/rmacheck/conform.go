@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,8 +17,8 @@ import (
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -101,6 +100,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	if err != nil {
 		return err
 	}
+	var hw *spec.HW
 	switch f.target {
 	case "reference":
 		if f.hw != "" || f.oversubscribe || f.keepC != "" || f.launcher != "" || f.hostfile != "" || f.timeout != 0 {
@@ -108,9 +108,11 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		}
 	case "mpich", "openmpi":
 		if f.hw != "" {
-			if _, err := model.ParseHW(f.hw); err != nil {
+			h, err := spec.ParseHW(f.hw)
+			if err != nil {
 				return usageErrorf("--hw: %v", err)
 			}
+			hw = &h
 		}
 		if f.launcher != "" && f.hostfile != "" {
 			return usageErrorf("give --hostfile to the library's mpiexec, or put it in --launcher, not both")
@@ -146,6 +148,11 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	if err != nil {
 		return err
 	}
+	if f.keepC != "" {
+		if err := sameNames(tests); err != nil {
+			return exitError{code: exitBadInput, err: fmt.Errorf("--keep-c: %w", err)}
+		}
+	}
 	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	var ctx context.Context
 	if f.target != "reference" { // MPI processes to stop on an interrupt
@@ -154,15 +161,11 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		defer stop()
 	}
 	failed, cannotRun := false, false
-	hw := conform.MachineHW() // the model a hang is judged on, as the runs are compared
-	if f.hw != "" {
-		hw, _ = model.ParseHW(f.hw)
-	}
-	var hangs hangCount
+	var hangs hangCount // runs that did not finish, judged on the hw model they are compared with
 	for _, t := range tests {
 		for _, sem := range sems {
 			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, Search: search,
-				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC, MaxWindowBytes: int(f.maxWindowBytes),
+				Oversubscribe: f.oversubscribe, HW: hw, Timeout: f.timeout, KeepDir: f.keepC, MaxWindowBytes: int(f.maxWindowBytes),
 				Launcher: strings.Fields(f.launcher), Hostfile: f.hostfile, Context: ctx}
 			opt.Progress = conformProgress(errw, t.Name, f.json)
 			var rep *conform.Report
@@ -175,15 +178,19 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 			if exit, ok := interruptedExit(err); ok {
 				return exit
 			}
-			if err != nil && conform.TimedOut(err) {
-				if hangs.judge(errw, t, sem, hw, search, err.Error(), f.strictProgress) {
+			if err != nil {
+				allowed := false // a time-out the standard allows (conform.ClassifyHang)
+				if conform.TimedOut(err) {
+					allowed = hangs.judge(errw, t, sem, comparedHW(hw), search, err.Error(), f.strictProgress)
+				} else {
+					fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
+				}
+				if f.json { // a record for every run: reports read the failed ones from it
+					record.WriteLine(out, record.FailedConform(t, sem, f.target, comparedHW(hw), f.seed, err))
+				}
+				if allowed {
 					continue
 				}
-				cannotRun = true
-				continue
-			}
-			if err != nil {
-				fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
 				switch conformErrorExit(err) {
 				case exitCannotRun:
 					cannotRun = true
@@ -208,15 +215,13 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 					t.File, sem.Name, 100*rep.Starvation)
 			}
 			if f.json {
-				json.NewEncoder(out).Encode(output.NewConformRecord(rep))
+				record.WriteLine(out, record.NewConform(rep))
 			} else {
 				output.Histogram(out, rep)
 			}
 		}
 	}
-	if !f.json { // the line is no record of a test run (report reads the log of --json runs)
-		hangs.summary(errw)
-	}
+	hangs.summary(errw)
 	switch {
 	case bad:
 		return exitWith(exitBadInput)
@@ -236,7 +241,7 @@ type hangCount struct{ allowed, strict int }
 // stopped) and reports whether it is allowed: a weak-progress hang (unless strict),
 // or a test the model finds can spin forever anyway. A real library hang, or a
 // model search that stopped, is not.
-func (h *hangCount) judge(w io.Writer, t *litmus.Test, sem spec.Semantics, hw model.HW, search explorer.Options, what string, strict bool) bool {
+func (h *hangCount) judge(w io.Writer, t *litmus.Test, sem spec.Semantics, hw spec.HW, search explorer.Options, what string, strict bool) bool {
 	hang, err := conform.ClassifyHang(t, sem, hw, search)
 	switch {
 	case err != nil:
@@ -263,6 +268,14 @@ func (h *hangCount) summary(w io.Writer) {
 	if h.strict > 0 {
 		fmt.Fprintf(w, "rmacheck: %s hung for want of the target's progress: failures under --strict-progress\n", output.Plural(h.strict, "run"))
 	}
+}
+
+// comparedHW is the hardware model a run is compared with: --hw, else the machine's.
+func comparedHW(hw *spec.HW) spec.HW {
+	if hw != nil {
+		return *hw
+	}
+	return conform.MachineHW()
 }
 
 // conformProgress prints the rate and an estimate of the time left, on a terminal.
@@ -307,4 +320,17 @@ func conformErrorExit(err error) int {
 		return exitBadInput
 	}
 	return exitFailed
+}
+
+// sameNames refuses two tests of one name: their C programs would be one file of
+// --keep-c, and the second would silently replace the first.
+func sameNames(tests []*litmus.Test) error {
+	first := map[string]string{}
+	for _, t := range tests {
+		if f, ok := first[t.Name]; ok {
+			return fmt.Errorf("%s and %s are both test %s: their C programs would overwrite each other (rename one)", f, t.File, t.Name)
+		}
+		first[t.Name] = t.File
+	}
+	return nil
 }

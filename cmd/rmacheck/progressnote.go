@@ -8,7 +8,6 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -18,13 +17,13 @@ import (
 // line when one finds LIVELOCK where the asked semantics does not.
 type progressNotes struct {
 	twin     map[int]bool                     // job index: a weak-progress search
-	hw       map[*litmus.Test]model.HW        // per test: the hw model of its twins
+	hw       map[*litmus.Test]spec.HW         // per test: the hw model of its twins
 	livelock map[*litmus.Test]map[string]bool // per test and semantics name, on that hw: LIVELOCK found
 	asked    map[*litmus.Test][]string        // per test: the semantics whose twin ran, in order
 }
 
 func newProgressNotes() *progressNotes {
-	return &progressNotes{twin: map[int]bool{}, hw: map[*litmus.Test]model.HW{},
+	return &progressNotes{twin: map[int]bool{}, hw: map[*litmus.Test]spec.HW{},
 		livelock: map[*litmus.Test]map[string]bool{}, asked: map[*litmus.Test][]string{}}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -13,8 +12,8 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -162,15 +161,15 @@ func loadTests(cmd *cobra.Command, args []string, shard string) ([]*litmus.Test,
 // (no --sem), also the semantics of its expect lines with switches (LITMUS.md
 // item 9), under their hw model.
 func jobsFor(t *litmus.Test, sems []spec.Semantics, hwFlag string, everyPreset bool) []explorer.Job {
-	var hws []model.HW
+	var hws []spec.HW
 	if hwFlag != "" {
-		h, _ := model.ParseHW(hwFlag)
-		hws = []model.HW{h}
+		h, _ := spec.ParseHW(hwFlag)
+		hws = []spec.HW{h}
 	} else {
-		hws = []model.HW{model.Relaxed}
+		hws = []spec.HW{spec.Relaxed}
 		for _, e := range t.Expects {
-			if h, err := model.ParseHW(e.HW); err == nil && !containsHW(hws, h) {
-				hws = append(hws, h)
+			if !containsHW(hws, e.HW) {
+				hws = append(hws, e.HW)
 			}
 		}
 	}
@@ -188,26 +187,22 @@ func jobsFor(t *litmus.Test, sems []spec.Semantics, hwFlag string, everyPreset b
 
 // qualifiedJobs are the searches the expect lines with switches ask for, under the hw
 // models run: each item's preset with the line's switches.
-func qualifiedJobs(t *litmus.Test, hws []model.HW) []explorer.Job {
+func qualifiedJobs(t *litmus.Test, hws []spec.HW) []explorer.Job {
 	var jobs []explorer.Job
 	for _, e := range t.Expects {
-		h := model.Relaxed
-		if e.HW != "" {
-			h, _ = model.ParseHW(e.HW)
-		}
-		if len(e.Switches) == 0 || !containsHW(hws, h) {
+		if len(e.Switches) == 0 || !containsHW(hws, e.HW) {
 			continue
 		}
 		for _, it := range e.Items {
 			if s, err := e.Semantics(it); err == nil {
-				jobs = append(jobs, explorer.Job{Test: t, Sem: s, HW: h})
+				jobs = append(jobs, explorer.Job{Test: t, Sem: s, HW: e.HW})
 			}
 		}
 	}
 	return jobs
 }
 
-func containsHW(hs []model.HW, h model.HW) bool {
+func containsHW(hs []spec.HW, h spec.HW) bool {
 	for _, x := range hs {
 		if x == h {
 			return true
@@ -230,7 +225,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 		return err
 	}
 	if f.hw != "" {
-		if _, err := model.ParseHW(f.hw); err != nil {
+		if _, err := spec.ParseHW(f.hw); err != nil {
 			return usageErrorf("--hw: %v", err)
 		}
 	}
@@ -283,7 +278,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 		case notes.record(i, jr): // a weak-progress search for the note: not shown
 		case f.json:
 			sum.add(errw, jr)
-			json.NewEncoder(out).Encode(output.NewRunRecord(jr))
+			record.WriteLine(out, record.NewRun(jr))
 		case table == nil:
 			sum.add(errw, jr)
 			output.Block(out, jr, output.Show(f.show))
@@ -331,9 +326,9 @@ func (s *runSummary) add(w io.Writer, jr *explorer.JobResult) {
 		return
 	}
 	switch jr.ExpectStatus() {
-	case "met":
+	case litmus.ExpectMet:
 		s.passed++
-	case "broken":
+	case litmus.ExpectBroken:
 		s.failed++
 	}
 	if hit := s.gates.hits(jr.Result.Verdict()); len(hit) > 0 {
