@@ -47,7 +47,7 @@ func (h Hang) String() string {
 // ClassifyHang explores t under sem, with weak_progress off and on, on hardware
 // model hw, and says whether a library that did not finish the test was allowed to.
 func ClassifyHang(t *litmus.Test, sem spec.Semantics, hw spec.HW, search explorer.Options) (Hang, error) {
-	strong, weak := withProgress(sem, false), withProgress(sem, true)
+	strong, weak := sem.With(spec.WeakProgress, false), sem.With(spec.WeakProgress, true)
 	livelocks := func(s spec.Semantics) (bool, error) {
 		jr := explorer.Job{Test: t, Sem: s, HW: hw}.Run(search)
 		if jr.Err != nil {
@@ -68,17 +68,6 @@ func ClassifyHang(t *litmus.Test, sem spec.Semantics, hw spec.HW, search explore
 		return HangDefect, err
 	}
 	return HangWeakProgress, nil
-}
-
-// withProgress is sem with weak_progress set to on, named as --sem names it.
-func withProgress(sem spec.Semantics, on bool) spec.Semantics {
-	if sem.Has(spec.WeakProgress) == on {
-		return sem
-	}
-	s := sem
-	s.Switches = sem.Switches.With(spec.WeakProgress, on)
-	s.Name = sem.Name + "," + spec.WeakProgress.Setting(on)
-	return s
 }
 
 // TimedOut reports whether err is a run stopped at the timeout (a hang, or a slow

@@ -53,11 +53,7 @@ func outcomeSet(r *explorer.Result) map[string]bool {
 func propSemantics() []spec.Semantics {
 	sems := spec.AllPresets()
 	for _, s := range spec.AllPresets() {
-		w, err := spec.ParseSemantics(s.Name + "," + spec.WeakProgress.Setting(true))
-		if err != nil {
-			panic(err)
-		}
-		sems = append(sems, w)
+		sems = append(sems, s.With(spec.WeakProgress, true))
 	}
 	return sems
 }

@@ -118,6 +118,18 @@ type Semantics struct {
 
 func (s Semantics) Has(sw Switch) bool { return s.Switches.Has(sw) }
 
+// With is s with switch sw set to on, named as --sem names it
+// ("mpi-4.1,weak_progress=on"); s itself when the switch is already so.
+func (s Semantics) With(sw Switch, on bool) Semantics {
+	if s.Has(sw) == on {
+		return s
+	}
+	w := s
+	w.Switches = s.Switches.With(sw, on)
+	w.Name = s.Name + "," + sw.Setting(on)
+	return w
+}
+
 // Changes spells the switches s sets otherwise than its preset, in table order and
 // space-separated: "weak_progress=on" ("" for none).
 func (s Semantics) Changes() string {

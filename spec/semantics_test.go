@@ -201,3 +201,28 @@ func TestParseSemanticsErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSemanticsWith: a switch set on a semantics is named as --sem names it, and
+// parses back to the same switches; setting it as it already is changes nothing.
+func TestSemanticsWith(t *testing.T) {
+	sem, _ := Preset("mpi-4.1")
+	cases := []struct {
+		sw   Switch
+		on   bool
+		name string
+	}{
+		{WeakProgress, true, "mpi-4.1,weak_progress=on"},
+		{FenceLS, true, "mpi-4.1"},
+		{FenceLS, false, "mpi-4.1,fence_ls=off"},
+	}
+	for _, c := range cases {
+		got := sem.With(c.sw, c.on)
+		back, err := ParseSemantics(got.Name)
+		if got.Name != c.name || err != nil || back.Switches != got.Switches || got.Has(c.sw) != c.on {
+			t.Errorf("With(%s, %v) = %q %v (parsed back: %v, %v), want %q", c.sw, c.on, got.Name, got.Switches, back.Switches, err, c.name)
+		}
+	}
+	if got := sem.With(WeakProgress, true).Changes(); got != "weak_progress=on" {
+		t.Errorf("Changes() = %q, want weak_progress=on", got)
+	}
+}

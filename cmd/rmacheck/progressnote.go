@@ -57,12 +57,7 @@ func (n *progressNotes) twins(jobs []explorer.Job, first int) []explorer.Job {
 }
 
 // weakProgress is sem with weak_progress on, named as --sem names it.
-func weakProgress(sem spec.Semantics) spec.Semantics {
-	w := sem
-	w.Switches = sem.Switches.With(spec.WeakProgress, true)
-	w.Name = sem.Name + "," + spec.WeakProgress.Setting(true)
-	return w
-}
+func weakProgress(sem spec.Semantics) spec.Semantics { return sem.With(spec.WeakProgress, true) }
 
 // record notes whether a search found LIVELOCK, and reports whether it is a twin
 // (not to be shown or counted).
