@@ -214,7 +214,7 @@ func pairsHTML(b *strings.Builder, tr *TestReport) {
 	}
 	for _, wt := range tr.Witnesses {
 		fmt.Fprintf(b, "<p class=\"witness-title\" id=\"%s\"><strong>%s</strong>: %s, under %s</p>\n<div class=\"diagram-box\">%s</div>\n",
-			witnessAnchor(tr, wt), wt.Label(), e(wt.What), e(strings.Join(wt.Sems, ", ")), Diagram(wt.Program, wt.Steps, wt.Marks))
+			witnessAnchor(tr, wt), wt.Label(), e(wt.What), e(strings.Join(wt.Sems, ", ")), Diagram(&wt.Trace, wt.Mark))
 	}
 }
 

@@ -223,8 +223,8 @@ func pairsMarkdown(b *strings.Builder, tr *TestReport) {
 	for _, wt := range tr.Witnesses {
 		fmt.Fprintf(b, "\n<a id=\"%s\"></a>**%s** (%s, under %s):\n\n", witnessAnchor(tr, wt), wt.Label(), wt.What, strings.Join(wt.Sems, ", "))
 		for i, line := range wt.Lines {
-			if m, ok := wt.Marks[i]; ok {
-				line += "  <- " + m
+			if i < len(wt.Trace.Steps) && wt.Trace.Steps[i].Marked {
+				line += "  <- " + wt.Mark
 			}
 			fmt.Fprintf(b, "%d. %s\n", i+1, mdEscape(line))
 		}

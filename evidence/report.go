@@ -216,8 +216,9 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 // each distinct witness execution once.
 func (tr *TestReport) collectWitnesses() {
 	byKey := map[string]*Witness{}
-	add := func(sem string, p *model.Program, steps []model.Step, marks map[int]string, what string) *Witness {
-		lines := output.TraceText(p, steps)
+	add := func(sem string, witness model.Witness, mark string, what string) *Witness {
+		trace := witness.Replay()
+		lines := output.TraceText(&trace)
 		key := what + "\x00" + strings.Join(lines, "\n")
 		if w := byKey[key]; w != nil {
 			if !slices.Contains(w.Sems, sem) {
@@ -225,7 +226,7 @@ func (tr *TestReport) collectWitnesses() {
 			}
 			return w
 		}
-		w := &Witness{ID: len(tr.Witnesses) + 1, Sems: []string{sem}, What: what, Program: p, Steps: steps, Marks: marks, Lines: lines}
+		w := &Witness{ID: len(tr.Witnesses) + 1, Sems: []string{sem}, What: what, Trace: trace, Mark: mark, Lines: lines}
 		byKey[key] = w
 		tr.Witnesses = append(tr.Witnesses, w)
 		return w
@@ -241,7 +242,7 @@ func (tr *TestReport) collectWitnesses() {
 				if o.Sat {
 					text += " (it satisfies the condition)"
 				}
-				w := add(s.Name, p, o.Witness, nil, "outcome "+out)
+				w := add(s.Name, o.Witness, "", "outcome "+out)
 				w.Sat = w.Sat || o.Sat
 				pd.Items = append(pd.Items, DiffItem{Text: text, Witness: w})
 			}
@@ -249,8 +250,8 @@ func (tr *TestReport) collectWitnesses() {
 				fl := &s.Flags[i]
 				text := "only " + s.Name + " raises " + fl.Rule + ": " + siteText(&fl.Diagnostic) + fl.Message
 				var w *Witness
-				if len(fl.Trace) > 0 {
-					w = add(s.Name, s.Result.TraceProgram(fl), fl.Trace, output.Marks(&fl.Diagnostic), fl.Rule+": "+siteText(&fl.Diagnostic)+fl.Message)
+				if len(fl.Witness.Steps) > 0 {
+					w = add(s.Name, fl.Witness, fl.Rule, fl.Rule+": "+siteText(&fl.Diagnostic)+fl.Message)
 				}
 				pd.Items = append(pd.Items, DiffItem{Text: text, Witness: w})
 			}
@@ -273,7 +274,7 @@ func (tr *TestReport) conditionWitness(sems []spec.Semantics, hw model.HW) {
 			continue
 		}
 		for _, o := range res.Outcomes {
-			if !o.Sat || len(o.Witness) == 0 {
+			if !o.Sat || len(o.Witness.Steps) == 0 {
 				continue
 			}
 			p := res.Program
@@ -283,8 +284,9 @@ func (tr *TestReport) conditionWitness(sems []spec.Semantics, hw model.HW) {
 					also = append(also, s2.Name)
 				}
 			}
+			trace := o.Witness.Replay()
 			w := &Witness{ID: len(tr.Witnesses) + 1, Sems: append([]string{s.Name}, also...), What: "outcome " + p.OutcomeString(o.Values) + " (it satisfies the condition), hw " + hw.String(),
-				Program: p, Steps: o.Witness, Lines: output.TraceText(p, o.Witness), Sat: true}
+				Trace: trace, Lines: output.TraceText(&trace), Sat: true}
 			tr.Witnesses = append(tr.Witnesses, w)
 			tr.Condition = w
 			return
@@ -314,14 +316,13 @@ func siteText(d *model.Diagnostic) string {
 
 // Witness is one execution that shows a difference.
 type Witness struct {
-	ID      int
-	Sems    []string // the semantics it is a witness under
-	What    string   // the outcome, or the rule and message
-	Program *model.Program
-	Steps   []model.Step
-	Marks   map[int]string
-	Lines   []string
-	Sat     bool // the outcome satisfies the condition
+	ID    int
+	Sems  []string // the semantics it is a witness under
+	What  string   // the outcome, or the rule and message
+	Trace model.Trace
+	Mark  string // the rule whose accesses the marked steps are ("": none)
+	Lines []string
+	Sat   bool // the outcome satisfies the condition
 }
 
 // Label is "W2".

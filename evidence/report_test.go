@@ -279,7 +279,8 @@ func TestDiagram(t *testing.T) {
 	if race == nil {
 		t.Fatal("MP+fence raises no RACE under mpi-3.0")
 	}
-	svg := Diagram(jr.Result.TraceProgram(race), race.Trace, output.Marks(&race.Diagnostic))
+	raceTrace := race.Witness.Replay()
+	svg := Diagram(&raceTrace, race.Rule)
 	for _, want := range []string{`class="edge rf"`, `class="node early"`, "early: runs before row", "◀ RACE", `class="legend"`, "reads-from: write → read"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the race witness lacks %q:\n%s", want, svg)
@@ -295,7 +296,8 @@ func TestDiagram(t *testing.T) {
 		t.Fatal(jp.Err)
 	}
 	o := jp.Result.Outcomes[0]
-	svg = Diagram(jp.Result.Program, o.Witness, nil)
+	putTrace := o.Witness.Replay()
+	svg = Diagram(&putTrace, "")
 	for _, want := range []string{`class="edge issue"`, `class="edge complete"`, `class="edge sync"`, `class="edge rf"`} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the put witness lacks %q:\n%s", want, svg)

@@ -66,8 +66,8 @@ func TestWithoutValuesSamePairs(t *testing.T) {
 		for i, f := range got.Flags {
 			if f.Pair {
 				pairsOnly.Flags = append(pairsOnly.Flags, f)
-				if len(f.Trace) != len(full.Flags[i].Trace) {
-					t.Fatalf("%s: trace of %d steps, the full search's has %d", f.Rule, len(f.Trace), len(full.Flags[i].Trace))
+				if len(f.Witness.Steps) != len(full.Flags[i].Witness.Steps) {
+					t.Fatalf("%s: trace of %d steps, the full search's has %d", f.Rule, len(f.Witness.Steps), len(full.Flags[i].Witness.Steps))
 				}
 			}
 		}

@@ -104,16 +104,17 @@ func NewRunRecord(jr *explorer.JobResult) RunRecord {
 		j.Outcomes = append(j.Outcomes, OutcomeRecord{Values: ValueMap(p, o.Values), Sat: o.Sat, Flags: flags, Erroneous: len(o.Flags) > 0})
 	}
 	for i := range r.Flags {
-		j.Flags = append(j.Flags, NewFlagRecord(jr.Test.File, r.TraceProgram(&r.Flags[i]), &r.Flags[i].Diagnostic))
+		j.Flags = append(j.Flags, NewFlagRecord(jr.Test.File, &r.Flags[i].Diagnostic))
 	}
 	return j
 }
 
-// NewFlagRecord is the record of a diagnostic whose trace replays on p.
-func NewFlagRecord(file string, p *model.Program, d *model.Diagnostic) FlagRecord {
+// NewFlagRecord is the record of a diagnostic, with its witness replayed.
+func NewFlagRecord(file string, d *model.Diagnostic) FlagRecord {
+	tr := d.Witness.Replay()
 	f := FlagRecord{Rule: d.Rule, Class: d.Class.String(), Message: d.Message, Text: DiagnosticLine(file, d),
 		File: file, Line: d.At.Pos.Line, Col: d.At.Pos.Col, Procs: []int{}, Rows: []int{}, Sites: []SiteRecord{},
-		Trace: TraceText(p, d.Trace), Steps: StepRecords(p, d.Trace, Marks(d))}
+		Trace: TraceText(&tr), Steps: StepRecords(&tr, d.Rule)}
 	for _, s := range d.Sites() {
 		f.Procs = append(f.Procs, s.Proc)
 		f.Rows = append(f.Rows, s.Row)
