@@ -385,7 +385,7 @@ func TestIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"[small](small/report.md)", r.Question.Question, r.Question.Answer, "[lib-bug.md](upstream/lib-bug.md): A bug"} {
+	for _, want := range []string{"[small](small/report.md)", r.Question.Question.Markdown(), r.Question.Answer.Markdown(), "[lib-bug.md](upstream/lib-bug.md): A bug"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("the index lacks %q:\n%s", want, page)
 		}
