@@ -9,7 +9,7 @@ type HardwareModel struct {
 }
 
 // HardwareModels are the --hw models, strongest first. The model's steps implement
-// them (model/deps.go, model/spec.go, model/plain.go); this is their description.
+// them (model/deps.go, model/speculate.go, model/plain.go); this is their description.
 var HardwareModels = []HardwareModel{
 	{
 		Name:  "sc",
