@@ -191,19 +191,36 @@ func splitCode(md string) Prose {
 // parseLinks finds [text](url) across the spans (the text may hold code), then
 // strong emphasis in what is left and in each link's text.
 func parseLinks(in Prose) Prose {
+	return parseStrong(scanMarkup(in, "[", func(in Prose, k, at int) (Span, Plain, int, bool) {
+		text, url, rest, next, ok := linkAt(in, k, at)
+		return Link{Text: parseStrong(text), URL: url}, rest, next, ok
+	}))
+}
+
+// parseStrong finds **strong** text in the plain spans (it may hold code and links,
+// not a '*').
+func parseStrong(in Prose) Prose {
+	return scanMarkup(in, "**", func(in Prose, k, at int) (Span, Plain, int, bool) {
+		inner, rest, next, ok := strongAt(in, k, at)
+		return Strong(inner), rest, next, ok
+	})
+}
+
+// scanMarkup finds each opener in the plain spans of in and reads the markup it
+// opens with read (from offset at of span k, just after the opener: the span, what
+// remains of the span the markup ends in, the index of the span after that one).
+// An opener that opens nothing is plain text, and the search goes on after its
+// first character, as a regular expression's would.
+func scanMarkup(in Prose, opener string, read func(in Prose, k, at int) (Span, Plain, int, bool)) Prose {
 	var out Prose
 	for k := 0; k < len(in); k++ {
 		s, ok := in[k].(Plain)
-		if !ok {
+		open := strings.Index(string(s), opener)
+		if !ok || open < 0 {
 			out = append(out, in[k])
 			continue
 		}
-		open := strings.IndexByte(string(s), '[')
-		if open < 0 {
-			out = append(out, s)
-			continue
-		}
-		text, url, rest, next, found := linkAt(in, k, open+1)
+		span, rest, next, found := read(in, k, open+len(opener))
 		if !found {
 			out = append(out, s[:open+1])
 			in = append(Prose{s[open+1:]}, in[k+1:]...)
@@ -213,11 +230,11 @@ func parseLinks(in Prose) Prose {
 		if open > 0 {
 			out = append(out, s[:open])
 		}
-		out = append(out, Link{Text: parseStrong(text), URL: url})
+		out = append(out, span)
 		in = append(Prose{rest}, in[next:]...)
 		k = -1
 	}
-	return parseStrong(mergePlain(out))
+	return mergePlain(out)
 }
 
 // linkAt reads a link's text from offset at of span k (a Plain) up to "](", then
@@ -249,34 +266,6 @@ func linkAt(in Prose, k, at int) (text Prose, url string, rest Plain, next int, 
 		return mergePlain(text), tail[1:end], Plain(tail[end+1:]), j + 1, true
 	}
 	return nil, "", "", 0, false
-}
-
-// parseStrong finds **strong** text in the plain spans (it may hold code and links,
-// not a '*').
-func parseStrong(in Prose) Prose {
-	var out Prose
-	for k := 0; k < len(in); k++ {
-		s, ok := in[k].(Plain)
-		open := strings.Index(string(s), "**")
-		if !ok || open < 0 {
-			out = append(out, in[k])
-			continue
-		}
-		inner, rest, next, found := strongAt(in, k, open+2)
-		if !found {
-			out = append(out, s[:open+1])
-			in = append(Prose{s[open+1:]}, in[k+1:]...)
-			k = -1
-			continue
-		}
-		if open > 0 {
-			out = append(out, s[:open])
-		}
-		out = append(out, Strong(inner))
-		in = append(Prose{rest}, in[next:]...)
-		k = -1
-	}
-	return mergePlain(out)
 }
 
 // strongAt reads strong text from offset at of span k up to the next "**", with no
