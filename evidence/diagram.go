@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // The execution diagrams of the HTML page. One column per process, one row per step
@@ -64,7 +65,7 @@ type diagLine struct {
 
 // Diagram draws an execution as SVG (see above); mark is the rule of the steps
 // that are a flag's accesses.
-func Diagram(tr *model.Trace, mark string) string {
+func Diagram(tr *model.Trace, mark spec.RuleID) string {
 	err := tr.Err
 	n := tr.Procs
 	wrapW := int((float64(diagMaxW)/float64(n) - diagNodeOff - 16) / diagCharW)
@@ -162,7 +163,7 @@ func lineAttrs(class string) string {
 }
 
 // describeStep is the column and the text lines of step i.
-func describeStep(tr *model.Trace, i int, mark string, wrapW int) diagStep {
+func describeStep(tr *model.Trace, i int, mark spec.RuleID, wrapW int) diagStep {
 	st := &tr.Steps[i]
 	s := diagStep{col: st.At, kind: st.Step.Kind, early: len(st.Early) > 0}
 	text := st.Text
@@ -171,17 +172,17 @@ func describeStep(tr *model.Trace, i int, mark string, wrapW int) diagStep {
 	}
 	label := fmt.Sprintf("%d. %s", i+1, text)
 	if st.Marked {
-		label += "  ◀ " + mark
+		label += "  ◀ " + mark.String()
 	}
 	for k, l := range wrap(label, wrapW) {
 		cls := ""
-		if k == 0 && st.Marked && mark != "" && strings.Contains(l, "◀") {
+		if k == 0 && st.Marked && mark != spec.NoRule && strings.Contains(l, "◀") {
 			cls = "mark"
 		}
 		s.lines = append(s.lines, diagLine{l, cls})
 	}
 	if st.Marked && !strings.Contains(s.lines[len(s.lines)-1].text, "◀") && !strings.Contains(s.lines[0].text, "◀") {
-		s.lines = append(s.lines, diagLine{"◀ " + mark, "mark"})
+		s.lines = append(s.lines, diagLine{"◀ " + mark.String(), "mark"})
 	}
 	if s.early {
 		var rows []string
@@ -207,7 +208,7 @@ func describeStep(tr *model.Trace, i int, mark string, wrapW int) diagStep {
 		}
 	}
 	for _, d := range st.Raised {
-		for _, l := range wrap("! "+d.Rule+": "+d.Message, wrapW) {
+		for _, l := range wrap("! "+d.Rule.String()+": "+d.Message, wrapW) {
 			s.lines = append(s.lines, diagLine{l, "raised"})
 		}
 	}

@@ -216,7 +216,7 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 // each distinct witness execution once.
 func (tr *TestReport) collectWitnesses() {
 	byKey := map[string]*Witness{}
-	add := func(sem string, witness model.Witness, mark string, what string) *Witness {
+	add := func(sem string, witness model.Witness, mark spec.RuleID, what string) *Witness {
 		trace := witness.Replay()
 		lines := output.TraceText(&trace)
 		key := what + "\x00" + strings.Join(lines, "\n")
@@ -242,16 +242,16 @@ func (tr *TestReport) collectWitnesses() {
 				if o.Sat {
 					text += " (it satisfies the condition)"
 				}
-				w := add(s.Name, o.Witness, "", "outcome "+out)
+				w := add(s.Name, o.Witness, spec.NoRule, "outcome "+out)
 				w.Sat = w.Sat || o.Sat
 				pd.Items = append(pd.Items, DiffItem{Text: text, Witness: w})
 			}
 			for i := range s.Flags {
 				fl := &s.Flags[i]
-				text := "only " + s.Name + " raises " + fl.Rule + ": " + siteText(&fl.Diagnostic) + fl.Message
+				text := "only " + s.Name + " raises " + fl.Rule.String() + ": " + siteText(&fl.Diagnostic) + fl.Message
 				var w *Witness
 				if len(fl.Witness.Steps) > 0 {
-					w = add(s.Name, fl.Witness, fl.Rule, fl.Rule+": "+siteText(&fl.Diagnostic)+fl.Message)
+					w = add(s.Name, fl.Witness, fl.Rule, fl.Rule.String()+": "+siteText(&fl.Diagnostic)+fl.Message)
 				}
 				pd.Items = append(pd.Items, DiffItem{Text: text, Witness: w})
 			}
@@ -320,7 +320,7 @@ type Witness struct {
 	Sems  []string // the semantics it is a witness under
 	What  string   // the outcome, or the rule and message
 	Trace model.Trace
-	Mark  string // the rule whose accesses the marked steps are ("": none)
+	Mark  spec.RuleID // the rule whose accesses the marked steps are (NoRule: none)
 	Lines []string
 	Sat   bool // the outcome satisfies the condition
 }
@@ -427,9 +427,9 @@ func (r *Report) comparedHW() string {
 }
 
 // ruleLink is the report node address of a rule's first citation ("" for none).
-func ruleLink(rule string) string {
-	r, ok := spec.LookupRule(rule)
-	if !ok || len(r.Nodes) == 0 {
+func ruleLink(rule spec.RuleID) string {
+	r := rule.Rule()
+	if len(r.Nodes) == 0 {
 		return ""
 	}
 	return spec.NodeURL(r.Nodes[0])

@@ -272,7 +272,7 @@ func TestDiagram(t *testing.T) {
 	}
 	var race *explorer.Flag
 	for i := range jr.Result.Flags {
-		if jr.Result.Flags[i].Rule == "RACE" {
+		if jr.Result.Flags[i].Rule == spec.Race {
 			race = &jr.Result.Flags[i]
 		}
 	}
@@ -297,7 +297,7 @@ func TestDiagram(t *testing.T) {
 	}
 	o := jp.Result.Outcomes[0]
 	putTrace := o.Witness.Replay()
-	svg = Diagram(&putTrace, "")
+	svg = Diagram(&putTrace, spec.NoRule)
 	for _, want := range []string{`class="edge issue"`, `class="edge complete"`, `class="edge sync"`, `class="edge rf"`} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the put witness lacks %q:\n%s", want, svg)

@@ -23,8 +23,9 @@ type Options struct {
 	// MaxStates stops the search with ErrStateLimit once this many states are
 	// stored (0: no bound).
 	MaxStates int
-	// NoReduce turns off the partial-order reduction (model.Program.Successors):
-	// the plain search visits every interleaving.
+	// NoReduce turns off the partial-order reduction (model.Program.Successors)
+	// and the live-variable quotient (model.Program.DropDead): the plain search
+	// visits every interleaving and keeps every value.
 	NoReduce bool
 	// NoConflicts turns off the conflict and race checks (for measuring their cost).
 	NoConflicts bool
@@ -43,6 +44,8 @@ type Options struct {
 	// parallelFrom replaces parallelLevel when positive (tests: parallel levels in
 	// small searches).
 	parallelFrom int
+	// noQuotient keeps the reduction and every value (tests: the quotient alone).
+	noQuotient bool
 }
 
 // parallelLevel is the size of a breadth-first level from which a search expands
@@ -67,7 +70,7 @@ type Outcome struct {
 	// Flags are the rules the executions ending in this outcome broke: an outcome
 	// of erroneous executions is listed apart from the same values of clean ones
 	// (Flags nil), after them.
-	Flags []string
+	Flags []spec.RuleID
 	// Sat: the outcome satisfies the condition (before the quantifier).
 	Sat bool
 	// Witness is an execution that ends in this outcome.
@@ -115,7 +118,7 @@ func (r *Result) Erroneous() bool {
 }
 
 // HasFlag reports whether some execution raised rule.
-func (r *Result) HasFlag(rule string) bool {
+func (r *Result) HasFlag(rule spec.RuleID) bool {
 	for _, f := range r.Flags {
 		if f.Rule == rule {
 			return true
@@ -222,7 +225,9 @@ func (e *search) newWorker() *worker {
 // lower state than what another recorded (the lowest is what one worker finds first).
 func (e *search) run() error {
 	p := e.p
-	root, _, err := e.seen.insert(p.Initial(), -1, 0)
+	init := p.Initial()
+	e.quotient(init)
+	root, _, err := e.seen.insert(init, -1, 0)
 	if err != nil {
 		return err
 	}
@@ -249,12 +254,23 @@ func (e *search) run() error {
 		if err := e.stop.Load(); err != nil {
 			return *err
 		}
+		if e.pairsOnly() && e.unfound.Load() == 0 {
+			break
+		}
 	}
 	for _, w := range workers {
 		e.trans += w.trans
 	}
 	return nil
 }
+
+// pairsOnly: the search is for its pair flags alone (a program that forgets
+// values: model.Program.WithoutValues), so it may stop at the end of the level in
+// which the last candidate pair was found. Every state of that level and the ones
+// before it has been checked, and later levels hold only higher states, so each
+// pair keeps the lowest state it is concurrent in: its trace is as short as a
+// whole search would give.
+func (e *search) pairsOnly() bool { return e.p.ForgetsValues() && !e.opt.NoConflicts }
 
 func (e *search) parallelLevel() int {
 	if e.opt.parallelFrom > 0 {
@@ -289,6 +305,7 @@ func (e *search) expand(w *worker, idx int, store func(model.Step, model.State))
 	p.Successors(cur, w.scratch, !e.opt.NoReduce, w.rec, func(st model.Step, next model.State) {
 		n++
 		w.trans++
+		e.quotient(next)
 		store(st, next)
 		if e.checking {
 			if m, cands := p.SpeculationPairs(cur, st); m != 0 {
@@ -301,6 +318,14 @@ func (e *search) expand(w *worker, idx int, store func(model.Step, model.State))
 	})
 	if n == 0 {
 		e.final(idx, cur)
+	}
+}
+
+// quotient drops the dead values of a state before it is stored (the reduced
+// search only): states that differ in values nothing reads again are one.
+func (e *search) quotient(s model.State) {
+	if !e.opt.NoReduce && !e.opt.noQuotient {
+		e.p.DropDead(s)
 	}
 }
 
@@ -359,7 +384,7 @@ func (e *search) noteRaised(idx int, cur model.State, st model.Step, site model.
 	}
 	var rec model.Record
 	e.p.Apply(cur.Clone(), st, &rec)
-	d := model.Diagnostic{Rule: site.Rule, Class: spec.ClassErroneous, Message: site.Rule, At: model.Site{Proc: site.Proc, Row: site.Row}}
+	d := model.Diagnostic{Rule: site.Rule, Class: spec.ClassErroneous, Message: site.Rule.String(), At: model.Site{Proc: site.Proc, Row: site.Row}}
 	for _, r := range rec.Raised {
 		if r.Rule == site.Rule && r.At.Proc == site.Proc && r.At.Row == site.Row {
 			d = r
@@ -497,14 +522,10 @@ func (e *search) result() *Result {
 // sortFlags orders flags by the catalogue, then by where they are (process, row, the
 // related sites), so that every run lists them alike.
 func sortFlags(flags []Flag) {
-	order := map[string]int{}
-	for i, rl := range spec.Rules {
-		order[rl.ID] = i
-	}
 	sort.SliceStable(flags, func(i, j int) bool {
 		a, b := &flags[i], &flags[j]
-		if order[a.Rule] != order[b.Rule] {
-			return order[a.Rule] < order[b.Rule]
+		if a.Rule != b.Rule {
+			return a.Rule.Order() < b.Rule.Order()
 		}
 		as, bs := a.Sites(), b.Sites()
 		for k := 0; k < len(as) && k < len(bs); k++ {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // StepLine is one step as text: what it did, then, in brackets, that it ran out of
@@ -56,12 +57,12 @@ func TraceText(tr *model.Trace) []string {
 // WriteTrace prints a trace, one numbered step a line, each rule a step breaks on a
 // line of its own after it, and mark (a flag's rule) after the steps that are the
 // flag's accesses; a trace that did not replay ends with the error.
-func WriteTrace(w io.Writer, tr *model.Trace, indent, mark string) {
+func WriteTrace(w io.Writer, tr *model.Trace, indent string, mark spec.RuleID) {
 	for i := range tr.Steps {
 		st := &tr.Steps[i]
 		line := StepLine(st)
 		if st.Marked {
-			line += "  <- " + mark
+			line += "  <- " + mark.String()
 		}
 		fmt.Fprintf(w, "%s%2d  %s\n", indent, i+1, line)
 		for k := range st.Raised {
@@ -83,8 +84,8 @@ type StepRecord struct {
 	Text      string           `json:"text"`
 	Early     []int            `json:"early,omitempty"` // rows before it not yet executed
 	ReadsFrom []ReadFromRecord `json:"reads_from,omitempty"`
-	Raised    []string         `json:"raised,omitempty"`
-	Mark      string           `json:"mark,omitempty"` // the rule whose access this step is
+	Raised    []spec.RuleID    `json:"raised,omitempty"`
+	Mark      spec.RuleID      `json:"mark,omitempty"` // the rule whose access this step is
 }
 
 // ReadFromRecord is where a read's value came from.
@@ -98,7 +99,7 @@ type ReadFromRecord struct {
 var stepKinds = [...]string{model.StepExec: "exec", model.StepReturn: "return", model.StepPerform: "perform", model.StepDrain: "drain"}
 
 // StepRecords is a trace as JSON records; mark is the rule of the marked steps.
-func StepRecords(tr *model.Trace, mark string) []StepRecord {
+func StepRecords(tr *model.Trace, mark spec.RuleID) []StepRecord {
 	out := make([]StepRecord, 0, len(tr.Steps))
 	for i := range tr.Steps {
 		st := &tr.Steps[i]
