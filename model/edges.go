@@ -92,12 +92,51 @@ func (f *edgeFinder) perform(i int) {
 	}
 }
 
-// release: the last arrival at a two-phase call releases the others' returns.
+// release: the last arrival at a two-phase call releases the others' returns. The
+// call a return ends is its process's n-th of that kind on that window; the other
+// processes' n-th calls are the ones it waits for (not a later one they may already
+// have arrived at).
 func (f *edgeFinder) release(i int) {
 	in := f.instr(i)
-	if j := f.latest(i, -1, int(f.tr[i].Step.Proc), func(x *Instr) bool { return x.Kind == in.Kind && x.Win == in.Win }); j >= 0 {
-		f.add(j, i, EdgeSync)
+	same := func(x *Instr) bool { return x.Kind == in.Kind && x.Win == in.Win }
+	proc := int(f.tr[i].Step.Proc)
+	n := f.arrivals(i, proc, same)
+	last := -1
+	for o := 0; o < f.p.NProcs; o++ {
+		if o == proc {
+			continue
+		}
+		if j := f.nthArrival(i, o, n, same); j > last {
+			last = j
+		}
 	}
+	if last >= 0 {
+		f.add(last, i, EdgeSync)
+	}
+}
+
+// arrivals counts the exec steps of proc before i whose instruction ok accepts.
+func (f *edgeFinder) arrivals(i, proc int, ok func(*Instr) bool) int {
+	n := 0
+	for j := 0; j < i; j++ {
+		if st := f.tr[j].Step; st.Kind == StepExec && int(st.Proc) == proc && ok(f.instr(j)) {
+			n++
+		}
+	}
+	return n
+}
+
+// nthArrival is the n-th (from 1) exec step of proc before i whose instruction ok
+// accepts (-1: none).
+func (f *edgeFinder) nthArrival(i, proc, n int, ok func(*Instr) bool) int {
+	for j := 0; j < i; j++ {
+		if st := f.tr[j].Step; st.Kind == StepExec && int(st.Proc) == proc && ok(f.instr(j)) {
+			if n--; n == 0 {
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // exec: an RMA issue is noted for its perform; a receive, start, wait or lock gets
