@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -194,17 +195,13 @@ func describeStep(tr *model.Trace, i int, mark spec.RuleID, wrapW int) diagStep 
 		}
 	}
 	for _, rf := range st.ReadsFrom {
-		name := rf.Cell
-		if rf.Copy.Private {
-			name += " (private copy)"
-		}
 		switch {
 		case rf.FwdRow > 0:
-			for _, l := range wrap(fmt.Sprintf("%s forwarded from row %d, not yet executed", name, rf.FwdRow), wrapW) {
+			for _, l := range wrap(output.ReadFromText(rf), wrapW) {
 				s.lines = append(s.lines, diagLine{l, "note"})
 			}
-		case rf.Step < 0:
-			s.lines = append(s.lines, diagLine{name + ": the initial value", "note"})
+		case rf.Step < 0: // a value another step wrote is an edge
+			s.lines = append(s.lines, diagLine{output.ReadFromText(rf), "note"})
 		}
 	}
 	for _, d := range st.Raised {
