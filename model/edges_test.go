@@ -5,10 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/rmacheck/rmacheck/explorer"
-	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
-	"github.com/rmacheck/rmacheck/spec"
 )
 
 // TestTraceEdges: a replayed witness names the edges a reader draws: the put's issue
@@ -16,27 +13,14 @@ import (
 // the fence to the other process's return, and the perform to the load that reads
 // its value.
 func TestTraceEdges(t *testing.T) {
-	lt, err := litmus.Parse("t.lit", []byte(`MPI MP+put+fence
-{ win W allocate size=1; x = W@1[0]; }
+	r := search(t, `{ win W allocate size=1; x = W@1[0]; }
  P0      | P1          ;
  fence W | fence W     ;
  put x 1 |             ;
  fence W | fence W     ;
          | r0 = load x ;
 exists (1:r0=1)
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sem, _ := spec.Preset("mpi-3.0")
-	p, err := model.Compile(lt, sem, model.Relaxed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := explorer.Explore(p, explorer.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+`, "mpi-3.0", model.Relaxed)
 	var w *model.Witness
 	for i := range r.Outcomes {
 		if r.Outcomes[i].Sat {

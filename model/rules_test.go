@@ -17,6 +17,25 @@ import (
 // "name=v;" strings, sorted, and the rules raised.
 func explore(t *testing.T, src, sem string, hw model.HW) (outcomes []string, flags []spec.RuleID) {
 	t.Helper()
+	r := search(t, src, sem, hw)
+	for _, o := range r.Outcomes { // by value: clean and erroneous executions alike
+		if v := r.Program.OutcomeString(o.Values); !slices.Contains(outcomes, v) {
+			outcomes = append(outcomes, v)
+		}
+	}
+	for _, f := range r.Flags { // a rule once, however many places raise it
+		if !slices.Contains(flags, f.Rule) {
+			flags = append(flags, f.Rule)
+		}
+	}
+	sort.Strings(outcomes)
+	return outcomes, flags
+}
+
+// search runs a .lit program (given without its header) and returns what the
+// search found.
+func search(t *testing.T, src, sem string, hw model.HW) *explorer.Result {
+	t.Helper()
 	lt, err := litmus.Parse("t.lit", []byte("MPI t\n"+src))
 	if err != nil {
 		t.Fatalf("parse: %v\n%s", err, src)
@@ -33,18 +52,7 @@ func explore(t *testing.T, src, sem string, hw model.HW) (outcomes []string, fla
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range r.Outcomes { // by value: clean and erroneous executions alike
-		if v := p.OutcomeString(o.Values); !slices.Contains(outcomes, v) {
-			outcomes = append(outcomes, v)
-		}
-	}
-	for _, f := range r.Flags { // a rule once, however many places raise it
-		if !slices.Contains(flags, f.Rule) {
-			flags = append(flags, f.Rule)
-		}
-	}
-	sort.Strings(outcomes)
-	return outcomes, flags
+	return r
 }
 
 type ruleCase struct {
