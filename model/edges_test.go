@@ -13,14 +13,7 @@ import (
 // the fence to the other process's return, and the perform to the load that reads
 // its value.
 func TestTraceEdges(t *testing.T) {
-	r := search(t, `{ win W allocate size=1; x = W@1[0]; }
- P0      | P1          ;
- fence W | fence W     ;
- put x 1 |             ;
- fence W | fence W     ;
-         | r0 = load x ;
-exists (1:r0=1)
-`, "mpi-3.0", model.Relaxed)
+	r := search(t, putFence, "mpi-3.0", model.Relaxed)
 	var w *model.Witness
 	for i := range r.Outcomes {
 		if r.Outcomes[i].Sat {

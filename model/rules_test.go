@@ -167,17 +167,20 @@ exists (0:r0=0 /\ 1:r0=0)
 	})
 }
 
-// TestRMA: SEMANTICS.md §3, RMA issue, perform and completion.
-func TestRMA(t *testing.T) {
-	runCases(t, []ruleCase{
-		{"put+fence", "R2: the target's closing fence waits for the put", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
+// putFence: a put in a fence epoch, read by the target after the closing fence.
+const putFence = `{ win W allocate size=1; x = W@1[0]; }
  P0      | P1          ;
  fence W | fence W     ;
  put x 1 |             ;
  fence W | fence W     ;
          | r0 = load x ;
 exists (1:r0=1)
-`, []string{"1:r0=1;"}, nil},
+`
+
+// TestRMA: SEMANTICS.md §3, RMA issue, perform and completion.
+func TestRMA(t *testing.T) {
+	runCases(t, []ruleCase{
+		{"put+fence", "R2: the target's closing fence waits for the put", "mpi-3.0", model.Relaxed, putFence, []string{"1:r0=1;"}, nil},
 		{"get+fence", "a get reads its value when performed, after the epoch's opening fence", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
  P0         | P1        ;
  fence W    | store x 5 ;
