@@ -5,10 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
-	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -118,7 +118,7 @@ func (r *Report) testsNote() Prose {
 		": outcomes that satisfy the condition), each difference between two readings with the witness execution that shows it (each distinct witness once, ",
 		Code("W1"), ", ", Code("W2"), ", …: a step marked ", Code("[early: ...]"),
 		" runs before earlier rows of its process that have not executed, which the hw model allows; ", Code("[X from step N]"), " says which step wrote the value a step read)")
-	if len(r.Conform) > 0 || len(r.ConformErrors) > 0 {
+	if len(r.Conform) > 0 {
 		s = P(s, Pf(", and its conformance runs: what each target showed, compared with the outcomes the model allows on hw %s (allowed outcomes no run showed are listed as unseen: not an error, only not observed; the reference runtime executes the model's own steps on real memory, so its rows are evidence about the hardware and the runtime, not an independent check of the model)", r.comparedHW()))
 	}
 	return P(s, ".")
@@ -203,7 +203,7 @@ func (r *Report) testMarkdown(b *strings.Builder, tr *TestReport) {
 				mdCell(histogramText(c).Markdown()), mdCell(unseenText(c).Markdown()), mdCell(resultText(c).Markdown()))
 		}
 		for _, e := range tr.Errors {
-			w("| %s | %s | %s | - | - | - | %s |\n", e.Target, e.Preset, mdCell(modelCell(tr, e.Preset, "")), mdCell(e.Status()+": "+shortError(e, t.Name)))
+			w("| %s | %s | %s | - | - | - | %s |\n", e.Target, e.Preset, mdCell(modelCell(tr, e.Preset, e.HW)), mdCell(e.Status.String()+": "+e.Error))
 		}
 	}
 }
@@ -247,7 +247,7 @@ func mdEscape(s string) string {
 
 // targetCell names a run's target: the library, and where its ranks ran when the
 // launcher placed them (conform --launcher, --hostfile).
-func targetCell(c output.ConformRecord) string {
+func targetCell(c record.Conform) string {
 	var parts []string
 	if c.Library != "" {
 		parts = append(parts, c.Library)
@@ -263,18 +263,15 @@ func targetCell(c output.ConformRecord) string {
 
 // modelCell is the model's verdict for the semantics on the hw model a run was
 // compared with, and how many outcomes it allows.
-func modelCell(tr *TestReport, preset, hw string) string {
-	if hw == "" {
-		hw = model.TSO.String()
-	}
-	res := tr.Results[preset+"/"+hw]
+func modelCell(tr *TestReport, preset string, hw spec.HW) string {
+	res := tr.Results[ResultKey{preset, hw}]
 	if res == nil {
 		return "-"
 	}
 	return fmt.Sprintf("%s (hw %s), %d outcomes allowed", res.Verdict(), hw, len(res.Outcomes))
 }
 
-func histogramText(c output.ConformRecord) Prose {
+func histogramText(c record.Conform) Prose {
 	if c.Skipped != "" || c.SpinLimit != "" {
 		return P("-")
 	}
@@ -282,14 +279,14 @@ func histogramText(c output.ConformRecord) Prose {
 	for _, h := range c.Histogram {
 		part := P(Pf("%d × ", h.Count), Code(valuesText(h.Values)))
 		if !h.Allowed {
-			part = P(part, " ", Strong{Plain(statusNonConforming)})
+			part = P(part, " ", Strong{Plain(conform.StatusNonConforming.String())})
 		}
 		parts = append(parts, part)
 	}
 	return cellLines(parts)
 }
 
-func unseenText(c output.ConformRecord) Prose {
+func unseenText(c record.Conform) Prose {
 	if c.Skipped != "" || c.SpinLimit != "" {
 		return P("-")
 	}
@@ -315,14 +312,14 @@ func cellLines(parts []Prose) Prose {
 	return p
 }
 
-func resultText(c output.ConformRecord) Prose {
-	switch recordStatus(c) {
-	case statusSpinLimit:
-		return P(Strong{Plain(statusSpinLimit)}, ": ", ParseProse(c.SpinLimit))
-	case statusSkipped:
+func resultText(c record.Conform) Prose {
+	switch c.Status {
+	case conform.StatusSpinLimit:
+		return P(Strong{Plain(c.Status.String())}, ": ", ParseProse(c.SpinLimit))
+	case conform.StatusSkipped:
 		return ParseProse(c.Skipped)
-	case statusNonConforming:
-		return P(Strong{Plain(statusNonConforming)}, Pf(": %d of %d runs (%s)", c.NonConforming, c.Runs, percent(c.NonConforming, c.Runs)))
+	case conform.StatusNonConforming:
+		return P(Strong{Plain(c.Status.String())}, Pf(": %d of %d runs (%s)", c.NonConforming, c.Runs, percent(c.NonConforming, c.Runs)))
 	}
 	return P("ok")
 }
@@ -378,7 +375,7 @@ func flagLinks(res *explorer.Result) string {
 func (r *Report) exploitLines(tr *TestReport) []Prose {
 	var out []Prose
 	for _, s := range r.Sems {
-		ex, def := tr.Exploit[s.Name], tr.Result(s, model.Relaxed)
+		ex, def := tr.Exploit[s.Name], tr.Result(s, spec.Relaxed)
 		if ex == nil || def == nil {
 			continue
 		}

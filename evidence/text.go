@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
@@ -144,10 +145,10 @@ func instrAt(res *explorer.Result, d *model.Diagnostic) string {
 func (r *Report) targetItem(t TargetFinding) FindingItem {
 	it := FindingItem{}
 	var counts []Prose
-	for _, st := range []string{statusOK, statusNonConforming, statusSpinLimit, statusFailed, statusSkipped, statusRefused} {
+	for _, st := range []conform.Status{conform.StatusOK, conform.StatusNonConforming, conform.StatusSpinLimit, conform.StatusFailed, conform.StatusSkipped, conform.StatusRefused} {
 		if n := t.Statuses[st]; n > 0 {
 			c := P(Pf("%d %s", n, st))
-			if st == statusSkipped {
+			if st == conform.StatusSkipped {
 				c = P(c, " (", ParseProse(r.skipReasons(t.Target)), ")")
 			}
 			counts = append(counts, c)
@@ -174,12 +175,12 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 	// one line per kind of result and upstream entry: the tests it covers, then what
 	// they break and what upstream knows, once
 	type group struct {
-		kind  string
+		kind  conform.Status
 		up    *UpstreamEntry
 		tests []Prose
 	}
 	var groups []*group
-	add := func(kind string, up *UpstreamEntry, text Prose) {
+	add := func(kind conform.Status, up *UpstreamEntry, text Prose) {
 		for _, g := range groups {
 			if g.kind == kind && g.up != nil && g.up == up {
 				g.tests = append(g.tests, text)
@@ -189,18 +190,18 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 		groups = append(groups, &group{kind, up, []Prose{text}})
 	}
 	for _, nc := range t.NonConf {
-		add(statusNonConforming, nc.Upstream, nonConfText(nc))
+		add(conform.StatusNonConforming, nc.Upstream, nonConfText(nc))
 	}
 	for _, sp := range t.Spins {
-		add(statusSpinLimit, sp.Upstream, P(testLink(sp.Test), " "+r.runsText(t.Target, sp.Test, sp.Presets)+": ", Code(strings.TrimPrefix(sp.Message, "SPIN-LIMIT "))))
+		add(conform.StatusSpinLimit, sp.Upstream, P(testLink(sp.Test), " "+r.runsText(t.Target, sp.Test, sp.Presets)+": ", Code(strings.TrimPrefix(sp.Message, "SPIN-LIMIT "))))
 	}
 	for _, f := range t.Failures {
-		add(statusFailed, f.Upstream, P(testLink(f.Test), " "+r.runsText(t.Target, f.Test, f.Presets)+": ", messageProse(f.Message)))
+		add(conform.StatusFailed, f.Upstream, P(testLink(f.Test), " "+r.runsText(t.Target, f.Test, f.Presets)+": ", messageProse(f.Message)))
 	}
 	for _, g := range groups {
-		what := map[string]string{statusNonConforming: "an outcome the model forbids", statusSpinLimit: "a spin loop that did not exit (the run stopped there)",
-			statusFailed: "no histogram (the run failed)"}[g.kind]
-		it.Sub = append(it.Sub, P(Strong{Plain(g.kind)}, ", "+what+": ", Join(g.tests, "; "), ".", upstreamText(g.up, true)))
+		what := map[conform.Status]string{conform.StatusNonConforming: "an outcome the model forbids", conform.StatusSpinLimit: "a spin loop that did not exit (the run stopped there)",
+			conform.StatusFailed: "no histogram (the run failed)"}[g.kind]
+		it.Sub = append(it.Sub, P(Strong{Plain(g.kind.String())}, ", "+what+": ", Join(g.tests, "; "), ".", upstreamText(g.up, true)))
 	}
 	if len(t.Refused) > 0 {
 		it.Sub = append(it.Sub, P("Not run: ", codeList(t.Refused), " (more ranks than this machine's cores, which conform refuses for a library that busy-polls)."))
@@ -269,11 +270,11 @@ func (r *Report) runsText(target, test string, presets []string) string {
 }
 
 // everyOf is "each of them (mpi-3.0, A; hw tso)" or "B (hw tso)".
-func everyOf(presets []string, hw string) string {
+func everyOf(presets []string, hw spec.HW) string {
 	if len(presets) == 1 {
-		return presets[0] + " (hw " + hw + ")"
+		return presets[0] + " (hw " + hw.String() + ")"
 	}
-	return "each of them (" + strings.Join(presets, ", ") + "; hw " + hw + ")"
+	return "each of them (" + strings.Join(presets, ", ") + "; hw " + hw.String() + ")"
 }
 
 // skipReasons says why a target's runs were skipped.
@@ -474,12 +475,12 @@ func (r *Report) summaryRow(tr *TestReport) []Prose {
 }
 
 // statusCell is "ok", "NON-CONFORMING 4 of 4", "ok 2, skipped 2", "-".
-func statusCell(sts []string) Prose {
+func statusCell(sts []conform.Status) Prose {
 	if len(sts) == 0 {
 		return P("-")
 	}
-	count := map[string]int{}
-	var order []string
+	count := map[conform.Status]int{}
+	var order []conform.Status
 	for _, s := range sts {
 		if count[s] == 0 {
 			order = append(order, s)
@@ -498,15 +499,15 @@ func statusCell(sts []string) Prose {
 }
 
 // statusWord is a status, strong when the run did not conform or did not end.
-func statusWord(s string) Prose {
-	if s == statusNonConforming || s == statusSpinLimit || s == statusFailed {
-		return P(Strong{Plain(s)})
+func statusWord(s conform.Status) Prose {
+	if s == conform.StatusNonConforming || s == conform.StatusSpinLimit || s == conform.StatusFailed {
+		return P(Strong{Plain(s.String())})
 	}
-	return P(s)
+	return P(s.String())
 }
 
-func statusRank(s string) int {
-	for i, x := range []string{statusNonConforming, statusSpinLimit, statusFailed, statusOK, statusSkipped, statusRefused} {
+func statusRank(s conform.Status) int {
+	for i, x := range []conform.Status{conform.StatusNonConforming, conform.StatusSpinLimit, conform.StatusFailed, conform.StatusOK, conform.StatusSkipped, conform.StatusRefused} {
 		if x == s {
 			return i
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // TestTraceEdges: a replayed witness names the edges a reader draws: the put's issue
@@ -13,7 +14,7 @@ import (
 // the fence to the other process's return, and the perform to the load that reads
 // its value.
 func TestTraceEdges(t *testing.T) {
-	r := search(t, putFence, "mpi-3.0", model.Relaxed)
+	r := search(t, putFence, "mpi-3.0", spec.Relaxed)
 	var w *model.Witness
 	for i := range r.Outcomes {
 		if r.Outcomes[i].Sat {
