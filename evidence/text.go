@@ -142,6 +142,19 @@ func instrAt(res *explorer.Result, d *model.Diagnostic) string {
 	return ""
 }
 
+// hangsText says what the model makes of a spin-limited test's runs (both readings
+// of MPI-4.1 Progress), or "" when it was not asked.
+func hangsText(hangs []conform.Hang) string {
+	var parts []string
+	for _, h := range hangs {
+		parts = append(parts, h.String())
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " [the model: " + strings.Join(parts, "; ") + "]"
+}
+
 func (r *Report) targetItem(t TargetFinding) FindingItem {
 	it := FindingItem{}
 	var counts []Prose
@@ -193,7 +206,7 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 		add(conform.StatusNonConforming, nc.Upstream, nonConfText(nc))
 	}
 	for _, sp := range t.Spins {
-		add(conform.StatusSpinLimit, sp.Upstream, P(testLink(sp.Test), " "+r.runsText(t.Target, sp.Test, sp.Presets)+": ", Code(strings.TrimPrefix(sp.Message, "SPIN-LIMIT "))))
+		add(conform.StatusSpinLimit, sp.Upstream, P(testLink(sp.Test), " "+r.runsText(t.Target, sp.Test, sp.Presets)+": ", Code(strings.TrimPrefix(sp.Message, "SPIN-LIMIT ")), hangsText(sp.Hangs)))
 	}
 	for _, f := range t.Failures {
 		add(conform.StatusFailed, f.Upstream, P(testLink(f.Test), " "+r.runsText(t.Target, f.Test, f.Presets)+": ", messageProse(f.Message)))
