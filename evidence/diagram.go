@@ -6,8 +6,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -16,12 +16,12 @@ import (
 // each in its own colour and dash so that they read apart in print too:
 //
 //   - reads-from (green, solid): the step that wrote a value to the step that read
-//     it (model.Trace's ReadsFrom: a store, a put's perform, an accumulate);
+//     it;
 //   - RMA issue -> perform (blue, dashed) and perform -> completion at the origin
 //     (blue, dotted);
-//   - process synchronization (purple, dash-dot): send -> receive, the last arrival
-//     at a fence or barrier -> each other process's return, post -> start (when
-//     start waits), complete -> wait, unlock -> the next conflicting lock.
+//   - process synchronization (purple, dash-dot).
+//
+// The model finds the edges (model.Trace.Edges, model.EdgeKind says what each is).
 //
 // A step that runs before earlier rows of its process (model.TraceStep.Early: the hw
 // model lets it pass them) is a red diamond with the rows it passes written under
@@ -38,12 +38,12 @@ const (
 	diagMaxW    = 1120
 )
 
-// Edge kinds.
+// Edge kinds, the model's.
 const (
-	edgeRF = iota
-	edgeIssue
-	edgeComplete
-	edgeSync
+	edgeRF       = int(model.EdgeReadsFrom)
+	edgeIssue    = int(model.EdgeIssue)
+	edgeComplete = int(model.EdgeComplete)
+	edgeSync     = int(model.EdgeSync)
 )
 
 var edgeStyle = [...]struct{ class, color, dash, marker, name string }{
@@ -52,8 +52,6 @@ var edgeStyle = [...]struct{ class, color, dash, marker, name string }{
 	edgeComplete: {"complete", "#0b57d0", "2 3", "rma", "RMA perform → completion"},
 	edgeSync:     {"sync", "#8250df", "9 3 2 3", "sync", "process synchronization"},
 }
-
-type diagEdge struct{ from, to, kind int }
 
 type diagStep struct {
 	col   int
@@ -66,19 +64,18 @@ type diagLine struct {
 	text, class string
 }
 
-// Diagram draws an execution as SVG (see above); marks are the steps that are a
-// flag's accesses (index -> rule).
-func Diagram(p *model.Program, steps []model.Step, marks map[int]spec.RuleID) string {
-	tr, _, err := p.Trace(steps)
-	n := p.NProcs
+// Diagram draws an execution as SVG (see above); mark is the rule of the steps
+// that are a flag's accesses.
+func Diagram(tr *model.Trace, mark spec.RuleID) string {
+	err := tr.Err
+	n := tr.Procs
 	wrapW := int((float64(diagMaxW)/float64(n) - diagNodeOff - 16) / diagCharW)
 	wrapW = max(24, min(wrapW, 54))
 
-	ds := make([]diagStep, len(tr))
-	for i := range tr {
-		ds[i] = describeStep(p, tr, i, marks, wrapW)
+	ds := make([]diagStep, len(tr.Steps))
+	for i := range tr.Steps {
+		ds[i] = describeStep(tr, i, mark, wrapW)
 	}
-	edges := diagramEdges(p, tr)
 
 	// columns: as wide as their longest line
 	colChars := make([]int, n)
@@ -127,8 +124,8 @@ func Diagram(p *model.Program, steps []model.Step, marks map[int]spec.RuleID) st
 		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%d" stroke="#c8c8c8" stroke-width="1.5"/>`, nodeX(c), top+10, nodeX(c), height-6)
 	}
 	// edges under the labels, labels on a light ground over them, nodes on top
-	for _, e := range edges {
-		drawEdge(&b, e, nodeX(ds[e.from].col), ys[e.from], nodeX(ds[e.to].col), ys[e.to], colX[ds[e.to].col])
+	for _, e := range tr.Edges {
+		drawEdge(&b, e, nodeX(ds[e.From].col), ys[e.From], nodeX(ds[e.To].col), ys[e.To], colX[ds[e.To].col])
 	}
 	for i, s := range ds {
 		x, yy := nodeX(s.col), ys[i]
@@ -137,7 +134,7 @@ func Diagram(p *model.Program, steps []model.Step, marks map[int]spec.RuleID) st
 		for _, l := range s.lines {
 			chars = max(chars, len([]rune(l.text)))
 		}
-		fmt.Fprintf(&b, `<g><title>%s</title>`, html.EscapeString(tr[i].Text))
+		fmt.Fprintf(&b, `<g><title>%s</title>`, html.EscapeString(tr.Steps[i].Text))
 		fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="%.0f" height="%d" fill="#fff" fill-opacity="0.86"/>`, tx-3, yy-diagFont+1, float64(chars)*diagCharW+6, len(s.lines)*diagLineH+2)
 		for k, l := range s.lines {
 			fmt.Fprintf(&b, `<text x="%.0f" y="%.0f"%s>%s</text>`, tx, yy+4+float64(k*diagLineH), lineAttrs(l.class), html.EscapeString(l.text))
@@ -167,52 +164,44 @@ func lineAttrs(class string) string {
 }
 
 // describeStep is the column and the text lines of step i.
-func describeStep(p *model.Program, tr []model.TraceStep, i int, marks map[int]spec.RuleID, wrapW int) diagStep {
-	st := &tr[i]
-	s := diagStep{col: st.Proc, kind: st.Step.Kind, early: len(st.Early) > 0}
-	if st.Step.Kind == model.StepPerform {
-		sl := p.Slots[st.Step.Index]
-		s.col = int(p.Procs[sl.Proc].Code[sl.Instr].Target)
-	}
+func describeStep(tr *model.Trace, i int, mark spec.RuleID, wrapW int) diagStep {
+	st := &tr.Steps[i]
+	s := diagStep{col: st.At, kind: st.Step.Kind, early: len(st.Early) > 0}
 	text := st.Text
 	if rest, ok := strings.CutPrefix(text, fmt.Sprintf("P%d ", st.Proc)); ok && st.Step.Kind != model.StepPerform {
 		text = rest
 	}
 	label := fmt.Sprintf("%d. %s", i+1, text)
-	if m, ok := marks[i]; ok {
-		label += "  ◀ " + m.String()
+	if st.Marked {
+		label += "  ◀ " + mark.String()
 	}
 	for k, l := range wrap(label, wrapW) {
 		cls := ""
-		if k == 0 && marks[i] != spec.NoRule && strings.Contains(l, "◀") {
+		if k == 0 && st.Marked && mark != spec.NoRule && strings.Contains(l, "◀") {
 			cls = "mark"
 		}
 		s.lines = append(s.lines, diagLine{l, cls})
 	}
-	if _, ok := marks[i]; ok && !strings.Contains(s.lines[len(s.lines)-1].text, "◀") && !strings.Contains(s.lines[0].text, "◀") {
-		s.lines = append(s.lines, diagLine{"◀ " + marks[i].String(), "mark"})
+	if st.Marked && !strings.Contains(s.lines[len(s.lines)-1].text, "◀") && !strings.Contains(s.lines[0].text, "◀") {
+		s.lines = append(s.lines, diagLine{"◀ " + mark.String(), "mark"})
 	}
 	if s.early {
 		var rows []string
-		for _, row := range st.Early {
-			rows = append(rows, fmt.Sprintf("row %d (%s)", row, p.InstrAt(model.Site{Proc: st.Proc, Row: row}).Text))
+		for _, e := range st.Early {
+			rows = append(rows, fmt.Sprintf("row %d (%s)", e.Row, e.Text))
 		}
 		for _, l := range wrap("◆ early: runs before "+strings.Join(rows, ", ")+", not yet executed", wrapW) {
 			s.lines = append(s.lines, diagLine{l, "early"})
 		}
 	}
 	for _, rf := range st.ReadsFrom {
-		name := p.Cells[rf.Copy.Cell].Name
-		if rf.Copy.Private {
-			name += " (private copy)"
-		}
 		switch {
 		case rf.FwdRow > 0:
-			for _, l := range wrap(fmt.Sprintf("%s forwarded from row %d, not yet executed", name, rf.FwdRow), wrapW) {
+			for _, l := range wrap(output.ReadFromText(rf), wrapW) {
 				s.lines = append(s.lines, diagLine{l, "note"})
 			}
-		case rf.Step < 0:
-			s.lines = append(s.lines, diagLine{name + ": the initial value", "note"})
+		case rf.Step < 0: // a value another step wrote is an edge
+			s.lines = append(s.lines, diagLine{output.ReadFromText(rf), "note"})
 		}
 	}
 	for _, d := range st.Raised {
@@ -244,134 +233,19 @@ func wrap(text string, w int) []string {
 	return append(lines, string(r))
 }
 
-// diagramEdges finds the edges of a trace.
-func diagramEdges(p *model.Program, tr []model.TraceStep) []diagEdge {
-	var edges []diagEdge
-	issued := map[int]int{} // slot -> the step that issued it
-	sends := map[[2]int][]int{}
-	instrOf := func(i int) *model.Instr {
-		st := tr[i].Step
-		if st.Kind != model.StepExec && st.Kind != model.StepReturn {
-			return nil
-		}
-		return &p.Procs[st.Proc].Code[st.Index]
-	}
-	// latest finds the last step before i of process proc (any process but not when
-	// proc < 0 and not other) executing an instruction that ok accepts.
-	latest := func(i, proc, not int, kind model.StepKind, ok func(*model.Instr) bool) int {
-		for j := i - 1; j >= 0; j-- {
-			st := tr[j].Step
-			if st.Kind != kind || (proc >= 0 && int(st.Proc) != proc) || int(st.Proc) == not {
-				continue
-			}
-			if ok(&p.Procs[st.Proc].Code[st.Index]) {
-				return j
-			}
-		}
-		return -1
-	}
-	for i := range tr {
-		st := tr[i].Step
-		for _, rf := range tr[i].ReadsFrom {
-			if rf.Step >= 0 && rf.Step != i && rf.FwdRow == 0 {
-				edges = append(edges, diagEdge{rf.Step, i, edgeRF})
-			}
-		}
-		switch st.Kind {
-		case model.StepPerform:
-			if from, ok := issued[int(st.Index)]; ok {
-				edges = append(edges, diagEdge{from, i, edgeIssue})
-			}
-			sl := p.Slots[st.Index]
-			if c := p.Procs[sl.Proc].Code[sl.Instr].Completer; c >= 0 {
-				done := -1
-				for j := i + 1; j < len(tr); j++ {
-					if s := tr[j].Step; (s.Kind == model.StepExec || s.Kind == model.StepReturn) && int(s.Proc) == sl.Proc && s.Index == c {
-						done = j
-					}
-				}
-				if done >= 0 {
-					edges = append(edges, diagEdge{i, done, edgeComplete})
-				}
-			}
-			continue
-		case model.StepDrain:
-			continue
-		}
-		in := instrOf(i)
-		proc := int(st.Proc)
-		if st.Kind == model.StepReturn {
-			// the last arrival at the call releases the others
-			if j := latest(i, -1, proc, model.StepExec, func(x *model.Instr) bool { return x.Kind == in.Kind && x.Win == in.Win }); j >= 0 {
-				edges = append(edges, diagEdge{j, i, edgeSync})
-			}
-			continue
-		}
-		switch {
-		case in.Slot >= 0:
-			issued[int(in.Slot)] = i
-		case in.Kind == model.KSend:
-			key := [2]int{proc, int(in.Target)}
-			sends[key] = append(sends[key], i)
-		case in.Kind == model.KRecv:
-			key := [2]int{int(in.Target), proc}
-			if q := sends[key]; len(q) > 0 {
-				edges = append(edges, diagEdge{q[0], i, edgeSync})
-				sends[key] = q[1:]
-			}
-		case in.Kind == model.KStart && p.Sem.Has(spec.PostStartLS):
-			for t := 0; t < p.NProcs; t++ {
-				if in.Group&(1<<uint(t)) == 0 || t == proc {
-					continue
-				}
-				if j := latest(i, t, -1, model.StepExec, func(x *model.Instr) bool { return x.Kind == model.KPost && x.Win == in.Win }); j >= 0 {
-					edges = append(edges, diagEdge{j, i, edgeSync})
-				}
-			}
-		case in.Kind == model.KWait:
-			group := in.Group
-			if group == 0 { // the group of the post the wait ends
-				if j := latest(i, proc, -1, model.StepExec, func(x *model.Instr) bool { return x.Kind == model.KPost && x.Win == in.Win }); j >= 0 {
-					group = instrOf(j).Group
-				}
-			}
-			for o := 0; o < p.NProcs; o++ {
-				if group&(1<<uint(o)) == 0 || o == proc {
-					continue
-				}
-				if j := latest(i, o, -1, model.StepExec, func(x *model.Instr) bool { return x.Kind == model.KComplete && x.Win == in.Win }); j >= 0 {
-					edges = append(edges, diagEdge{j, i, edgeSync})
-				}
-			}
-		case in.Kind == model.KLock:
-			excl := in.LockType == litmus.LockExclusive
-			if j := latest(i, -1, proc, model.StepExec, func(x *model.Instr) bool {
-				return x.Kind == model.KUnlock && x.Win == in.Win && x.Target == in.Target
-			}); j >= 0 {
-				// the unlock's own lock decides whether the two conflict
-				u := instrOf(j)
-				if excl || u.LockType == litmus.LockExclusive {
-					edges = append(edges, diagEdge{j, i, edgeSync})
-				}
-			}
-		}
-	}
-	return edges
-}
-
-func drawEdge(b *strings.Builder, e diagEdge, x1, y1, x2, y2, colLeft float64) {
-	st := edgeStyle[e.kind]
+func drawEdge(b *strings.Builder, e model.Edge, x1, y1, x2, y2, colLeft float64) {
+	st := edgeStyle[e.Kind]
 	dash := ""
 	if st.dash != "" {
 		dash = ` stroke-dasharray="` + st.dash + `"`
 	}
 	width := "1.8"
-	if e.kind == edgeRF {
+	if int(e.Kind) == edgeRF {
 		width = "2.4"
 	}
 	if x1 == x2 {
 		// same process: an arc left of the timeline
-		bx := colLeft + 8 + float64(e.kind)*5
+		bx := colLeft + 8 + float64(e.Kind)*5
 		fmt.Fprintf(b, `<path class="edge %s" d="M%.0f,%.0f C%.0f,%.0f %.0f,%.0f %.0f,%.0f" fill="none" stroke="%s" stroke-width="%s"%s marker-end="url(#arrow-%s)"/>`,
 			st.class, x1-4, y1, bx, y1, bx, y2, x2-7, y2, st.color, width, dash, st.marker)
 		return

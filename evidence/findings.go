@@ -319,10 +319,10 @@ func percent(n, of int) string {
 	return fmt.Sprintf("%.2f%%", p)
 }
 
-// listNames joins names, at most n, with "and k more".
-func listNames(names []string, n int) string {
-	if len(names) <= n {
-		return strings.Join(names, ", ")
+// listProse joins items, at most n, with "and k more".
+func listProse(items []Prose, n int) Prose {
+	if len(items) <= n {
+		return Join(items, ", ")
 	}
-	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
+	return P(Join(items[:n], ", "), Pf(" and %d more", len(items)-n))
 }

@@ -33,21 +33,21 @@ func (r *Report) HTML() []byte {
 	w("<h1>%s</h1>\n", e(r.Title))
 	if q := r.Question; q != nil {
 		w("<div class=\"answer\"><p><strong>Question.</strong> %s</p><p><strong>Answer.</strong> %s</p><p class=\"checks\">%s</p></div>\n",
-			inlineHTML(q.Question), inlineHTML(q.Answer), inlineHTML(q.checksText()))
+			q.Question.HTML(), q.Answer.HTML(), q.checksText().HTML())
 	}
 	w("<h2 id=\"findings\">Findings</h2>\n")
 	for _, s := range r.FindingsText() {
 		w("<h3>%s</h3>\n", e(s.Title))
-		if s.Intro != "" {
-			w("<p>%s</p>\n", inlineHTML(s.Intro))
+		if len(s.Intro) > 0 {
+			w("<p>%s</p>\n", s.Intro.HTML())
 		}
 		w("<ul class=\"findings\">\n")
 		for _, it := range s.Items {
-			w("<li>%s", inlineHTML(it.Text))
+			w("<li>%s", it.Text.HTML())
 			if len(it.Sub) > 0 {
 				w("<ul>")
 				for _, sub := range it.Sub {
-					w("<li>%s</li>", inlineHTML(sub))
+					w("<li>%s</li>", sub.HTML())
 				}
 				w("</ul>")
 			}
@@ -55,7 +55,7 @@ func (r *Report) HTML() []byte {
 		}
 		w("</ul>\n")
 	}
-	w("<h2 id=\"summary\">Summary</h2>\n<p class=\"note\">%s</p>\n<table class=\"summary\"><tr>", inlineHTML(r.summaryNote()))
+	w("<h2 id=\"summary\">Summary</h2>\n<p class=\"note\">%s</p>\n<table class=\"summary\"><tr>", r.summaryNote().HTML())
 	for _, h := range r.summaryHeader() {
 		w("<th>%s</th>", strings.ReplaceAll(e(h), ",", ",<wbr>"))
 	}
@@ -64,10 +64,10 @@ func (r *Report) HTML() []byte {
 		w("<tr>")
 		for k, c := range r.summaryRow(tr) {
 			if k >= 1 && k <= len(r.Sems) {
-				w("<td>%s</td>", verdictCellHTML(c))
+				w("<td>%s</td>", verdictCellHTML(c.Text()))
 				continue
 			}
-			w("<td>%s</td>", inlineHTML(c))
+			w("<td>%s</td>", c.HTML())
 		}
 		w("</tr>\n")
 	}
@@ -75,7 +75,7 @@ func (r *Report) HTML() []byte {
 	if q := r.Question; q != nil && len(q.Cites) > 0 {
 		w("<h2 id=\"standard\">The sentences of the standard the answer rests on</h2>\n<p>From the MPI-4.1 report:</p>\n<ul>\n")
 		for _, c := range q.Cites {
-			w("<li><a href=\"%s\">%s</a>: %s</li>\n", spec.NodeURL(c.Node), e(c.Node), inlineHTML(c.Text))
+			w("<li><a href=\"%s\">%s</a>: %s</li>\n", spec.NodeURL(c.Node), e(c.Node), c.Text.HTML())
 		}
 		w("</ul>\n")
 	}
@@ -100,10 +100,10 @@ func (r *Report) HTML() []byte {
 		w("<tr><td><code>%s</code></td><td>%s</td></tr>\n", p.Name, e(on))
 	}
 	w("</table>\n<p>Sentences that pull two ways:</p><ul>\n")
-	for _, c := range Contradictions {
+	for _, c := range spec.Contradictions {
 		w("<li>%s: %s — but %s. %s</li>\n", e(c.Node), e(c.First), e(c.Second), e(c.Note))
 	}
-	w("</ul>\n<h2 id=\"tests\">Tests</h2>\n<p class=\"note\">%s</p>\n", inlineHTML(r.testsNote()))
+	w("</ul>\n<h2 id=\"tests\">Tests</h2>\n<p class=\"note\">%s</p>\n", r.testsNote().HTML())
 	for _, tr := range r.Tests {
 		r.testHTML(&b, tr)
 	}
@@ -176,18 +176,18 @@ func (r *Report) testHTML(b *strings.Builder, tr *TestReport) {
 	}
 	w("</table>\n")
 	for _, line := range r.exploitLines(tr) {
-		w("<p>%s</p>\n", inlineHTML(line))
+		w("<p>%s</p>\n", line.HTML())
 	}
 	pairsHTML(b, tr)
 	if len(tr.Conform) > 0 || len(tr.Errors) > 0 {
 		w("<p>Conformance (each run compared with the model on the hw model it names; reference: the model's own steps on real memory):</p>\n<table><tr><th>target</th><th>semantics</th><th>model (hw)</th><th>runs</th><th>outcomes seen</th><th>allowed, unseen</th><th>result</th></tr>\n")
 		for _, c := range tr.Conform {
 			w("<tr><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-				e(targetCell(c)), e(c.Preset), inlineHTML(modelCell(tr, c.Preset, c.HW)), c.Runs, inlineHTML(histogramText(c)), inlineHTML(unseenText(c)), inlineHTML(resultText(c)))
+				e(targetCell(c)), e(c.Preset), e(modelCell(tr, c.Preset, c.HW)), c.Runs, histogramText(c).HTML(), unseenText(c).HTML(), resultText(c).HTML())
 		}
 		for _, er := range tr.Errors {
 			w("<tr><td>%s</td><td>%s</td><td>%s</td><td>-</td><td>-</td><td>-</td><td><span class=\"bad\">%s</span>: %s</td></tr>\n",
-				e(er.Target), e(er.Preset), inlineHTML(modelCell(tr, er.Preset, er.HW)), e(er.Status.String()), e(er.Error))
+				e(er.Target), e(er.Preset), e(modelCell(tr, er.Preset, er.HW)), e(er.Status.String()), e(er.Error))
 		}
 		w("</table>\n")
 	}
@@ -214,7 +214,7 @@ func pairsHTML(b *strings.Builder, tr *TestReport) {
 	}
 	for _, wt := range tr.Witnesses {
 		fmt.Fprintf(b, "<p class=\"witness-title\" id=\"%s\"><strong>%s</strong>: %s, under %s</p>\n<div class=\"diagram-box\">%s</div>\n",
-			witnessAnchor(tr, wt), wt.Label(), e(wt.What), e(strings.Join(wt.Sems, ", ")), scopeIDs(Diagram(wt.Program, wt.Steps, wt.Marks), witnessAnchor(tr, wt)))
+			witnessAnchor(tr, wt), wt.Label(), e(wt.What), e(strings.Join(wt.Sems, ", ")), scopeIDs(Diagram(&wt.Trace, wt.Mark), witnessAnchor(tr, wt)))
 	}
 }
 

@@ -19,23 +19,23 @@ func (r *Report) Markdown() []byte {
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("# %s\n\n", titleEscape(r.Title))
 	if q := r.Question; q != nil {
-		w("**Question.** %s\n\n**Answer.** %s\n\n_%s_\n", q.Question, q.Answer, q.checksText())
+		w("**Question.** %s\n\n**Answer.** %s\n\n_%s_\n", q.Question.Markdown(), q.Answer.Markdown(), q.checksText().Markdown())
 	}
 	w("\n## Findings\n")
 	for _, s := range r.FindingsText() {
 		w("\n### %s\n\n", s.Title)
-		if s.Intro != "" {
-			w("%s\n\n", s.Intro)
+		if len(s.Intro) > 0 {
+			w("%s\n\n", s.Intro.Markdown())
 		}
 		for _, it := range s.Items {
-			w("- %s\n", it.Text)
+			w("- %s\n", it.Text.Markdown())
 			for _, sub := range it.Sub {
-				w("  - %s\n", sub)
+				w("  - %s\n", sub.Markdown())
 			}
 		}
 	}
 	w("\n## Summary\n\n")
-	w("%s\n\n", r.summaryNote())
+	w("%s\n\n", r.summaryNote().Markdown())
 	head := r.summaryHeader()
 	w("| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 	for _, tr := range r.Tests {
@@ -44,7 +44,7 @@ func (r *Report) Markdown() []byte {
 	if q := r.Question; q != nil && len(q.Cites) > 0 {
 		w("\n## The sentences of the standard the answer rests on\n\nFrom the MPI-4.1 report:\n\n")
 		for _, c := range q.Cites {
-			w("- [%s](%s): %s\n", c.Node, spec.NodeURL(c.Node), c.Text)
+			w("- [%s](%s): %s\n", c.Node, spec.NodeURL(c.Node), c.Text.Markdown())
 		}
 	}
 	if r.hasSmallest() {
@@ -70,10 +70,10 @@ func (r *Report) Markdown() []byte {
 		w("| `%s` | %s |\n", p.Name, on)
 	}
 	w("\nSentences that pull two ways:\n\n")
-	for _, c := range Contradictions {
+	for _, c := range spec.Contradictions {
 		w("- %s: %s — but %s. %s\n", c.Node, c.First, c.Second, c.Note)
 	}
-	w("\n## Tests\n\n%s\n", r.testsNote())
+	w("\n## Tests\n\n%s\n", r.testsNote().Markdown())
 	for _, tr := range r.Tests {
 		r.testMarkdown(&b, tr)
 	}
@@ -94,37 +94,41 @@ func (r *Report) hasSmallest() bool {
 }
 
 // summaryNote says how to read the summary table.
-func (r *Report) summaryNote() string {
+func (r *Report) summaryNote() Prose {
 	var hws []string
 	for _, hw := range r.HWs[1:] {
 		hws = append(hws, hw.String())
 	}
-	s := fmt.Sprintf("Each cell is the verdict of the test under that reading on hw %s, spelled as an expect line spells it: the observation of the condition (Never, Sometimes, Always), then each race-class rule some execution raises (`Sometimes+RACE`), or `Erroneous(RULES)` when some execution breaks an erroneous-class rule.", r.HWs[0])
+	s := P(Pf("Each cell is the verdict of the test under that reading on hw %s, spelled as an expect line spells it: the observation of the condition (Never, Sometimes, Always), then each race-class rule some execution raises (", r.HWs[0]),
+		Code("Sometimes+RACE"), "), or ", Code("Erroneous(RULES)"), " when some execution breaks an erroneous-class rule.")
 	if len(hws) > 0 {
-		s += fmt.Sprintf(" Where hw %s gives another verdict, it follows in parentheses.", strings.Join(hws, " or "))
+		s = P(s, Pf(" Where hw %s gives another verdict, it follows in parentheses.", strings.Join(hws, " or ")))
 	}
 	if len(r.Sems) > 1 {
-		s += " Pairs apart: how many pairs of readings the test tells apart (hw relaxed)."
+		s = P(s, " Pairs apart: how many pairs of readings the test tells apart (hw relaxed).")
 	}
 	if ts := r.targets(); len(ts) > 0 {
-		s += fmt.Sprintf(" The last columns give the status of the test's conformance runs on each target (one run per semantics), compared with the model on hw %s.", r.comparedHW())
+		s = P(s, Pf(" The last columns give the status of the test's conformance runs on each target (one run per semantics), compared with the model on hw %s.", r.comparedHW()))
 	}
 	return s
 }
 
 // testsNote says how to read a test's section.
-func (r *Report) testsNote() string {
-	s := "Each test: its question, its expect lines, the program, the verdict and outcomes under each reading and hw model (**bold**: outcomes that satisfy the condition), each difference between two readings with the witness execution that shows it (each distinct witness once, `W1`, `W2`, …: a step marked `[early: ...]` runs before earlier rows of its process that have not executed, which the hw model allows; `[X from step N]` says which step wrote the value a step read)"
+func (r *Report) testsNote() Prose {
+	s := P("Each test: its question, its expect lines, the program, the verdict and outcomes under each reading and hw model (", Strong{Plain("bold")},
+		": outcomes that satisfy the condition), each difference between two readings with the witness execution that shows it (each distinct witness once, ",
+		Code("W1"), ", ", Code("W2"), ", …: a step marked ", Code("[early: ...]"),
+		" runs before earlier rows of its process that have not executed, which the hw model allows; ", Code("[X from step N]"), " says which step wrote the value a step read)")
 	if len(r.Conform) > 0 {
-		s += fmt.Sprintf(", and its conformance runs: what each target showed, compared with the outcomes the model allows on hw %s (allowed outcomes no run showed are listed as unseen: not an error, only not observed; the reference runtime executes the model's own steps on real memory, so its rows are evidence about the hardware and the runtime, not an independent check of the model)", r.comparedHW())
+		s = P(s, Pf(", and its conformance runs: what each target showed, compared with the outcomes the model allows on hw %s (allowed outcomes no run showed are listed as unseen: not an error, only not observed; the reference runtime executes the model's own steps on real memory, so its rows are evidence about the hardware and the runtime, not an independent check of the model)", r.comparedHW()))
 	}
-	return s + "."
+	return P(s, ".")
 }
 
-func mdCells(cells []string) []string {
+func mdCells(cells []Prose) []string {
 	out := make([]string, len(cells))
 	for i, c := range cells {
-		out[i] = mdCell(c)
+		out[i] = mdCell(c.Markdown())
 	}
 	return out
 }
@@ -197,7 +201,7 @@ func (r *Report) testMarkdown(b *strings.Builder, tr *TestReport) {
 		w("| target | semantics | model (hw) | runs | outcomes seen | allowed, unseen | result |\n|---|---|---|---|---|---|---|\n")
 		for _, c := range tr.Conform {
 			w("| %s | %s | %s | %d | %s | %s | %s |\n", targetCell(c), c.Preset, mdCell(modelCell(tr, c.Preset, c.HW)), c.Runs,
-				mdCell(histogramText(c)), mdCell(unseenText(c)), mdCell(resultText(c)))
+				mdCell(histogramText(c).Markdown()), mdCell(unseenText(c).Markdown()), mdCell(resultText(c).Markdown()))
 		}
 		for _, e := range tr.Errors {
 			w("| %s | %s | %s | - | - | - | %s |\n", e.Target, e.Preset, mdCell(modelCell(tr, e.Preset, e.HW)), mdCell(e.Status.String()+": "+e.Error))
@@ -224,8 +228,8 @@ func pairsMarkdown(b *strings.Builder, tr *TestReport) {
 	for _, wt := range tr.Witnesses {
 		fmt.Fprintf(b, "\n<a id=\"%s\"></a>**%s** (%s, under %s):\n\n", witnessAnchor(tr, wt), wt.Label(), wt.What, strings.Join(wt.Sems, ", "))
 		for i, line := range wt.Lines {
-			if m, ok := wt.Marks[i]; ok {
-				line += "  <- " + m.String()
+			if i < len(wt.Trace.Steps) && wt.Trace.Steps[i].Marked {
+				line += "  <- " + wt.Mark.String()
 			}
 			fmt.Fprintf(b, "%d. %s\n", i+1, mdEscape(line))
 		}
@@ -276,45 +280,58 @@ func modelCell(tr *TestReport, preset string, hw spec.HW) string {
 	return fmt.Sprintf("%s (hw %s), %s allowed", res.Verdict(), hw, output.Plural(len(res.Outcomes), "outcome"))
 }
 
-func histogramText(c record.Conform) string {
+func histogramText(c record.Conform) Prose {
 	if c.Skipped != "" || c.SpinLimit != "" {
-		return "-"
+		return P("-")
 	}
-	var parts []string
+	var parts []Prose
 	for _, h := range c.Histogram {
-		mark := ""
+		part := P(Pf("%d × ", h.Count), Code(valuesText(h.Values)))
 		if !h.Allowed {
-			mark = " **NON-CONFORMING**"
+			part = P(part, " ", Strong{Plain(conform.StatusNonConforming.String())})
 		}
-		parts = append(parts, fmt.Sprintf("%d × `%s`%s", h.Count, valuesText(h.Values), mark))
+		parts = append(parts, part)
 	}
-	return strings.Join(parts, "<br>")
+	return cellLines(parts)
 }
 
-func unseenText(c record.Conform) string {
+func unseenText(c record.Conform) Prose {
 	if c.Skipped != "" || c.SpinLimit != "" {
-		return "-"
+		return P("-")
 	}
 	if len(c.Unseen) == 0 {
-		return "none"
+		return P("none")
 	}
-	var parts []string
+	var parts []Prose
 	for _, u := range c.Unseen {
-		parts = append(parts, "`"+valuesText(u)+"`")
+		parts = append(parts, P(Code(valuesText(u))))
 	}
-	return strings.Join(parts, "<br>")
+	return cellLines(parts)
 }
 
-func resultText(c record.Conform) string {
+// cellLines puts each piece on a line of its own in a table cell.
+func cellLines(parts []Prose) Prose {
+	var p Prose
+	for i, x := range parts {
+		if i > 0 {
+			p = append(p, Break{})
+		}
+		p = append(p, x...)
+	}
+	return p
+}
+
+func resultText(c record.Conform) Prose {
 	switch c.Status {
 	case conform.StatusSpinLimit:
-		return "SPIN-LIMIT: " + strings.TrimPrefix(c.SpinLimit, "SPIN-LIMIT ") // weak progress, no violation: not bold as NON-CONFORMING is
+		// weak progress, no violation: not bold as NON-CONFORMING is
+		return P(Plain(c.Status.String()), ": ", ParseProse(strings.TrimPrefix(c.SpinLimit, "SPIN-LIMIT ")))
 	case conform.StatusSkipped:
-		return c.Skipped
+		return ParseProse(c.Skipped)
 	case conform.StatusNonConforming:
-		return fmt.Sprintf("**NON-CONFORMING**: %d of %d runs (%s)", c.NonConforming, c.Runs, percent(c.NonConforming, c.Runs))
+		return P(Strong{Plain(c.Status.String())}, Pf(": %d of %d runs (%s)", c.NonConforming, c.Runs, percent(c.NonConforming, c.Runs)))
 	}
-	return "ok"
+	return P("ok")
 }
 
 func valuesText(v map[string]int64) string {
@@ -365,8 +382,8 @@ func flagLinks(res *explorer.Result) string {
 	return strings.Join(parts, ", ")
 }
 
-func (r *Report) exploitLines(tr *TestReport) []string {
-	var out []string
+func (r *Report) exploitLines(tr *TestReport) []Prose {
+	var out []Prose
 	for _, s := range r.Sems {
 		ex, def := tr.Exploit[s.Name], tr.Result(s, spec.Relaxed)
 		if ex == nil || def == nil {
@@ -376,18 +393,18 @@ func (r *Report) exploitLines(tr *TestReport) []string {
 		if len(added) == 0 {
 			continue
 		}
-		var parts []string
+		var parts []Prose
 		for _, o := range added {
-			parts = append(parts, "`"+ex.Program.OutcomeString(o.Values)+"`")
+			parts = append(parts, P(Code(ex.Program.OutcomeString(o.Values))))
 		}
-		out = append(out, fmt.Sprintf("Exploiting the assertions under %s (`--assert exploit`) adds %s.", s.Name, strings.Join(parts, ", ")))
+		out = append(out, P("Exploiting the assertions under "+s.Name+" (", Code("--assert exploit"), ") adds ", Join(parts, ", "), "."))
 	}
 	return out
 }
 
 func (r *Report) exploitMarkdown(b *strings.Builder, tr *TestReport) {
 	for _, line := range r.exploitLines(tr) {
-		fmt.Fprintf(b, "\n%s\n", line)
+		fmt.Fprintf(b, "\n%s\n", line.Markdown())
 	}
 }
 

@@ -31,8 +31,8 @@ import (
 // report, and the report prints them all under the answer.
 type Question struct {
 	File     string
-	Question string
-	Answer   string
+	Question Prose
+	Answer   Prose
 	Checks   []Check
 	// Cites are the sentences of the standard the answer rests on (cite: NODE | TEXT).
 	Cites []Cite
@@ -40,7 +40,8 @@ type Question struct {
 
 // Cite is a sentence of the MPI-4.1 report, with its node.
 type Cite struct {
-	Node, Text string
+	Node string
+	Text Prose
 }
 
 // Check is one claim the answer rests on.
@@ -75,16 +76,16 @@ func ReadQuestion(path string) (*Question, error) {
 		}
 		switch key {
 		case "question":
-			q.Question = val
+			q.Question = ParseProse(val)
 		case "answer":
-			q.Answer = val
+			q.Answer = ParseProse(val)
 		case "cite":
 			node, text, ok := strings.Cut(val, "|")
 			node, text = strings.TrimSpace(node), strings.TrimSpace(text)
 			if !ok || !strings.HasPrefix(node, "node") || text == "" {
 				return nil, fmt.Errorf("%s:%d: want cite: nodeNNN | the sentence", path, n)
 			}
-			q.Cites = append(q.Cites, Cite{node, text})
+			q.Cites = append(q.Cites, Cite{node, ParseProse(text)})
 		case "check":
 			c, err := parseCheck(val)
 			if err != nil {
@@ -100,7 +101,7 @@ func ReadQuestion(path string) (*Question, error) {
 		err = fmt.Errorf("%s: %v", path, err)
 		return nil, err
 	}
-	if q.Question == "" || q.Answer == "" {
+	if len(q.Question) == 0 || len(q.Answer) == 0 {
 		return nil, fmt.Errorf("%s: a question and an answer are required", path)
 	}
 	if len(q.Checks) == 0 {

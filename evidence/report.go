@@ -256,8 +256,9 @@ func (tr *TestReport) classifyHangs(opt explorer.Options) error {
 // each distinct witness execution once.
 func (tr *TestReport) collectWitnesses() {
 	byKey := map[string]*Witness{}
-	add := func(sem string, p *model.Program, steps []model.Step, marks map[int]spec.RuleID, what string) *Witness {
-		lines := output.TraceText(p, steps)
+	add := func(sem string, witness model.Witness, mark spec.RuleID, what string) *Witness {
+		trace := witness.Replay()
+		lines := output.TraceText(&trace)
 		key := what + "\x00" + strings.Join(lines, "\n")
 		if w := byKey[key]; w != nil {
 			if !slices.Contains(w.Sems, sem) {
@@ -265,7 +266,7 @@ func (tr *TestReport) collectWitnesses() {
 			}
 			return w
 		}
-		w := &Witness{ID: len(tr.Witnesses) + 1, Sems: []string{sem}, What: what, Program: p, Steps: steps, Marks: marks, Lines: lines}
+		w := &Witness{ID: len(tr.Witnesses) + 1, Sems: []string{sem}, What: what, Trace: trace, Mark: mark, Lines: lines}
 		byKey[key] = w
 		tr.Witnesses = append(tr.Witnesses, w)
 		return w
@@ -281,7 +282,7 @@ func (tr *TestReport) collectWitnesses() {
 				if o.Sat {
 					text += " (it satisfies the condition)"
 				}
-				w := add(s.Name, p, o.Witness, nil, "outcome "+out)
+				w := add(s.Name, o.Witness, spec.NoRule, "outcome "+out)
 				w.Sat = w.Sat || o.Sat
 				pd.Items = append(pd.Items, DiffItem{Text: text, Witness: w})
 			}
@@ -289,8 +290,8 @@ func (tr *TestReport) collectWitnesses() {
 				fl := &s.Flags[i]
 				text := "only " + s.Name + " raises " + fl.Rule.String() + ": " + siteText(&fl.Diagnostic) + fl.Message
 				var w *Witness
-				if len(fl.Trace) > 0 {
-					w = add(s.Name, s.Result.TraceProgram(fl), fl.Trace, output.Marks(&fl.Diagnostic), fl.Rule.String()+": "+siteText(&fl.Diagnostic)+fl.Message)
+				if len(fl.Witness.Steps) > 0 {
+					w = add(s.Name, fl.Witness, fl.Rule, fl.Rule.String()+": "+siteText(&fl.Diagnostic)+fl.Message)
 				}
 				pd.Items = append(pd.Items, DiffItem{Text: text, Witness: w})
 			}
@@ -313,7 +314,7 @@ func (tr *TestReport) conditionWitness(sems []spec.Semantics, hw spec.HW) {
 			continue
 		}
 		for _, o := range res.Outcomes {
-			if !o.Sat || len(o.Witness) == 0 {
+			if !o.Sat || len(o.Witness.Steps) == 0 {
 				continue
 			}
 			p := res.Program
@@ -323,8 +324,9 @@ func (tr *TestReport) conditionWitness(sems []spec.Semantics, hw spec.HW) {
 					also = append(also, s2.Name)
 				}
 			}
+			trace := o.Witness.Replay()
 			w := &Witness{ID: len(tr.Witnesses) + 1, Sems: append([]string{s.Name}, also...), What: "outcome " + p.OutcomeString(o.Values) + " (it satisfies the condition), hw " + hw.String(),
-				Program: p, Steps: o.Witness, Lines: output.TraceText(p, o.Witness), Sat: true}
+				Trace: trace, Lines: output.TraceText(&trace), Sat: true}
 			tr.Witnesses = append(tr.Witnesses, w)
 			tr.Condition = w
 			return
@@ -354,14 +356,13 @@ func siteText(d *model.Diagnostic) string {
 
 // Witness is one execution that shows a difference.
 type Witness struct {
-	ID      int
-	Sems    []string // the semantics it is a witness under
-	What    string   // the outcome, or the rule and message
-	Program *model.Program
-	Steps   []model.Step
-	Marks   map[int]spec.RuleID
-	Lines   []string
-	Sat     bool // the outcome satisfies the condition
+	ID    int
+	Sems  []string // the semantics it is a witness under
+	What  string   // the outcome, or the rule and message
+	Trace model.Trace
+	Mark  spec.RuleID // the rule whose accesses the marked steps are (NoRule: none)
+	Lines []string
+	Sat   bool // the outcome satisfies the condition
 }
 
 // Label is "W2".
@@ -460,17 +461,6 @@ func (r *Report) comparedHW() string {
 	}
 	sort.Strings(hws)
 	return strings.Join(hws, ", ")
-}
-
-// Contradictions are sentences of the standard that pull two ways, with the switch
-// whose reading each supports.
-var Contradictions = []struct{ Node, First, Second, Note string }{
-	{"node329", `MPI_WIN_COMPLETE: "All updates to shared memory in win through load/store accesses executed during this epoch will be visible at the target when the call returns."`,
-		`the next sentence: the call "completes ... at the origin, but not at the target"`,
-		"complete_wait_ls reads the first sentence; without it (mpi-3.0, A) complete orders nothing at the target."},
-	{"node328 / node329", `MPI_WIN_FENCE: "Store accesses to shared-memory of win will become visible before the fence call returns at the target."`,
-		`MPI_WIN_START: start only delays RMA accesses "until the target process executed the matching call to MPI_WIN_POST"`,
-		"fence_ls on and post_start_ls off (mpi-4.1) give fence a guarantee for load/store that start does not get."},
 }
 
 // ruleLink is the report node address of a rule's first citation ("" for none).

@@ -15,7 +15,6 @@ import (
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -297,7 +296,8 @@ func TestDiagram(t *testing.T) {
 	if race == nil {
 		t.Fatal("MP+fence raises no RACE under mpi-3.0")
 	}
-	svg := Diagram(jr.Result.TraceProgram(race), race.Trace, output.Marks(&race.Diagnostic))
+	raceTrace := race.Witness.Replay()
+	svg := Diagram(&raceTrace, race.Rule)
 	for _, want := range []string{`class="edge rf"`, `class="node early"`, "early: runs before row", "◀ RACE", `class="legend"`, "reads-from: write → read"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the race witness lacks %q:\n%s", want, svg)
@@ -313,7 +313,8 @@ func TestDiagram(t *testing.T) {
 		t.Fatal(jp.Err)
 	}
 	o := jp.Result.Outcomes[0]
-	svg = Diagram(jp.Result.Program, o.Witness, nil)
+	putTrace := o.Witness.Replay()
+	svg = Diagram(&putTrace, spec.NoRule)
 	for _, want := range []string{`class="edge issue"`, `class="edge complete"`, `class="edge sync"`, `class="edge rf"`} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the put witness lacks %q:\n%s", want, svg)
@@ -387,7 +388,7 @@ func TestIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"[small](small/report.md)", r.Question.Question, r.Question.Answer, "[lib-bug.md](upstream/lib-bug.md): A bug"} {
+	for _, want := range []string{"[small](small/report.md)", r.Question.Question.Markdown(), r.Question.Answer.Markdown(), "[lib-bug.md](upstream/lib-bug.md): A bug"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("the index lacks %q:\n%s", want, page)
 		}

@@ -2,8 +2,6 @@ package evidence
 
 import (
 	"fmt"
-	"html"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -15,21 +13,20 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// The sentences of a report are written once, in Markdown's inline syntax (`code`,
-// **strong**, [text](link)); the HTML page turns them into HTML with inlineHTML. So
-// the two pages can never say different things.
+// The sentences of a report are built once, as prose (prose.go), which the
+// Markdown and the HTML page both print.
 
-// FindingsSection is a part of the Findings as Markdown: a heading and items.
+// FindingsSection is a part of the Findings: a heading and items.
 type FindingsSection struct {
 	Title string
-	Intro string
+	Intro Prose
 	Items []FindingItem
 }
 
 // FindingItem is one finding: a line and the lines under it.
 type FindingItem struct {
-	Text string
-	Sub  []string
+	Text Prose
+	Sub  []Prose
 }
 
 // FindingsText renders the Findings.
@@ -38,11 +35,12 @@ func (r *Report) FindingsText() []FindingsSection {
 	var out []FindingsSection
 	if pairs := apartPairs(f.Pairs); len(pairs) > 0 {
 		s := FindingsSection{Title: "Readings compared"}
-		s.Intro = fmt.Sprintf("The pairs of readings that some of this report's %d tests tell apart (hw relaxed; a race named differently by two readings is not a difference), and which tests; the other pairs answer every test alike.", len(r.Tests))
+		s.Intro = P(Pf("The pairs of readings that some of this report's %d tests tell apart (hw relaxed; a race named differently by two readings is not a difference), and which tests; the other pairs answer every test alike.", len(r.Tests)))
 		for _, sm := range r.Smallest {
 			if sm != nil {
-				s.Intro = fmt.Sprintf("The pairs of readings that some of this report's %d tests tell apart (hw relaxed; a race named differently by two readings is not a difference), which tests, and the smallest generated test that does (`rmacheck distinguish` over the %d generated tests of at most %d processes × %d instructions, each distinguishing test shrunk; hw %s).",
-					len(r.Tests), sm.Candidates, sm.MaxProcs, sm.MaxInstrs, sm.HW)
+				s.Intro = P(Pf("The pairs of readings that some of this report's %d tests tell apart (hw relaxed; a race named differently by two readings is not a difference), which tests, and the smallest generated test that does (", len(r.Tests)),
+					Code("rmacheck distinguish"), Pf(" over the %d generated tests of at most %d processes × %d instructions, each distinguishing test shrunk; hw %s).",
+						sm.Candidates, sm.MaxProcs, sm.MaxInstrs, sm.HW))
 				break
 			}
 		}
@@ -53,7 +51,7 @@ func (r *Report) FindingsText() []FindingsSection {
 	}
 	if len(f.Targets) > 0 {
 		s := FindingsSection{Title: "Conformance"}
-		s.Intro = fmt.Sprintf("Each run is compared with the outcomes the model allows for its semantics on hw %s, the hardware model of this machine (amd64); NON-CONFORMING: a run showed an outcome the model forbids.", r.comparedHW())
+		s.Intro = P(Pf("Each run is compared with the outcomes the model allows for its semantics on hw %s, the hardware model of this machine (amd64); NON-CONFORMING: a run showed an outcome the model forbids.", r.comparedHW()))
 		for _, t := range f.Targets {
 			s.Items = append(s.Items, r.targetItem(t))
 		}
@@ -84,58 +82,65 @@ func apartPairs(pairs []PairFinding) []PairFinding {
 
 func (r *Report) pairItem(p PairFinding) FindingItem {
 	it := FindingItem{}
-	pair := fmt.Sprintf("**%s vs %s**", p.X.Name, p.Y.Name)
+	pair := Strong{Pf("%s vs %s", p.X.Name, p.Y.Name)}
 	switch len(p.Tests) {
 	case 0:
-		it.Text = fmt.Sprintf("%s: none of the %d tests tells them apart.", pair, len(r.Tests))
+		it.Text = P(pair, Pf(": none of the %d tests tells them apart.", len(r.Tests)))
 	default:
-		var links []string
+		var links []Prose
 		for _, n := range p.Tests {
-			links = append(links, "["+n+"](#"+anchor(n)+")")
+			links = append(links, P(Link{P(n), "#" + anchor(n)}))
 		}
 		verb := "tell"
 		if len(p.Tests) == 1 {
 			verb = "tells"
 		}
-		it.Text = fmt.Sprintf("%s: %d of the %d tests %s them apart: %s.", pair, len(p.Tests), len(r.Tests), verb, listNames(links, 8))
+		it.Text = P(pair, Pf(": %d of the %d tests %s them apart: ", len(p.Tests), len(r.Tests), verb), listProse(links, 8), ".")
 	}
 	s := p.Smallest
 	switch {
 	case s == nil:
 	case s.Diff == nil:
-		it.Sub = append(it.Sub, "No generated test tells them apart.")
+		it.Sub = append(it.Sub, P("No generated test tells them apart."))
 	default:
-		it.Sub = append(it.Sub, fmt.Sprintf("Smallest generated test that does: [`%s`](#%s), %d instructions (one of %d distinct distinguishing tests): %s %s, %s %s: %s.",
-			s.Diff.Test.Name, smallestAnchor(s), s.Instrs, s.Found,
-			s.X.Name, s.Diff.A.Verdict(), s.Y.Name, s.Diff.B.Verdict(), firstDifference(s.Diff)))
+		it.Sub = append(it.Sub, P("Smallest generated test that does: ", Link{P(Code(s.Diff.Test.Name)), "#" + smallestAnchor(s)},
+			Pf(", %d instructions (one of %d distinct distinguishing tests): %s %s, %s %s: ", s.Instrs, s.Found, s.X.Name, s.Diff.A.Verdict(), s.Y.Name, s.Diff.B.Verdict()),
+			firstDifference(s.Diff), "."))
 	}
 	return it
 }
 
 // firstDifference is the difference of a Diff in one phrase: an outcome only one
 // side allows, else a rule only one side raises.
-func firstDifference(d *explorer.Diff) string {
+func firstDifference(d *explorer.Diff) Prose {
 	sides := d.Sides()
 	// when one side is erroneous, the rule is the difference
 	for _, s := range sides {
 		for i := range s.Flags {
 			if fl := &s.Flags[i]; fl.Class == spec.ClassErroneous {
-				return fmt.Sprintf("only %s raises %s, at %s`%s`", s.Name, fl.Rule, siteText(&fl.Diagnostic), instrAt(s.Result, &fl.Diagnostic))
+				return raisesAt(s, fl)
 			}
 		}
 	}
 	for k, s := range sides {
 		for _, o := range s.Only {
-			return output.Allows(s, sides[1-k], "`"+s.Result.Program.OutcomeString(o.Values)+"`")
+			// output.Allows words it; the outcome is its one code span
+			const mark = "\x00"
+			before, after, _ := strings.Cut(output.Allows(s, sides[1-k], mark), mark)
+			return P(before, Code(s.Result.Program.OutcomeString(o.Values)), after)
 		}
 	}
 	for _, s := range sides {
 		for i := range s.Flags {
-			fl := &s.Flags[i]
-			return fmt.Sprintf("only %s raises %s, at %s`%s`", s.Name, fl.Rule, siteText(&fl.Diagnostic), instrAt(s.Result, &fl.Diagnostic))
+			return raisesAt(s, &s.Flags[i])
 		}
 	}
-	return "the observations differ"
+	return P("the observations differ")
+}
+
+// raisesAt is "only A raises E-EPOCH, at P0 row 2: `put`".
+func raisesAt(s explorer.Side, fl *explorer.Flag) Prose {
+	return P(Pf("only %s raises %s, at %s", s.Name, fl.Rule, siteText(&fl.Diagnostic)), Code(instrAt(s.Result, &fl.Diagnostic)))
 }
 
 // instrAt is the text of a diagnostic's first instruction.
@@ -165,32 +170,32 @@ func hangsText(hangs []conform.Hang) string {
 
 func (r *Report) targetItem(t TargetFinding) FindingItem {
 	it := FindingItem{}
-	var counts []string
+	var counts []Prose
 	for _, st := range []conform.Status{conform.StatusOK, conform.StatusNonConforming, conform.StatusSpinLimit, conform.StatusFailed, conform.StatusSkipped, conform.StatusRefused} {
 		if n := t.Statuses[st]; n > 0 {
-			c := fmt.Sprintf("%d %s", n, st)
+			c := P(Pf("%d %s", n, st))
 			if st == conform.StatusSkipped {
-				c += " (" + r.skipReasons(t.Target) + ")"
+				c = P(c, " (", ParseProse(r.skipReasons(t.Target)), ")")
 			}
 			counts = append(counts, c)
 		}
 	}
-	how := ""
+	var how Prose
 	if l := launcher(t.Target); l != "" {
-		how = fmt.Sprintf(", run with `%s`", l)
+		how = P(", run with ", Code(l))
 	}
 	name := t.Name
 	if t.Target == "reference" {
 		name = upperFirst(name)
 	}
-	it.Text = fmt.Sprintf("**%s**%s: of %d runs (one per test and semantics), %s.", name, how, t.Records, strings.Join(counts, ", "))
+	it.Text = P(Strong{Plain(name)}, how, Pf(": of %d runs (one per test and semantics), ", t.Records), Join(counts, ", "), ".")
 	if t.Target == "reference" {
-		it.Text += " The reference runtime executes the model's own steps on real memory: its runs are evidence about the hardware and the runtime, not an independent check of the model."
+		it.Text = P(it.Text, " The reference runtime executes the model's own steps on real memory: its runs are evidence about the hardware and the runtime, not an independent check of the model.")
 	}
 	if su := r.Upstream.Setup(t.Target); su != nil {
-		it.Text += " " + su.Text
+		it.Text = P(it.Text, " ", ParseProse(su.Text))
 		if su.Link != "" {
-			it.Text += " ([details](" + su.Link + "))"
+			it.Text = P(it.Text, " (", Link{P("details"), su.Link}, ")")
 		}
 	}
 	// one line per kind of result and upstream entry: the tests it covers, then what
@@ -198,64 +203,67 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 	type group struct {
 		kind  conform.Status
 		up    *UpstreamEntry
-		tests []string
+		tests []Prose
 	}
 	var groups []*group
-	add := func(kind conform.Status, up *UpstreamEntry, text string) {
+	add := func(kind conform.Status, up *UpstreamEntry, text Prose) {
 		for _, g := range groups {
 			if g.kind == kind && g.up != nil && g.up == up {
 				g.tests = append(g.tests, text)
 				return
 			}
 		}
-		groups = append(groups, &group{kind, up, []string{text}})
+		groups = append(groups, &group{kind, up, []Prose{text}})
 	}
 	for _, nc := range t.NonConf {
-		var presets []string
-		for _, c := range nc.Runs {
-			presets = append(presets, c.Preset)
-		}
-		text := fmt.Sprintf("[`%s`](#%s): %s in %s of %d iterations (%s)", nc.Test, anchor(nc.Test), codeList(nc.Outcomes),
-			rangeText(nc.Min, nc.Max), nc.RunsEach, percentRange(nc.Min, nc.Max, nc.RunsEach))
-		if len(nc.Runs) > 1 {
-			text += fmt.Sprintf(" in each of its %d runs", len(nc.Runs))
-		}
-		if sameSet(nc.Forbid, presets) && len(nc.Allow) == 0 {
-			text += ", which the model forbids under " + everyOf(presets, nc.HW)
-		} else {
-			text += fmt.Sprintf(" (%s), which the model forbids under %s (hw %s)", strings.Join(presets, ", "), strings.Join(nc.Forbid, ", "), nc.HW)
-			if len(nc.Allow) > 0 {
-				text += " and allows under " + strings.Join(nc.Allow, ", ")
-			}
-		}
-		add(conform.StatusNonConforming, nc.Upstream, text)
+		add(conform.StatusNonConforming, nc.Upstream, nonConfText(nc))
 	}
 	for _, sp := range t.Spins {
-		add(conform.StatusSpinLimit, sp.Upstream, fmt.Sprintf("[`%s`](#%s) %s: `%s`%s", sp.Test, anchor(sp.Test), r.runsText(t.Target, sp.Test, sp.Presets), strings.TrimPrefix(sp.Message, "SPIN-LIMIT "), hangsText(sp.Hangs)))
+		add(conform.StatusSpinLimit, sp.Upstream, P(testLink(sp.Test), " "+r.runsText(t.Target, sp.Test, sp.Presets)+": ", Code(strings.TrimPrefix(sp.Message, "SPIN-LIMIT ")), hangsText(sp.Hangs)))
 	}
 	for _, f := range t.Failures {
-		add(conform.StatusFailed, f.Upstream, fmt.Sprintf("[`%s`](#%s) %s: %s", f.Test, anchor(f.Test), r.runsText(t.Target, f.Test, f.Presets), mdCode(f.Message)))
+		add(conform.StatusFailed, f.Upstream, P(testLink(f.Test), " "+r.runsText(t.Target, f.Test, f.Presets)+": ", messageProse(f.Message)))
 	}
 	for _, g := range groups {
 		what := map[conform.Status]string{conform.StatusNonConforming: "an outcome the model forbids", conform.StatusSpinLimit: "a spin loop that did not exit (the run stopped there)",
 			conform.StatusFailed: "no histogram (the run failed)"}[g.kind]
-		kind := g.kind.String()
-		if g.kind == conform.StatusNonConforming { // bold as in the summary: the one status that breaks the standard
-			kind = "**" + kind + "**"
-		}
 		if g.up != nil && g.up.Cause != "" {
 			what += ", from " + g.up.Cause
 		}
-		line := fmt.Sprintf("%s, %s: %s.", kind, what, strings.Join(g.tests, "; "))
-		it.Sub = append(it.Sub, line+upstreamText(g.up, true))
+		it.Sub = append(it.Sub, P(statusWord(g.kind), ", "+what+": ", Join(g.tests, "; "), ".", upstreamText(g.up, true)))
 	}
 	if len(t.Refused) > 0 {
-		it.Sub = append(it.Sub, fmt.Sprintf("Not run: %s (more ranks than this machine's cores, which conform refuses for a library that busy-polls).", codeList(t.Refused)))
+		it.Sub = append(it.Sub, P("Not run: ", codeList(t.Refused), " (more ranks than this machine's cores, which conform refuses for a library that busy-polls)."))
 	}
 	if len(t.NonConf)+len(t.Spins)+len(t.Failures) == 0 {
-		it.Sub = append(it.Sub, "No run showed an outcome the model forbids.")
+		it.Sub = append(it.Sub, P("No run showed an outcome the model forbids."))
 	}
 	return it
+}
+
+// testLink is a test's name as code, linked to its section.
+func testLink(test string) Link { return Link{P(Code(test)), "#" + anchor(test)} }
+
+// nonConfText is a test with forbidden outcomes: which, how often, and which
+// semantics forbid them.
+func nonConfText(nc NonConfFinding) Prose {
+	var presets []string
+	for _, c := range nc.Runs {
+		presets = append(presets, c.Preset)
+	}
+	text := P(testLink(nc.Test), ": ", codeList(nc.Outcomes), Pf(" in %s of %d iterations (%s)",
+		rangeText(nc.Min, nc.Max), nc.RunsEach, percentRange(nc.Min, nc.Max, nc.RunsEach)))
+	if len(nc.Runs) > 1 {
+		text = P(text, Pf(" in each of its %d runs", len(nc.Runs)))
+	}
+	if sameSet(nc.Forbid, presets) && len(nc.Allow) == 0 {
+		return P(text, ", which the model forbids under "+everyOf(presets, nc.HW))
+	}
+	text = P(text, Pf(" (%s), which the model forbids under %s (hw %s)", strings.Join(presets, ", "), strings.Join(nc.Forbid, ", "), nc.HW))
+	if len(nc.Allow) > 0 {
+		text = P(text, " and allows under "+strings.Join(nc.Allow, ", "))
+	}
+	return text
 }
 
 // runsText is "in every run (4)" when presets are all the runs of the test on the
@@ -323,37 +331,33 @@ func sameSet(a, b []string) bool {
 }
 
 // upstreamText is what the report says of a finding's status upstream.
-func upstreamText(u *UpstreamEntry, withRule bool) string {
+func upstreamText(u *UpstreamEntry, withRule bool) Prose {
 	if u == nil {
-		return " Upstream: not yet looked up (no entry in reports/upstream/status.json)."
+		return P(" Upstream: not yet looked up (no entry in reports/upstream/status.json).")
 	}
-	var b strings.Builder
+	var p Prose
 	if withRule {
-		fmt.Fprintf(&b, " Breaks: %s.", strings.TrimSuffix(u.Breaks, "."))
+		p = P(" Breaks: ", ParseProse(strings.TrimSuffix(u.Breaks, ".")), ".")
 	}
-	fmt.Fprintf(&b, " Upstream: %s", strings.TrimSuffix(u.Status, "."))
-	for i, l := range u.Links {
-		if i == 0 {
-			b.WriteString(" (")
-		} else {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "[%s](%s)", l.Text, l.URL)
-		if i == len(u.Links)-1 {
-			b.WriteString(")")
-		}
+	p = P(p, " Upstream: ", ParseProse(strings.TrimSuffix(u.Status, ".")))
+	var links []Prose
+	for _, l := range u.Links {
+		links = append(links, P(Link{ParseProse(l.Text), l.URL}))
 	}
-	b.WriteString(".")
+	if len(links) > 0 {
+		p = P(p, " (", Join(links, ", "), ")")
+	}
+	p = P(p, ".")
 	if u.Draft != "" {
-		fmt.Fprintf(&b, " Draft report: [%s](%s).", strings.TrimPrefix(u.Draft, "../"), u.Draft)
+		p = P(p, " Draft report: ", Link{P(strings.TrimPrefix(u.Draft, "../")), u.Draft}, ".")
 	}
 	if u.Details != "" {
-		fmt.Fprintf(&b, " Details: [%s](%s).", detailName(u.Details), u.Details)
+		p = P(p, " Details: ", Link{P(detailName(u.Details)), u.Details}, ".")
 	}
 	if u.Note != "" {
-		fmt.Fprintf(&b, " %s", u.Note)
+		p = P(p, " ", ParseProse(u.Note))
 	}
-	return b.String()
+	return p
 }
 
 func detailName(link string) string {
@@ -363,19 +367,19 @@ func detailName(link string) string {
 
 func probeItem(p ProbeFinding) FindingItem {
 	pr := p.Probe
-	it := FindingItem{Text: fmt.Sprintf("**%s** (`%s`; it claims MPI %s):", strings.Join(strings.Fields(pr.Library), " "), pr.Name, pr.Version)}
+	it := FindingItem{Text: P(Strong{Plain(strings.Join(strings.Fields(pr.Library), " "))}, " (", Code(pr.Name), Pf("; it claims MPI %s):", pr.Version))}
 	if len(p.Groups) == 0 {
-		it.Text += " every result meets MPI-4.0 and MPI-4.1."
+		it.Text = P(it.Text, " every result meets MPI-4.0 and MPI-4.1.")
 		return it
 	}
 	// the violations of a version it claims, one line per upstream entry
 	var claimed []*ProbeGroup
-	var unclaimed []string
+	var unclaimed []Prose
 	var unclaimedUp []*UpstreamEntry
 	for i := range p.Groups {
 		g := &p.Groups[i]
 		if !g.Claimed {
-			unclaimed = append(unclaimed, fmt.Sprintf("`%s`: %s (%d results)", g.Call, g.Verdict, len(g.Items)))
+			unclaimed = append(unclaimed, P(Code(g.Call), Pf(": %s (%d results)", g.Verdict, len(g.Items))))
 			if g.Upstream != nil && !containsEntry(unclaimedUp, g.Upstream) {
 				unclaimedUp = append(unclaimedUp, g.Upstream)
 			}
@@ -388,19 +392,19 @@ func probeItem(p ProbeFinding) FindingItem {
 		if done[g] {
 			continue
 		}
-		var parts []string
+		var parts []Prose
 		for _, h := range claimed {
 			if h == g || (g.Upstream != nil && h.Upstream == g.Upstream) {
 				done[h] = true
-				parts = append(parts, fmt.Sprintf("`%s`: %s in %d results (%s)", h.Call, h.Verdict, len(h.Items), listNames(codeItems(h.Items), 4)))
+				parts = append(parts, P(Code(h.Call), Pf(": %s in %d results (", h.Verdict, len(h.Items)), listProse(codeItems(h.Items), 4), ")"))
 			}
 		}
-		it.Sub = append(it.Sub, "Against a version it claims: "+strings.Join(parts, "; ")+"."+upstreamText(g.Upstream, false))
+		it.Sub = append(it.Sub, P("Against a version it claims: ", Join(parts, "; "), ".", upstreamText(g.Upstream, false)))
 	}
 	if len(unclaimed) > 0 {
-		line := "Against versions it does not claim (not a non-conformance): " + strings.Join(unclaimed, "; ") + "."
+		line := P("Against versions it does not claim (not a non-conformance): ", Join(unclaimed, "; "), ".")
 		for _, u := range unclaimedUp {
-			line += upstreamText(u, false)
+			line = P(line, upstreamText(u, false))
 		}
 		it.Sub = append(it.Sub, line)
 	}
@@ -416,22 +420,23 @@ func containsEntry(list []*UpstreamEntry, e *UpstreamEntry) bool {
 	return false
 }
 
-func codeItems(items []string) []string {
-	out := make([]string, len(items))
+func codeItems(items []string) []Prose {
+	out := make([]Prose, len(items))
 	for i, s := range items {
-		out[i] = "`" + s + "`"
+		out[i] = P(Code(s))
 	}
 	return out
 }
 
-func codeList(items []string) string { return strings.Join(codeItems(items), ", ") }
+func codeList(items []string) Prose { return Join(codeItems(items), ", ") }
 
-// mdCode puts text in a code span, or in plain text when it has backquotes.
-func mdCode(s string) string {
+// messageProse is a run's error message: a code span, or, when it quotes code in
+// backquotes itself, its own spans.
+func messageProse(s string) Prose {
 	if strings.Contains(s, "`") {
-		return s
+		return ParseProse(s)
 	}
-	return "`" + s + "`"
+	return P(Code(s))
 }
 
 func percentRange(lo, hi, of int) string {
@@ -463,8 +468,8 @@ func (r *Report) summaryHeader() []string {
 // summaryRow is one test's row of the one-screen table: a verdict per semantics (on
 // the first hw model, with the others when they differ), the number of pairs it
 // tells apart, and a status per conformance target.
-func (r *Report) summaryRow(tr *TestReport) []string {
-	row := []string{"[" + tr.Test.Name + "](#" + anchor(tr.Test.Name) + ")"}
+func (r *Report) summaryRow(tr *TestReport) []Prose {
+	row := []Prose{P(Link{P(tr.Test.Name), "#" + anchor(tr.Test.Name)})}
 	first := r.HWs[0]
 	for _, s := range r.Sems {
 		v := tr.Result(s, first).Verdict().String()
@@ -487,10 +492,10 @@ func (r *Report) summaryRow(tr *TestReport) []string {
 		if len(others) > 0 {
 			cell += " (" + strings.Join(others, "; ") + ")"
 		}
-		row = append(row, cell)
+		row = append(row, P(cell))
 	}
 	if n := len(r.Sems); n > 1 {
-		row = append(row, fmt.Sprintf("%d/%d", len(tr.Distinctions), n*(n-1)/2))
+		row = append(row, P(Pf("%d/%d", len(tr.Distinctions), n*(n-1)/2)))
 	}
 	for _, t := range r.targets() {
 		row = append(row, statusCell(r.conformStatuses(tr, t)))
@@ -499,9 +504,9 @@ func (r *Report) summaryRow(tr *TestReport) []string {
 }
 
 // statusCell is "ok", "NON-CONFORMING 4 of 4", "ok 2, skipped 2", "-".
-func statusCell(sts []conform.Status) string {
+func statusCell(sts []conform.Status) Prose {
 	if len(sts) == 0 {
-		return "-"
+		return P("-")
 	}
 	count := map[conform.Status]int{}
 	var order []conform.Status
@@ -513,20 +518,22 @@ func statusCell(sts []conform.Status) string {
 	}
 	sort.SliceStable(order, func(i, j int) bool { return statusRank(order[i]) < statusRank(order[j]) })
 	if len(order) == 1 {
-		if order[0] == conform.StatusNonConforming { // the one status that breaks the standard
-			return "**" + order[0].String() + "**"
-		}
-		return order[0].String()
+		return statusWord(order[0])
 	}
-	var parts []string
+	var parts []Prose
 	for _, s := range order {
-		w := s.String()
-		if s == conform.StatusNonConforming {
-			w = "**" + w + "**"
-		}
-		parts = append(parts, fmt.Sprintf("%s %d", w, count[s]))
+		parts = append(parts, P(statusWord(s), Pf(" %d", count[s])))
 	}
-	return strings.Join(parts, ", ")
+	return Join(parts, ", ")
+}
+
+// statusWord is a status, strong only for NON-CONFORMING: the one status that breaks
+// the standard (a SPIN-LIMIT in bold read as a violation).
+func statusWord(s conform.Status) Prose {
+	if s == conform.StatusNonConforming {
+		return P(Strong{Plain(s.String())})
+	}
+	return P(s.String())
 }
 
 func statusRank(s conform.Status) int {
@@ -539,37 +546,10 @@ func statusRank(s conform.Status) int {
 }
 
 // checksText is the line under the answer: what it was checked against.
-func (q *Question) checksText() string {
+func (q *Question) checksText() Prose {
 	var parts []string
 	for _, c := range q.Checks {
 		parts = append(parts, c.String())
 	}
-	return "Checked against this report's results: " + strings.Join(parts, "; ") + "."
-}
-
-var (
-	mdLink   = regexp.MustCompile(`\[([^\]]+)\]\(([^)\s]+)\)`)
-	mdCodeRE = regexp.MustCompile("`([^`]+)`")
-	mdStrong = regexp.MustCompile(`\*\*([^*]+)\*\*`)
-)
-
-// inlineHTML turns a sentence in Markdown's inline syntax into HTML.
-func inlineHTML(md string) string {
-	// code spans first, so that their text is kept as is
-	var codes []string
-	md = mdCodeRE.ReplaceAllStringFunc(md, func(m string) string {
-		codes = append(codes, m[1:len(m)-1])
-		return fmt.Sprintf("\x00%d\x00", len(codes)-1)
-	})
-	s := html.EscapeString(md)
-	s = mdLink.ReplaceAllStringFunc(s, func(m string) string {
-		sub := mdLink.FindStringSubmatch(m)
-		return `<a href="` + sub[2] + `">` + sub[1] + `</a>`
-	})
-	s = mdStrong.ReplaceAllString(s, "<strong>$1</strong>")
-	for i, c := range codes {
-		s = strings.ReplaceAll(s, fmt.Sprintf("\x00%d\x00", i), "<code>"+html.EscapeString(c)+"</code>")
-	}
-	// the one HTML element the sentences use: a line break in a table cell
-	return strings.ReplaceAll(s, "&lt;br&gt;", "<br>")
+	return P("Checked against this report's results: " + strings.Join(parts, "; ") + ".")
 }

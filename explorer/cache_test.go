@@ -73,8 +73,8 @@ func TestWithoutValuesSamePairs(t *testing.T) {
 			}
 		}
 		for i, f := range pairsOnly.Flags {
-			if len(f.Trace) != len(fullPairs.Flags[i].Trace) {
-				t.Fatalf("%s: trace of %d steps, the full search's has %d", f.Rule, len(f.Trace), len(fullPairs.Flags[i].Trace))
+			if len(f.Witness.Steps) != len(fullPairs.Flags[i].Witness.Steps) {
+				t.Fatalf("%s: trace of %d steps, the full search's has %d", f.Rule, len(f.Witness.Steps), len(fullPairs.Flags[i].Witness.Steps))
 			}
 		}
 		checkReplays(t, p, &pairsOnly)

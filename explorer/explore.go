@@ -74,7 +74,7 @@ type Outcome struct {
 	// Sat: the outcome satisfies the condition (before the quantifier).
 	Sat bool
 	// Witness is an execution that ends in this outcome.
-	Witness []model.Step
+	Witness model.Witness
 }
 
 // Flag is a rule broken by some execution: its diagnostic, with the shortest
@@ -82,11 +82,9 @@ type Outcome struct {
 type Flag struct {
 	model.Diagnostic
 	// Pair: found by the conflict and race checks (two accesses concurrent in some
-	// reachable state), not raised by a step; not marked on outcomes.
+	// reachable state), not raised by a step; not marked on outcomes. The witness of
+	// a tso or sc job's pair flag runs on the relaxed program it was found on.
 	Pair bool
-	// Program is the program the trace replays on, when it is not the result's
-	// (the pair checks of a tso or sc search come from the relaxed model).
-	Program *model.Program
 }
 
 // Result is what a search found.
@@ -117,14 +115,6 @@ func (r *Result) Erroneous() bool {
 		}
 	}
 	return false
-}
-
-// TraceProgram is the program a flag's trace replays on.
-func (r *Result) TraceProgram(f *Flag) *model.Program {
-	if f.Program != nil {
-		return f.Program
-	}
-	return r.Program
 }
 
 // HasFlag reports whether some execution raised rule.
@@ -485,7 +475,7 @@ func (e *search) result() *Result {
 	counted := map[model.OutcomeKey]bool{} // Positive and Negative count distinct values
 	for _, o := range e.outs {
 		w := e.trace(o.witness)
-		out := Outcome{Values: o.values, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(o.values), Witness: e.p.InOrder(w, len(w))}
+		out := Outcome{Values: o.values, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(o.values), Witness: model.Witness{Program: e.p, Steps: e.p.InOrder(w, len(w))}}
 		if k := model.KeyOf(o.values); !counted[k] {
 			counted[k] = true
 			if out.Sat {
@@ -508,20 +498,21 @@ func (e *search) result() *Result {
 	for _, site := range e.flagAt {
 		d := site.diag
 		prefix := e.trace(site.state)
-		d.Trace = append(e.p.InOrder(prefix, len(prefix)), site.then...)
-		base := len(d.Trace) - len(site.then)
+		w := model.Witness{Program: e.p, Steps: append(e.p.InOrder(prefix, len(prefix)), site.then...)}
+		base := len(w.Steps) - len(site.then)
 		for _, m := range site.marks {
-			d.Marks = append(d.Marks, base+m)
+			w.Marks = append(w.Marks, base+m)
 		}
 		if site.speculated {
-			commit := d.Trace[len(d.Trace)-1]
-			for i, st := range d.Trace[:len(d.Trace)-1] {
+			commit := w.Steps[len(w.Steps)-1]
+			for i, st := range w.Steps[:len(w.Steps)-1] {
 				if st == commit {
-					d.Marks = append([]int{i}, d.Marks...) // the speculative read
+					w.Marks = append([]int{i}, w.Marks...) // the speculative read
 					break
 				}
 			}
 		}
+		d.Witness = w
 		r.Flags = append(r.Flags, Flag{Diagnostic: d, Pair: site.pair})
 	}
 	sortFlags(r.Flags)

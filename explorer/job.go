@@ -3,6 +3,7 @@ package explorer
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/rmacheck/rmacheck/litmus"
@@ -87,13 +88,23 @@ func (j Job) Run(opt Options) JobResult {
 }
 
 // of is a shared result as the result of p, a program with its executions (the
-// search may have run on another preset's program).
+// search may have run on another preset's program): its witnesses replay on p.
 func (r *Result) of(p *model.Program) *Result {
 	if r.Program == p {
 		return r
 	}
 	c := *r
 	c.Program = p
+	c.Outcomes = slices.Clone(r.Outcomes)
+	for i := range c.Outcomes {
+		c.Outcomes[i].Witness.Program = p
+	}
+	c.Flags = slices.Clone(r.Flags)
+	for i := range c.Flags {
+		if w := &c.Flags[i].Witness; w.Program == r.Program {
+			w.Program = p
+		}
+	}
 	return &c
 }
 
@@ -113,7 +124,7 @@ func withRelaxedPairs(own *Result, pairs *pairSearch) *Result {
 	}
 	for _, f := range pairs.r.Flags {
 		if f.Pair {
-			f.Program = pairs.replay
+			f.Witness.Program = pairs.replay
 			r.Flags = append(r.Flags, f)
 		}
 	}

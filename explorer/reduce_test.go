@@ -75,10 +75,10 @@ exists (x=1)
 func witnessLengths(r *explorer.Result) []string {
 	var out []string
 	for _, o := range r.Outcomes {
-		out = append(out, fmt.Sprintf("%v %v: %d", o.Values, o.Flags, len(o.Witness)))
+		out = append(out, fmt.Sprintf("%v %v: %d", o.Values, o.Flags, len(o.Witness.Steps)))
 	}
 	for _, f := range r.Flags {
-		out = append(out, fmt.Sprintf("%s %v: %d", f.Rule, f.Sites(), len(f.Trace)))
+		out = append(out, fmt.Sprintf("%s %v: %d", f.Rule, f.Sites(), len(f.Witness.Steps)))
 	}
 	return out
 }

@@ -263,7 +263,7 @@ func (p *Program) Conflicts(s State, skip func(candidate int) bool, report func(
 
 // concurrent decides a candidate pair in s, returning the rule broken or NoRule. The
 // plain access reading, when not nil, counts as enabled: a speculative load taking
-// its read step (spec.go).
+// its read step (speculate.go).
 func (p *Program) concurrent(s State, cand *Candidate, a, b, reading *access) spec.RuleID {
 	switch cand.kind {
 	case pairPlain:

@@ -67,7 +67,7 @@ const (
 
 // speculates: the instruction may execute before its guard, or before the exit of a
 // loop above it, is known (hw relaxed, §2): a plain load. Stores, RMA and MPI calls
-// never do; register arithmetic may, but nothing can tell (spec.go), so it waits.
+// never do; register arithmetic may, but nothing can tell (speculate.go), so it waits.
 func (c *compiler) speculates(in *Instr) bool {
 	return c.p.HW == spec.Relaxed && in.Kind == KPlainLoad
 }

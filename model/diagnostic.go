@@ -24,10 +24,9 @@ type Diagnostic struct {
 	Message string
 	At      Site
 	Related []Site
-	Trace   []Step // the shortest execution found that breaks the rule
-	// Marks are the indexes in Trace of the steps that are the accesses the rule is
-	// about (a racing pair's two accesses), for printers to point at.
-	Marks []int
+	// Witness is the shortest execution found that breaks the rule, its accesses
+	// marked (the search fills it in; a step's record leaves it empty).
+	Witness Witness
 }
 
 // Sites lists At and then the related sites.

@@ -194,10 +194,10 @@ func TestSpeculationWitness(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var witness []model.Step
+		var witness *model.Witness
 		for _, o := range r.Outcomes {
 			if o.Sat {
-				witness = o.Witness
+				witness = &o.Witness
 			}
 		}
 		if hw == spec.TSO {
@@ -206,12 +206,15 @@ func TestSpeculationWitness(t *testing.T) {
 			}
 			continue
 		}
-		recs, _, err := p.Replay(witness)
-		if err != nil {
-			t.Fatalf("the witness does not replay: %v", err)
+		if witness == nil {
+			t.Fatalf("%s allows no stale read", hw)
+		}
+		tr := witness.Replay()
+		if tr.Err != nil {
+			t.Fatalf("the witness does not replay: %v", tr.Err)
 		}
 		early, flag := -1, -1
-		for i, rec := range recs {
+		for i, rec := range tr.Steps {
 			switch {
 			case strings.Contains(rec.Text, "load data") && strings.Contains(rec.Text, "speculatively"):
 				early = i
@@ -220,7 +223,7 @@ func TestSpeculationWitness(t *testing.T) {
 			}
 		}
 		if early < 0 || flag < 0 || early > flag {
-			t.Errorf("the witness does not read data speculatively before the flag:\n%v", recs)
+			t.Errorf("the witness does not read data speculatively before the flag:\n%v", tr.Steps)
 		}
 	}
 }

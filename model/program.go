@@ -117,7 +117,7 @@ type Instr struct {
 	// the reduced search may take it at once, alone (a persistent set of one).
 	// LocalSkip: the same holds for skipping it when its guard is false.
 	// LocalReturn: the same for the return step of a two-phase call.
-	// LocalCommit: the same for the commit of a speculative load (spec.go).
+	// LocalCommit: the same for the commit of a speculative load (speculate.go).
 	Local, LocalSkip, LocalReturn, LocalCommit bool
 	// Completer is, for an RMA instruction, the first later call that completes it
 	// at the origin (-1 none).

@@ -17,6 +17,25 @@ import (
 // "name=v;" strings, sorted, and the rules raised.
 func explore(t *testing.T, src, sem string, hw spec.HW) (outcomes []string, flags []spec.RuleID) {
 	t.Helper()
+	r := search(t, src, sem, hw)
+	for _, o := range r.Outcomes { // by value: clean and erroneous executions alike
+		if v := r.Program.OutcomeString(o.Values); !slices.Contains(outcomes, v) {
+			outcomes = append(outcomes, v)
+		}
+	}
+	for _, f := range r.Flags { // a rule once, however many places raise it
+		if !slices.Contains(flags, f.Rule) {
+			flags = append(flags, f.Rule)
+		}
+	}
+	sort.Strings(outcomes)
+	return outcomes, flags
+}
+
+// search runs a .lit program (given without its header) and returns what the
+// search found.
+func search(t *testing.T, src, sem string, hw spec.HW) *explorer.Result {
+	t.Helper()
 	lt, err := litmus.Parse("t.lit", []byte("MPI t\n"+src))
 	if err != nil {
 		t.Fatalf("parse: %v\n%s", err, src)
@@ -33,18 +52,7 @@ func explore(t *testing.T, src, sem string, hw spec.HW) (outcomes []string, flag
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range r.Outcomes { // by value: clean and erroneous executions alike
-		if v := p.OutcomeString(o.Values); !slices.Contains(outcomes, v) {
-			outcomes = append(outcomes, v)
-		}
-	}
-	for _, f := range r.Flags { // a rule once, however many places raise it
-		if !slices.Contains(flags, f.Rule) {
-			flags = append(flags, f.Rule)
-		}
-	}
-	sort.Strings(outcomes)
-	return outcomes, flags
+	return r
 }
 
 type ruleCase struct {
@@ -159,17 +167,20 @@ exists (0:r0=0 /\ 1:r0=0)
 	})
 }
 
-// TestRMA: SEMANTICS.md §3, RMA issue, perform and completion.
-func TestRMA(t *testing.T) {
-	runCases(t, []ruleCase{
-		{"put+fence", "R2: the target's closing fence waits for the put", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
+// putFence: a put in a fence epoch, read by the target after the closing fence.
+const putFence = `{ win W allocate size=1; x = W@1[0]; }
  P0      | P1          ;
  fence W | fence W     ;
  put x 1 |             ;
  fence W | fence W     ;
          | r0 = load x ;
 exists (1:r0=1)
-`, []string{"1:r0=1;"}, nil},
+`
+
+// TestRMA: SEMANTICS.md §3, RMA issue, perform and completion.
+func TestRMA(t *testing.T) {
+	runCases(t, []ruleCase{
+		{"put+fence", "R2: the target's closing fence waits for the put", "mpi-3.0", spec.Relaxed, putFence, []string{"1:r0=1;"}, nil},
 		{"get+fence", "a get reads its value when performed, after the epoch's opening fence", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
  P0         | P1        ;
  fence W    | store x 5 ;

@@ -16,20 +16,57 @@ func (p *Program) NextInstr(s State, proc int) (j int, ok bool) {
 	return 0, false
 }
 
-// Replay re-runs a trace from the initial state and describes each step. It fails
-// on the first step that is not enabled, so a trace from an older program version
-// (or another semantics) is refused rather than misread.
-func (p *Program) Replay(steps []Step) ([]Record, State, error) {
-	s := p.Initial()
-	recs := make([]Record, 0, len(steps))
-	for i, st := range steps {
-		var rec Record
-		if !p.enabled(s, st) || !p.Apply(s, st, &rec) {
-			return recs, s, fmt.Errorf("step %d (%s) is not enabled", i+1, p.StepName(st))
-		}
-		recs = append(recs, rec)
+// Witness is an execution a search found, as a value: the program it runs on (a
+// tso or sc flag's runs on the relaxed program, SEMANTICS.md §7) and its steps from
+// the initial state. Replay is the one way to read it, so no printer needs to know
+// which program a witness belongs to or how to re-run it.
+type Witness struct {
+	Program *Program
+	Steps   []Step
+	// Marks are the indexes in Steps of the steps that are the accesses a flag is
+	// about (a racing pair's two accesses), for printers to point at.
+	Marks []int
+}
+
+// Trace is a witness replayed: every step described with what its readers print
+// (text, JSON, the execution diagram), so that none of them reads the program.
+type Trace struct {
+	Steps []TraceStep
+	// Procs is the number of processes.
+	Procs int
+	// Edges are the trace's reads-from, RMA and synchronization edges between steps
+	// (edges.go), in the order of the step they were found at.
+	Edges []Edge
+	// Err: a step did not replay (the witness is of an older program version or of
+	// another semantics); Steps ends before it.
+	Err error
+	// Final is the state the trace ends in; Ended: no step is enabled there (every
+	// process finished, or DEADLOCK); Outcome: the outcome items' values there.
+	Final   State
+	Ended   bool
+	Outcome string
+}
+
+// Replay re-runs the witness from the initial state and describes each step. It
+// stops at the first step that is not enabled, so a witness from an older program
+// version (or another semantics) is refused rather than misread. The zero Witness
+// (a diagnostic no search filled in) replays to the empty trace.
+func (w Witness) Replay() Trace {
+	p := w.Program
+	if p == nil {
+		return Trace{}
 	}
-	return recs, s, nil
+	tr := p.trace(w.Steps)
+	for _, m := range w.Marks {
+		if m < len(tr.Steps) {
+			tr.Steps[m].Marked = true
+		}
+	}
+	tr.Procs = p.NProcs
+	tr.Edges = p.edges(tr.Steps)
+	tr.Ended = p.Terminal(tr.Final)
+	tr.Outcome = p.OutcomeString(p.OutcomeValues(tr.Final))
+	return tr
 }
 
 // enabled reports whether st is among the steps Successors offers in s.
@@ -78,16 +115,29 @@ type TraceStep struct {
 	// Proc is the process the step belongs to: its own for exec, return and drain
 	// steps, the origin for a perform. Row is the instruction's row (0 for a drain).
 	Proc, Row int
+	// At is the process where the step takes effect: the target of a perform, else
+	// Proc (the diagram's column).
+	At int
+	// Marked: the step is one of the accesses a flag is about (Witness.Marks).
+	Marked bool
 	// Early lists the rows of the process that stand before the instruction and have
 	// not executed: the step runs out of program order (SEMANTICS.md §2).
-	Early []int
+	Early []EarlyRow
 	// ReadsFrom says, for each memory read of the step, which step wrote the value.
 	ReadsFrom []ReadFrom
+}
+
+// EarlyRow is a row a step runs before, with its instruction as written.
+type EarlyRow struct {
+	Row  int
+	Text string
 }
 
 // ReadFrom is where a read's value comes from.
 type ReadFrom struct {
 	Copy Copy
+	// Cell is the cell's name.
+	Cell string
 	// Step is the index (in the trace) of the step that wrote it: a store, the
 	// perform of a put or accumulate, or, in a tso trace, the store whose buffered
 	// value the drain wrote. -1: the initial value.
@@ -97,8 +147,8 @@ type ReadFrom struct {
 	FwdRow int
 }
 
-// Trace replays steps and describes each, with program order and reads-from.
-func (p *Program) Trace(steps []Step) ([]TraceStep, State, error) {
+// trace replays steps and describes each, with program order and reads-from.
+func (p *Program) trace(steps []Step) Trace {
 	s := p.Initial()
 	out := make([]TraceStep, 0, len(steps))
 	writer := map[Copy]int{}    // who wrote each copy last (absent: the initial value)
@@ -114,27 +164,31 @@ func (p *Program) Trace(steps []Step) ([]TraceStep, State, error) {
 		case StepExec, StepReturn:
 			in = &p.Procs[st.Proc].Code[st.Index]
 		}
+		ts.At = ts.Proc
 		if in != nil {
 			ts.Row = in.Row
+		}
+		if st.Kind == StepPerform {
+			ts.At = int(in.Target)
 		}
 		if st.Kind == StepExec && (in.Spec < 0 || p.specRead(s, int(st.Proc))&(1<<uint(st.Index)) == 0) {
 			ts.Early = p.earlyRows(s, int(st.Proc), int(st.Index))
 		}
 		if !p.enabled(s, st) || !p.Apply(s, st, &ts.Record) {
-			return out, s, fmt.Errorf("step %d (%s) is not enabled", i+1, p.StepName(st))
+			return Trace{Steps: out, Final: s, Err: fmt.Errorf("step %d (%s) is not enabled", i+1, p.StepName(st))}
 		}
 		for _, c := range ts.Reads {
 			from, ok := writer[c]
 			if !ok {
 				from = -1
 			}
-			ts.ReadsFrom = append(ts.ReadsFrom, ReadFrom{Copy: c, Step: from})
+			ts.ReadsFrom = append(ts.ReadsFrom, p.readFrom(c, from, 0))
 		}
 		switch {
 		case ts.Forwarded > 0:
-			ts.ReadsFrom = append(ts.ReadsFrom, ReadFrom{Copy: p.localCopy(int(in.Cell)), Step: -1, FwdRow: p.Procs[st.Proc].Code[ts.Forwarded-1].Row})
+			ts.ReadsFrom = append(ts.ReadsFrom, p.readFrom(p.localCopy(int(in.Cell)), -1, p.Procs[st.Proc].Code[ts.Forwarded-1].Row))
 		case ts.Buffered && in != nil && in.Kind == KPlainLoad:
-			ts.ReadsFrom = append(ts.ReadsFrom, ReadFrom{Copy: p.localCopy(int(in.Cell)), Step: lastBuffered[[2]int{ts.Proc, int(in.Cell)}]})
+			ts.ReadsFrom = append(ts.ReadsFrom, p.readFrom(p.localCopy(int(in.Cell)), lastBuffered[[2]int{ts.Proc, int(in.Cell)}], 0))
 		case ts.Buffered: // a tso store: into the buffer, in order
 			buffered[ts.Proc] = append(buffered[ts.Proc], i)
 			lastBuffered[[2]int{ts.Proc, int(in.Cell)}] = i
@@ -155,19 +209,23 @@ func (p *Program) Trace(steps []Step) ([]TraceStep, State, error) {
 		}
 		out = append(out, ts)
 	}
-	return out, s, nil
+	return Trace{Steps: out, Final: s}
+}
+
+func (p *Program) readFrom(c Copy, step, fwdRow int) ReadFrom {
+	return ReadFrom{Copy: c, Cell: p.Cells[c.Cell].Name, Step: step, FwdRow: fwdRow}
 }
 
 // earlyRows are the rows of proc's instructions before j that have not executed in s,
 // each once.
-func (p *Program) earlyRows(s State, proc, j int) []int {
-	var rows []int
+func (p *Program) earlyRows(s State, proc, j int) []EarlyRow {
+	var rows []EarlyRow
 	done := p.done(s, proc)
 	code := p.Procs[proc].Code
 	for k := 0; k < j; k++ {
 		// a row holds several instructions when it is a loop's await (load and until): named once
-		if done&(1<<uint(k)) == 0 && code[k].Row != code[j].Row && !slices.Contains(rows, code[k].Row) {
-			rows = append(rows, code[k].Row)
+		if done&(1<<uint(k)) == 0 && code[k].Row != code[j].Row && !slices.ContainsFunc(rows, func(r EarlyRow) bool { return r.Row == code[k].Row }) {
+			rows = append(rows, EarlyRow{code[k].Row, p.InstrAt(Site{Proc: proc, Row: code[k].Row}).Text})
 		}
 	}
 	return rows

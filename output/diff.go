@@ -34,12 +34,14 @@ func Diff(w io.Writer, d *explorer.Diff) {
 				sat = " (satisfies the condition)"
 			}
 			fmt.Fprintf(w, "  %s%s\n", Allows(s, other, s.Result.Program.OutcomeString(o.Values)), sat)
-			WriteTrace(w, s.Result.Program, o.Witness, "      ", nil)
+			tr := o.Witness.Replay()
+			WriteTrace(w, &tr, "      ", spec.NoRule)
 		}
 		for i := range s.Flags {
 			fl := &s.Flags[i]
 			fmt.Fprintf(w, "  only %s raises %s\n", s.Name, DiagnosticLine(d.Test.File, &fl.Diagnostic))
-			WriteTrace(w, s.Result.TraceProgram(fl), fl.Trace, "      ", Marks(&fl.Diagnostic))
+			tr := fl.Witness.Replay()
+			WriteTrace(w, &tr, "      ", fl.Rule)
 		}
 	}
 }

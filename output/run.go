@@ -48,7 +48,8 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 		}
 		fmt.Fprintln(w, line)
 		if show == ShowAll || (show == ShowWitness && o.Sat) {
-			WriteTrace(w, p, o.Witness, "     ", nil)
+			tr := o.Witness.Replay()
+			WriteTrace(w, &tr, "     ", spec.NoRule)
 		}
 	}
 	if t.Quant.Holds(r.Positive, r.Negative) {
@@ -65,7 +66,8 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 		f := &r.Flags[i]
 		fmt.Fprintf(w, "Flag %s (%s): %s\n", f.Rule, f.Class, DiagnosticLine(t.File, &f.Diagnostic))
 		if show == ShowWitness || show == ShowAll {
-			WriteTrace(w, r.TraceProgram(f), f.Trace, "     ", Marks(&f.Diagnostic))
+			tr := f.Witness.Replay()
+			WriteTrace(w, &tr, "     ", f.Rule)
 		}
 	}
 	fmt.Fprintf(w, "Condition %s (%s)\n", t.Quant, litmus.CondString(t.Cond))

@@ -101,16 +101,17 @@ func NewRun(jr *explorer.JobResult) Run {
 		j.Outcomes = append(j.Outcomes, Outcome{Values: ValueMap(p, o.Values), Sat: o.Sat, Flags: flags, Erroneous: len(o.Flags) > 0})
 	}
 	for i := range r.Flags {
-		j.Flags = append(j.Flags, NewFlag(jr.Test.File, r.TraceProgram(&r.Flags[i]), &r.Flags[i].Diagnostic))
+		j.Flags = append(j.Flags, NewFlag(jr.Test.File, &r.Flags[i].Diagnostic))
 	}
 	return j
 }
 
-// NewFlag is the record of a diagnostic whose trace replays on p.
-func NewFlag(file string, p *model.Program, d *model.Diagnostic) Flag {
+// NewFlag is the record of a diagnostic, with its witness replayed.
+func NewFlag(file string, d *model.Diagnostic) Flag {
+	tr := d.Witness.Replay()
 	f := Flag{Rule: d.Rule, Class: d.Class.String(), Message: d.Message, Text: output.DiagnosticLine(file, d),
 		File: file, Line: d.At.Pos.Line, Col: d.At.Pos.Col, Procs: []int{}, Rows: []int{}, Sites: []Site{},
-		Trace: output.TraceText(p, d.Trace), Steps: Steps(p, d.Trace, output.Marks(d))}
+		Trace: output.TraceText(&tr), Steps: Steps(&tr, d.Rule)}
 	for _, s := range d.Sites() {
 		f.Procs = append(f.Procs, s.Proc)
 		f.Rows = append(f.Rows, s.Row)
@@ -154,15 +155,20 @@ type ReadFrom struct {
 
 var stepKinds = [...]string{model.StepExec: "exec", model.StepReturn: "return", model.StepPerform: "perform", model.StepDrain: "drain"}
 
-// Steps is a trace as JSON records.
-func Steps(p *model.Program, steps []model.Step, marks map[int]spec.RuleID) []Step {
-	tr, _, _ := p.Trace(steps)
-	out := make([]Step, 0, len(tr))
-	for i := range tr {
-		st := &tr[i]
-		r := Step{N: i + 1, Kind: stepKinds[st.Step.Kind], Proc: st.Proc, Row: st.Row, Text: st.Text, Early: st.Early, Mark: marks[i]}
+// Steps is a trace as JSON records; mark is the rule of the marked steps.
+func Steps(tr *model.Trace, mark spec.RuleID) []Step {
+	out := make([]Step, 0, len(tr.Steps))
+	for i := range tr.Steps {
+		st := &tr.Steps[i]
+		r := Step{N: i + 1, Kind: stepKinds[st.Step.Kind], Proc: st.Proc, Row: st.Row, Text: st.Text}
+		for _, e := range st.Early {
+			r.Early = append(r.Early, e.Row)
+		}
+		if st.Marked {
+			r.Mark = mark
+		}
 		for _, rf := range st.ReadsFrom {
-			r.ReadsFrom = append(r.ReadsFrom, ReadFrom{Cell: p.Cells[rf.Copy.Cell].Name, Private: rf.Copy.Private, From: rf.Step + 1, FwdRow: rf.FwdRow})
+			r.ReadsFrom = append(r.ReadsFrom, ReadFrom{Cell: rf.Cell, Private: rf.Copy.Private, From: rf.Step + 1, FwdRow: rf.FwdRow})
 		}
 		for _, d := range st.Raised {
 			r.Raised = append(r.Raised, d.Rule)

@@ -7,7 +7,7 @@ import (
 
 // HW is a hardware model of plain loads and stores (SEMANTICS.md §2, --hw, hw= in
 // expect lines). Its name is a string only where it is parsed (ParseHW) or printed
-// (String); the model's steps implement each (model/deps.go, model/spec.go,
+// (String); the model's steps implement each (model/deps.go, model/speculate.go,
 // model/plain.go), and HardwareModels describes them.
 type HW uint8
 

@@ -82,19 +82,17 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 		return exitError{code: exitFailed, err: jr.Err}
 	}
 	r := jr.Result
-	p := r.Program
-	var steps []model.Step
+	var witness model.Witness
 	var what string
-	var marks map[int]spec.RuleID
+	var mark spec.RuleID
 	if f.flag != "" {
 		fl := findFlag(r, rule)
 		if fl == nil {
 			return exitError{code: exitFailed, err: fmt.Errorf("no execution of %s under %s (hw %s) raises %s (raised: %s)",
 				t.Name, sems[0].Name, hw, f.flag, flagNames(r))}
 		}
-		steps, what, marks = fl.Trace, "flag "+output.DiagnosticLine(t.File, &fl.Diagnostic), output.Marks(&fl.Diagnostic)
-		if tp := r.TraceProgram(fl); tp != p {
-			p = tp
+		witness, what, mark = fl.Witness, "flag "+output.DiagnosticLine(t.File, &fl.Diagnostic), fl.Rule
+		if witness.Program != r.Program {
 			what += " (the concurrency checks run on the relaxed model)"
 		}
 	} else {
@@ -105,18 +103,19 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 		if o == nil {
 			return exitError{code: exitFailed, err: fmt.Errorf("no execution of %s under %s (hw %s) ends in %s", t.Name, sems[0].Name, hw, f.outcome)}
 		}
-		steps, what = o.Witness, "outcome "+p.OutcomeString(o.Values)
+		witness, what = o.Witness, "outcome "+r.Program.OutcomeString(o.Values)
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "Witness of %s under %s (hw %s): %s\n", t.Name, sems[0].Name, hw, what)
-	last, err := output.WriteTrace(out, p, steps, "", marks)
+	tr := witness.Replay()
+	output.WriteTrace(out, &tr, "", mark)
 	switch {
-	case err != nil:
-		return exitError{code: exitFailed, err: fmt.Errorf("the witness does not replay: %v", err)}
-	case p.Terminal(last):
-		fmt.Fprintf(out, "Final %s\n", p.OutcomeString(p.OutcomeValues(last)))
+	case tr.Err != nil:
+		return exitError{code: exitFailed, err: fmt.Errorf("the witness does not replay: %v", tr.Err)}
+	case tr.Ended:
+		fmt.Fprintf(out, "Final %s\n", tr.Outcome)
 	default:
-		fmt.Fprintf(out, "Stopped at %s (the execution goes on; the rule is broken here)\n", p.OutcomeString(p.OutcomeValues(last)))
+		fmt.Fprintf(out, "Stopped at %s (the execution goes on; the rule is broken here)\n", tr.Outcome)
 	}
 	return nil
 }
