@@ -5,7 +5,6 @@ package conform
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/rmacheck/rmacheck/explorer"
@@ -42,6 +41,9 @@ type Options struct {
 	Jitter int
 	// KeepDir, when set, receives the generated C program as NAME.c.
 	KeepDir string
+	// MaxWindowBytes bounds a rank's window segment in the C program (0:
+	// cgen.DefaultMaxWindowBytes).
+	MaxWindowBytes int
 	// Launcher replaces the library's mpiexec (LaunchOptions.Launcher); Hostfile is
 	// given to it (LaunchOptions.Hostfile).
 	Launcher []string
@@ -124,7 +126,9 @@ func Reference(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error)
 	ropt.Runs, ropt.Seed, ropt.Progress = runs, opt.Seed, progress
 	res, err := reference.Run(p, ropt)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", t.Name, err)
+		// A deadlock or livelock of the runtime is the target not running the test, as
+		// a library's timeout is: one meaning of exit status 3 whatever the target.
+		return nil, &RunError{Test: t.Name, Lib: "the reference runtime", Reason: err.Error()}
 	}
 	rep.compare(res, allowed)
 	rep.Starvation, rep.Starved = res.Starvation(), res.Starved()

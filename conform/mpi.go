@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -233,7 +234,7 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 	if err != nil || rep.Skipped != "" {
 		return rep, err
 	}
-	src, err := cgen.Generate(t, cgen.Options{Jitter: opt.Jitter})
+	src, err := cgen.Generate(t, cgen.Options{Jitter: opt.Jitter, MaxWindowBytes: opt.MaxWindowBytes})
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +247,7 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 	}
 	timeout := opt.Timeout
 	if timeout == 0 {
-		timeout = 30*time.Second + time.Duration(runs)*time.Millisecond
+		timeout = defaultTimeout(runs)
 	}
 	dir, err := os.MkdirTemp("", "rmacheck-"+target+"-")
 	if err != nil {
@@ -474,4 +475,15 @@ func (p *Placement) String() string {
 	}
 	b.WriteString("via " + p.Launcher)
 	return b.String()
+}
+
+// defaultTimeout bounds a compile and a run of that many iterations: 30 s plus 1 ms an
+// iteration, saturating (--runs 9300000000000 overflowed into a negative timeout that
+// stopped the run at once).
+func defaultTimeout(runs int) time.Duration {
+	const base, perRun = 30 * time.Second, time.Millisecond
+	if runs >= int((math.MaxInt64-base)/perRun) {
+		return math.MaxInt64
+	}
+	return base + time.Duration(runs)*perRun
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -12,6 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/conform/cgen"
+	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
@@ -31,6 +35,7 @@ type conformFlags struct {
 	hw               string
 	timeout          time.Duration
 	keepC            string
+	maxWindowBytes   byteSize
 	launcher         string
 	hostfile         string
 	search           searchFlags
@@ -74,6 +79,8 @@ func newConformCmd() *cobra.Command {
 	fl.BoolVar(&f.oversubscribe, "oversubscribe", false, "mpich: run more ranks than cores (MPICH busy-polls, so this is refused by default)")
 	fl.StringVar(&f.hw, "hw", "", "mpich, openmpi: hardware model to compare with (default the machine's: "+conform.MachineHW().String()+")")
 	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run (0, the default: 30s + 1ms per iteration)")
+	f.maxWindowBytes = cgen.DefaultMaxWindowBytes
+	fl.Var(&f.maxWindowBytes, "max-window-bytes", "mpich, openmpi: refuse a test whose window segment on one rank is larger than this in the C program (e.g. 16MiB)")
 	fl.StringVar(&f.keepC, "keep-c", "", "mpich, openmpi: also write each test's C program into this directory (created if needed)")
 	fl.StringVar(&f.launcher, "launcher", "", "mpich, openmpi: start the ranks with this command instead of the library's mpiexec, e.g. 'srun -N 2 --ntasks-per-node 1' or 'mpiexec.mpich -hosts a,b' (split at spaces; -n N, the program and its arguments follow)")
 	addSearchFlags(fl, &f.search, defaultMaxStates)
@@ -146,7 +153,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	for _, t := range tests {
 		for _, sem := range sems {
 			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, Search: search,
-				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC,
+				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC, MaxWindowBytes: int(f.maxWindowBytes),
 				Launcher: strings.Fields(f.launcher), Hostfile: f.hostfile, Context: ctx}
 			opt.Progress = conformProgress(errw, t.Name, f.json)
 			var rep *conform.Report
@@ -161,9 +168,12 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 			}
 			if err != nil {
 				fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
-				if conform.CannotRun(err) {
+				switch conformErrorExit(err) {
+				case exitCannotRun:
 					cannotRun = true
-				} else {
+				case exitBadInput:
+					bad = true
+				default:
 					failed = true
 				}
 				continue
@@ -221,4 +231,23 @@ func clearProgress(w io.Writer, quiet bool) {
 			fmt.Fprint(w, "\r\033[K")
 		}
 	}
+}
+
+// conformErrorExit is the exit status a test's error asks for, the same whatever the
+// target: 3 when the target could not run it, 2 for bad input or an I/O error (a test
+// cgen cannot express, a temporary directory or --keep-c file that cannot be written),
+// 1 otherwise (the model's search stopped at a bound: an incomplete result).
+func conformErrorExit(err error) int {
+	var unsupported *cgen.Unsupported
+	var pathErr *fs.PathError
+	var linkErr *os.LinkError
+	var sysErr *os.SyscallError
+	var writeErr *atomicfile.Error
+	switch {
+	case conform.CannotRun(err):
+		return exitCannotRun
+	case errors.As(err, &unsupported), errors.As(err, &pathErr), errors.As(err, &linkErr), errors.As(err, &sysErr), errors.As(err, &writeErr):
+		return exitBadInput
+	}
+	return exitFailed
 }
