@@ -91,12 +91,12 @@ func PlainVerdict(q litmus.Quant, sem, hw string, v litmus.Verdict, positive, ne
 	line := fmt.Sprintf("%s under %s (hw %s): %s, %d of %s; erroneous: ",
 		question, sem, hw, answer, positive, Plural(positive+negative, "outcome"))
 	if v.IsErroneous() {
-		line += strings.Join(v.Erroneous, ", ") + " (not valid MPI: its outcomes are undefined)"
+		line += strings.Join(spec.RuleNames(v.Erroneous), ", ") + " (not valid MPI: its outcomes are undefined)"
 	} else {
 		line += "none"
 	}
 	if len(v.Race) > 0 {
-		line += "; races: " + strings.Join(v.Race, ", ")
+		line += "; races: " + strings.Join(spec.RuleNames(v.Race), ", ")
 	}
 	return line
 }

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"github.com/rmacheck/rmacheck/spec"
 	"testing"
 
 	"github.com/rmacheck/rmacheck/litmus"
@@ -17,11 +18,11 @@ func TestPlainVerdict(t *testing.T) {
 	}{
 		{litmus.Exists, litmus.Verdict{Obs: litmus.ObsNever}, 0, 2,
 			"condition reachable under mpi-4.1 (hw relaxed): no (never), 0 of 2 outcomes; erroneous: none"},
-		{litmus.NotExists, litmus.Verdict{Obs: litmus.ObsSometimes, Race: []string{"RACE", "U2"}}, 1, 2,
+		{litmus.NotExists, litmus.Verdict{Obs: litmus.ObsSometimes, Race: []spec.RuleID{spec.Race, spec.U2}}, 1, 2,
 			"condition reachable under mpi-4.1 (hw relaxed): yes (sometimes), 1 of 3 outcomes; erroneous: none; races: RACE, U2"},
 		{litmus.Forall, litmus.Verdict{Obs: litmus.ObsSometimes}, 1, 1,
 			"condition holds in every outcome under mpi-4.1 (hw relaxed): no (sometimes), 1 of 2 outcomes; erroneous: none"},
-		{litmus.Forall, litmus.Verdict{Obs: litmus.ObsAlways, Erroneous: []string{"E-EPOCH"}}, 1, 0,
+		{litmus.Forall, litmus.Verdict{Obs: litmus.ObsAlways, Erroneous: []spec.RuleID{spec.EEpoch}}, 1, 0,
 			"condition holds in every outcome under mpi-4.1 (hw relaxed): yes (always), 1 of 1 outcome; erroneous: E-EPOCH (not valid MPI: its outcomes are undefined)"},
 	}
 	for _, c := range cases {
