@@ -26,6 +26,9 @@ import (
 // search finds the same outcomes, flags and pairs, with traces as short, and a trace
 // of it replays on the full program.
 //
+// The masks are a function of the code, slots, cells and outcome items, which
+// SameExecutions compares: programs that share a search share its quotient.
+//
 // What it leaves alone, to keep that argument short: the cells of separate windows
 // (R5/R6 copies move values between the two copies), speculation entries, and
 // message values not yet received.
