@@ -188,6 +188,8 @@ func TestReductionRandom(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		cfg := propCfg
 		cfg.Asserts = rapid.Bool().Draw(t, "asserts")
+		cfg.ConditionOnly = rapid.Bool().Draw(t, "condition-only") // the quotient drops most values
+		cfg.Separate = true
 		lt := gen.Program(cfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
 		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
