@@ -207,7 +207,8 @@ func TestReductionRandom(t *testing.T) {
 // independence reduction takes most steps alone), up to four processes.
 func TestReductionPlainAccesses(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		cfg := gen.Config{MinProcs: 2, MaxProcs: 4, MaxInstrs: 4, Syncs: []string{"none", "lock_all", "barrier"}, NoRMA: rapid.Bool().Draw(t, "no-rma")}
+		cfg := gen.Config{MinProcs: 2, MaxProcs: 4, MaxInstrs: 4, Syncs: []string{"none", "lock_all", "barrier"}, NoRMA: rapid.Bool().Draw(t, "no-rma"),
+			ConditionOnly: rapid.Bool().Draw(t, "condition-only")}
 		lt := gen.Program(cfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
 		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
