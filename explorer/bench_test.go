@@ -68,9 +68,10 @@ func BenchmarkAcceptanceAll(b *testing.B) {
 }
 
 // BenchmarkStress explores testdata/stress-4x5.lit (168,922 states under relaxed
-// with the reduction and the live-variable quotient; 35 million and 8 GiB without it, too much for a benchmark run),
-// with and without the conflict and race checks, and testdata/stress-4x4.lit (no
-// sync, nothing to reduce) without the reduction. It reports states/s, bytes per
+// with the reduction and the live-variable quotient; 35 million and 8 GiB without
+// them, too much for a benchmark run), with and without the conflict and race
+// checks, and testdata/stress-4x4.lit (no sync, nothing to reduce) without the
+// reduction. It reports states/s, bytes per
 // stored state and the peak resident memory.
 func BenchmarkStress(b *testing.B) {
 	for _, c := range []struct {
