@@ -32,8 +32,8 @@ type Options struct {
 	// Oversubscribe lets MPICH run more ranks than cores (it busy-polls: slow, and the
 	// interleavings of interest get rare).
 	Oversubscribe bool
-	// HW is the hardware model to compare with ("": the machine's, tso on amd64).
-	HW string
+	// HW is the hardware model to compare with (nil: the machine's, tso on amd64).
+	HW *spec.HW
 	// Timeout bounds one compile and one run (0: 30 s plus 1 ms per iteration).
 	Timeout time.Duration
 	// Jitter bounds each rank's random start delay in pause instructions (0: the
@@ -67,7 +67,7 @@ type Report struct {
 	Target        string
 	Library       string // the MPI library and version, for real-MPI targets
 	Sem           spec.Semantics
-	HW            model.HW // the hw model the target is compared with
+	HW            spec.HW // the hw model the target is compared with
 	Runs          int
 	Bins          []Bin
 	Positive      int // runs whose outcome satisfies the condition
@@ -97,9 +97,8 @@ type Report struct {
 }
 
 // MachineHW is the hardware model the reference runtime is compared with.
-func MachineHW() model.HW {
-	hw, _ := model.ParseHW(reference.MachineHW)
-	return hw
+func MachineHW() spec.HW {
+	return reference.MachineHW
 }
 
 // Reference runs t on the reference runtime under sem.
@@ -110,7 +109,7 @@ func Reference(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error)
 	}
 	// The runtime takes the model's MPI steps; plain accesses are the machine's own,
 	// so the program is compiled without a hw model's store buffers.
-	p, err := model.Compile(t, sem, model.SC)
+	p, err := model.Compile(t, sem, spec.SC)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +136,7 @@ func Reference(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error)
 
 // begin is what every target does first: the report, the model's allowed outcomes for
 // sem and hw, and the skipping of tests the model finds erroneous.
-func begin(t *litmus.Test, sem spec.Semantics, target string, hw model.HW, opt Options) (*Report, *explorer.Result, error) {
+func begin(t *litmus.Test, sem spec.Semantics, target string, hw spec.HW, opt Options) (*Report, *explorer.Result, error) {
 	rep := &Report{Test: t, Target: target, Sem: sem, HW: hw, Seed: opt.Seed}
 	allowed := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(opt.Search)
 	if allowed.Err != nil {

@@ -22,7 +22,7 @@ func TestReductionStates(t *testing.T) {
 	for _, c := range []struct {
 		name, src string
 		sem       string
-		hw        model.HW
+		hw        spec.HW
 		states    int
 		noPlain   bool // the plain search is too large for a unit test
 	}{
@@ -33,9 +33,9 @@ func TestReductionStates(t *testing.T) {
 		// the fence that closes its epoch, and a fence return that completes
 		// nothing is local (821 and 3,642 states at n = 4 and 5 before; n = 16
 		// stopped at the memory bound).
-		{"fence-ring-4", fenceRing(4), "mpi-4.1", model.Relaxed, 55, false},
-		{"fence-ring-5", fenceRing(5), "mpi-4.1", model.Relaxed, 71, true},
-		{"fence-ring-16", fenceRing(16), "mpi-4.1", model.Relaxed, 313, true},
+		{"fence-ring-4", fenceRing(4), "mpi-4.1", spec.Relaxed, 55, false},
+		{"fence-ring-5", fenceRing(5), "mpi-4.1", spec.Relaxed, 71, true},
+		{"fence-ring-16", fenceRing(16), "mpi-4.1", spec.Relaxed, 313, true},
 		{"perform-alone", `MPI perform-alone
 {
   win W allocate size=3;
@@ -48,7 +48,7 @@ func TestReductionStates(t *testing.T) {
  unlock_all W | store y 2    ;
               | unlock_all W ;
 exists (x=1)
-`, "mpi-4.1", model.Relaxed, 30, false},
+`, "mpi-4.1", spec.Relaxed, 30, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			lt, err := litmus.Parse(c.name+".lit", []byte(c.src))
@@ -90,7 +90,7 @@ func TestReductionFences(t *testing.T) {
 		cfg := gen.Config{MinProcs: 2, MaxProcs: 3, MaxInstrs: 4, Syncs: []string{"fence"}, Loops: true}
 		lt := gen.Program(cfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
 		reduced, plain, err := exploreBoth(lt, sem, hw)
 		if err != nil {
 			t.Fatal(err)
@@ -130,7 +130,7 @@ func TestQuotientRandom(t *testing.T) {
 		cfg.Separate = true
 		lt := gen.Program(cfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
 		p, err := model.Compile(lt, sem, hw)
 		if err != nil {
 			t.Fatal(err)
@@ -182,7 +182,7 @@ exists (1:r0=1)
 		t.Fatal(err)
 	}
 	sem, _ := spec.Preset("mpi-4.1")
-	p, err := model.Compile(lt, sem, model.Relaxed)
+	p, err := model.Compile(lt, sem, spec.Relaxed)
 	if err != nil {
 		t.Fatal(err)
 	}

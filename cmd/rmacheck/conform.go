@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,8 +16,9 @@ import (
 	"github.com/rmacheck/rmacheck/conform/cgen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 func init() { extraCommands = append(extraCommands, newConformCmd) }
@@ -97,6 +97,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	if err != nil {
 		return err
 	}
+	var hw *spec.HW
 	switch f.target {
 	case "reference":
 		if f.hw != "" || f.oversubscribe || f.keepC != "" || f.launcher != "" || f.hostfile != "" || f.timeout != 0 {
@@ -104,9 +105,11 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		}
 	case "mpich", "openmpi":
 		if f.hw != "" {
-			if _, err := model.ParseHW(f.hw); err != nil {
+			h, err := spec.ParseHW(f.hw)
+			if err != nil {
 				return usageErrorf("--hw: %v", err)
 			}
+			hw = &h
 		}
 		if f.launcher != "" && f.hostfile != "" {
 			return usageErrorf("give --hostfile to the library's mpiexec, or put it in --launcher, not both")
@@ -142,6 +145,11 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	if err != nil {
 		return err
 	}
+	if f.keepC != "" {
+		if err := sameNames(tests); err != nil {
+			return exitError{code: exitBadInput, err: fmt.Errorf("--keep-c: %w", err)}
+		}
+	}
 	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	var ctx context.Context
 	if f.target != "reference" { // MPI processes to stop on an interrupt
@@ -153,7 +161,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	for _, t := range tests {
 		for _, sem := range sems {
 			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, Search: search,
-				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC, MaxWindowBytes: int(f.maxWindowBytes),
+				Oversubscribe: f.oversubscribe, HW: hw, Timeout: f.timeout, KeepDir: f.keepC, MaxWindowBytes: int(f.maxWindowBytes),
 				Launcher: strings.Fields(f.launcher), Hostfile: f.hostfile, Context: ctx}
 			opt.Progress = conformProgress(errw, t.Name, f.json)
 			var rep *conform.Report
@@ -168,6 +176,9 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 			}
 			if err != nil {
 				fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
+				if f.json { // a record for every run: reports read the failed ones from it
+					record.WriteLine(out, record.FailedConform(t, sem, f.target, comparedHW(hw), f.seed, err))
+				}
 				switch conformErrorExit(err) {
 				case exitCannotRun:
 					cannotRun = true
@@ -191,7 +202,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 					t.File, sem.Name, 100*rep.Starvation)
 			}
 			if f.json {
-				json.NewEncoder(out).Encode(output.NewConformRecord(rep))
+				record.WriteLine(out, record.NewConform(rep))
 			} else {
 				output.Histogram(out, rep)
 			}
@@ -206,6 +217,14 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		return exitWith(exitFailed)
 	}
 	return nil
+}
+
+// comparedHW is the hardware model a run is compared with: --hw, else the machine's.
+func comparedHW(hw *spec.HW) spec.HW {
+	if hw != nil {
+		return *hw
+	}
+	return conform.MachineHW()
 }
 
 // conformProgress prints the rate and an estimate of the time left, on a terminal.
@@ -250,4 +269,17 @@ func conformErrorExit(err error) int {
 		return exitBadInput
 	}
 	return exitFailed
+}
+
+// sameNames refuses two tests of one name: their C programs would be one file of
+// --keep-c, and the second would silently replace the first.
+func sameNames(tests []*litmus.Test) error {
+	first := map[string]string{}
+	for _, t := range tests {
+		if f, ok := first[t.Name]; ok {
+			return fmt.Errorf("%s and %s are both test %s: their C programs would overwrite each other (rename one)", f, t.File, t.Name)
+		}
+		first[t.Name] = t.File
+	}
+	return nil
 }

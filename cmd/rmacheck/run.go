@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -13,8 +12,8 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -160,15 +159,15 @@ func loadTests(cmd *cobra.Command, args []string, shard string) ([]*litmus.Test,
 // jobsFor lists the searches of a test: each semantics under the chosen hw model,
 // or under relaxed and every hw model its expect lines name.
 func jobsFor(t *litmus.Test, sems []spec.Semantics, hwFlag string) []explorer.Job {
-	var hws []model.HW
+	var hws []spec.HW
 	if hwFlag != "" {
-		h, _ := model.ParseHW(hwFlag)
-		hws = []model.HW{h}
+		h, _ := spec.ParseHW(hwFlag)
+		hws = []spec.HW{h}
 	} else {
-		hws = []model.HW{model.Relaxed}
+		hws = []spec.HW{spec.Relaxed}
 		for _, e := range t.Expects {
-			if h, err := model.ParseHW(e.HW); err == nil && !containsHW(hws, h) {
-				hws = append(hws, h)
+			if !containsHW(hws, e.HW) {
+				hws = append(hws, e.HW)
 			}
 		}
 	}
@@ -181,7 +180,7 @@ func jobsFor(t *litmus.Test, sems []spec.Semantics, hwFlag string) []explorer.Jo
 	return jobs
 }
 
-func containsHW(hs []model.HW, h model.HW) bool {
+func containsHW(hs []spec.HW, h spec.HW) bool {
 	for _, x := range hs {
 		if x == h {
 			return true
@@ -204,7 +203,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 		return err
 	}
 	if f.hw != "" {
-		if _, err := model.ParseHW(f.hw); err != nil {
+		if _, err := spec.ParseHW(f.hw); err != nil {
 			return usageErrorf("--hw: %v", err)
 		}
 	}
@@ -251,7 +250,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 		sum.add(errw, jr)
 		switch {
 		case f.json:
-			json.NewEncoder(out).Encode(output.NewRunRecord(jr))
+			record.WriteLine(out, record.NewRun(jr))
 		case table == nil:
 			output.Block(out, jr, output.Show(f.show))
 		default:
@@ -296,9 +295,9 @@ func (s *runSummary) add(w io.Writer, jr *explorer.JobResult) {
 		return
 	}
 	switch jr.ExpectStatus() {
-	case "met":
+	case litmus.ExpectMet:
 		s.passed++
-	case "broken":
+	case litmus.ExpectBroken:
 		s.failed++
 	}
 	if hit := s.gates.hits(jr.Result.Verdict()); len(hit) > 0 {
