@@ -190,16 +190,7 @@ func TestReductionRandom(t *testing.T) {
 		cfg.Asserts = rapid.Bool().Draw(t, "asserts")
 		cfg.ConditionOnly = rapid.Bool().Draw(t, "condition-only") // the quotient drops most values
 		cfg.Separate = true
-		lt := gen.Program(cfg).Draw(t, "program")
-		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
-		reduced, plain, err := exploreBoth(lt, sem, hw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := sameVerdict(plain, reduced); d != "" {
-			t.Fatalf("reduced search differs from plain (-plain +reduced):\n%s\n%s", d, litmus.Format(lt))
-		}
+		checkReduced(t, cfg)
 	})
 }
 
@@ -207,19 +198,25 @@ func TestReductionRandom(t *testing.T) {
 // independence reduction takes most steps alone), up to four processes.
 func TestReductionPlainAccesses(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		cfg := gen.Config{MinProcs: 2, MaxProcs: 4, MaxInstrs: 4, Syncs: []string{"none", "lock_all", "barrier"}, NoRMA: rapid.Bool().Draw(t, "no-rma"),
-			ConditionOnly: rapid.Bool().Draw(t, "condition-only")}
-		lt := gen.Program(cfg).Draw(t, "program")
-		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
-		reduced, plain, err := exploreBoth(lt, sem, hw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := sameVerdict(plain, reduced); d != "" {
-			t.Fatalf("reduced search differs from plain (-plain +reduced):\n%s\n%s", d, litmus.Format(lt))
-		}
+		checkReduced(t, gen.Config{MinProcs: 2, MaxProcs: 4, MaxInstrs: 4, Syncs: []string{"none", "lock_all", "barrier"},
+			NoRMA: rapid.Bool().Draw(t, "no-rma"), ConditionOnly: rapid.Bool().Draw(t, "condition-only")})
 	})
+}
+
+// checkReduced draws a program of cfg, a preset and a hw model, and checks that the
+// reduced search finds what the plain one finds, with witnesses that replay.
+func checkReduced(t *rapid.T, cfg gen.Config) {
+	lt := gen.Program(cfg).Draw(t, "program")
+	sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+	hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
+	reduced, plain, err := exploreBoth(lt, sem, hw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := sameVerdict(plain, reduced); d != "" {
+		t.Fatalf("reduced search differs from plain (-plain +reduced):\n%s\n%s", d, litmus.Format(lt))
+	}
+	checkReplays(t, reduced.Program, reduced)
 }
 
 // TestReductionCorpus: the same on every test of the corpus and of the acceptance
