@@ -99,9 +99,14 @@ func TestWitnessesReplay(t *testing.T) {
 	})
 }
 
+// fataler is what checkReplays needs of a test: *testing.T or *rapid.T.
+type fataler interface {
+	Fatalf(format string, args ...any)
+}
+
 // checkReplays: every outcome's witness of r replays on p to that outcome, and every
 // flag's trace to a state that has raised the flag.
-func checkReplays(t *rapid.T, p *model.Program, r *explorer.Result) {
+func checkReplays(t fataler, p *model.Program, r *explorer.Result) {
 	for _, o := range r.Outcomes {
 		_, final, err := p.Replay(o.Witness)
 		if err != nil {
@@ -125,6 +130,14 @@ func checkReplays(t *rapid.T, p *model.Program, r *explorer.Result) {
 		case !f.Pair:
 			if p.Flags(final)&spec.FlagBit(f.Rule) == 0 {
 				t.Fatalf("trace of %s ends in a state without it", f.Rule)
+			}
+		case f.Rule == spec.EAssert && len(f.Marks) == 0:
+			// an assertion pair (a call asserting what another's progress breaks):
+			// broken in the state its trace ends in
+			seen := false
+			p.Conflicts(final, nil, func(_ int, d model.Diagnostic) { seen = seen || d.Rule == f.Rule })
+			if !seen {
+				t.Fatalf("trace of %s ends in a state where no assertion pair breaks it", f.Rule)
 			}
 		default:
 			// a pair: the trace ends with its two accesses (marked); just before

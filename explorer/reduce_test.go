@@ -10,6 +10,7 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
@@ -223,4 +224,37 @@ func fenceRing(n int) string {
 	}
 	fmt.Fprintf(&b, "exists (%s)\n", strings.Join(cond, " /\\ "))
 	return b.String()
+}
+
+// TestQuotientCorpus: the quotient changes nothing a search finds on the corpus and
+// the acceptance tests, under every preset and hw model: the same verdict, witnesses
+// as short, replaying on the full program.
+func TestQuotientCorpus(t *testing.T) {
+	var with, without int
+	for _, f := range corpus.All(t) {
+		lt, err := litmus.ParseFile(f)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		for _, sem := range spec.AllPresets() {
+			for _, hw := range spec.HWModels {
+				p, err := model.Compile(lt, sem, hw)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err1 := explorer.Explore(p, explorer.Options{})
+				want, err2 := explorer.Explore(p, explorer.NoQuotient(explorer.Options{}))
+				if err1 != nil || err2 != nil {
+					t.Fatalf("%s: %v / %v", f, err1, err2)
+				}
+				with, without = with+got.States, without+want.States
+				if d := sameVerdict(want, got) + cmp.Diff(witnessLengths(want), witnessLengths(got)); d != "" {
+					t.Errorf("%s %s %s: the quotient changes the result (-without +with):\n%s", f, sem.Name, hw, d)
+				}
+				checkReplays(t, p, got)
+			}
+		}
+	}
+	t.Logf("%d states with the quotient, %d without", with, without)
 }
