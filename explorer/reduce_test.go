@@ -258,3 +258,39 @@ func TestQuotientCorpus(t *testing.T) {
 	}
 	t.Logf("%d states with the quotient, %d without", with, without)
 }
+
+// TestReductionPlainFamily: the reduced search (with the quotient) finds what the
+// plain one finds on tests of the plain family (diy7's x86 shapes in lock_all, where
+// preset A makes remote accesses RMA operations), every preset and hw model; a test
+// whose plain search passes a bound is left to the random properties.
+func TestReductionPlainFamily(t *testing.T) {
+	fam, err := gen.PlainFamily(6, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared := 0
+	for _, ft := range fam {
+		for _, sem := range spec.AllPresets() {
+			for _, hw := range spec.HWModels {
+				p, err := model.Compile(ft.Test, sem, hw)
+				if err != nil {
+					t.Fatal(err)
+				}
+				plain, err := explorer.Explore(p, explorer.Options{NoReduce: true, MaxStates: 30_000})
+				if _, big := err.(*explorer.ErrStateLimit); big {
+					continue
+				}
+				reduced, err2 := explorer.Explore(p, explorer.Options{})
+				if err != nil || err2 != nil {
+					t.Fatalf("%s: %v / %v", ft.Name, err, err2)
+				}
+				if d := sameVerdict(plain, reduced); d != "" {
+					t.Errorf("%s %s %s: reduced search differs from plain (-plain +reduced):\n%s", ft.Name, sem.Name, hw, d)
+				}
+				checkReplays(t, p, reduced)
+				compared++
+			}
+		}
+	}
+	t.Logf("%d searches compared", compared)
+}
