@@ -207,6 +207,11 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 			}
 			tr.Results[key] = jr.Result
 		}
+		for _, c := range tr.Conform {
+			if err := checkAllowed(c, tr.Results[ResultKey{c.Preset, c.HW}]); err != nil {
+				return err
+			}
+		}
 		r.Tests = append(r.Tests, tr)
 	}
 	r.findings = r.computeFindings()
@@ -509,4 +514,26 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// checkAllowed refuses a conformance record whose outcomes are marked allowed or
+// forbidden otherwise than the model says: a record edited by hand (an impossible
+// outcome marked allowed was reported "ok"), or one of another version of the model.
+func checkAllowed(c record.Conform, res *explorer.Result) error {
+	if res == nil {
+		return nil
+	}
+	allowed := map[string]bool{}
+	for _, o := range res.Outcomes {
+		allowed[valuesText(record.ValueMap(res.Program, o.Values))] = true
+	}
+	for _, b := range c.Histogram {
+		v := valuesText(b.Values)
+		if b.Allowed != allowed[v] {
+			verb := map[bool]string{true: "allowed", false: "forbidden"}
+			return fmt.Errorf("conformance record of %s (%s, %s, %s): outcome %s is marked %s, but the model finds it %s: the record was not written by this version of rmacheck",
+				c.Test, c.Target, c.Preset, c.HW, v, verb[b.Allowed], verb[allowed[v]])
+		}
+	}
+	return nil
 }
