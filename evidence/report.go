@@ -85,6 +85,9 @@ type TestReport struct {
 	Condition *Witness
 	Conform   []record.Conform // the runs of this test that ran or were skipped
 	Errors    []record.Conform // those that failed or were refused: no histogram
+	// Hangs: for each record that stopped at its spin limit, what the model makes of
+	// it under weak_progress on and off (conform.ClassifyHang).
+	Hangs map[ResultKey]conform.Hang
 	// Anchor names the section (default: from the test's name).
 	Anchor string
 }
@@ -212,10 +215,36 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 				return err
 			}
 		}
+		if err := tr.classifyHangs(opt); err != nil {
+			return err
+		}
 		r.Tests = append(r.Tests, tr)
 	}
 	r.findings = r.computeFindings()
 	return r.checkQuestion()
+}
+
+// classifyHangs reads each spin-limited conformance run under both readings of
+// MPI-4.1's Progress section: with weak_progress on and off.
+func (tr *TestReport) classifyHangs(opt explorer.Options) error {
+	for _, c := range tr.Conform {
+		if c.SpinLimit == "" {
+			continue
+		}
+		sem, err := spec.ParseSemantics(c.Preset)
+		if err != nil {
+			return fmt.Errorf("conformance record of %s: %v", tr.Test.Name, err)
+		}
+		h, err := conform.ClassifyHang(tr.Test, sem, c.HW, opt)
+		if err != nil {
+			return fmt.Errorf("%s: %v", tr.Test.File, err)
+		}
+		if tr.Hangs == nil {
+			tr.Hangs = map[ResultKey]conform.Hang{}
+		}
+		tr.Hangs[ResultKey{c.Preset, c.HW}] = h
+	}
+	return nil
 }
 
 // collectWitnesses turns the distinctions into lines, one per difference, and keeps
@@ -495,15 +524,7 @@ func initText(t *litmus.Test) []string {
 func expectLines(t *litmus.Test) []string {
 	var out []string
 	for _, e := range t.Expects {
-		line := "expect "
-		if e.HWSet {
-			line += "hw=" + e.HW.String() + ": "
-		}
-		var items []string
-		for _, it := range e.Items {
-			items = append(items, it.Preset+"="+it.ObsString())
-		}
-		out = append(out, line+strings.Join(items, " "))
+		out = append(out, e.String())
 	}
 	return out
 }

@@ -119,7 +119,7 @@ func TestQuotientRandom(t *testing.T) {
 		cfg.ConditionOnly = rapid.Bool().Draw(t, "condition-only") // most values dead at the end
 		cfg.Separate = true
 		lt := gen.Program(cfg).Draw(t, "program")
-		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+		sem := rapid.SampledFrom(propSemantics()).Draw(t, "sem")
 		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
 		p, err := model.Compile(lt, sem, hw)
 		if err != nil {

@@ -66,6 +66,7 @@ func (c *compiler) localSteps(proc int) {
 	p := c.p
 	code := p.Procs[proc].Code
 	var rmaDst uint32
+	progressTarget := c.progressTargets()
 	for k := range code {
 		if code[k].Kind == KRMA && code[k].Dst >= 0 {
 			rmaDst |= 1 << uint(code[k].Dst)
@@ -88,6 +89,11 @@ func (c *compiler) localSteps(proc int) {
 		// A fence's return opens an exposure epoch that others' locks read (E-EPOCH-MIX).
 		in.LocalReturn = in.TwoPhase && in.Kind != KFree && (in.Kind != KFence || (!p.hasSeparate && !c.windowHasOps(int(in.Win)) && !c.windowLocked(int(in.Win))))
 		in.QuietReturn = !in.LocalReturn && c.quietFence(in)
+		if p.weakProgress && progressTarget&(1<<uint(proc)) != 0 {
+			// weak_progress: every step of the process may change whether it is in
+			// MPI, which others' performs and lock grants read: none is local.
+			in.Local, in.LocalSkip, in.LocalReturn, in.LocalCommit, in.QuietReturn = false, false, false, false, false
+		}
 		if in.Local || (in.LocalSkip && in.GuardReg >= 0) || in.LocalReturn || in.LocalCommit || in.QuietReturn {
 			p.Procs[proc].LocalMask |= 1 << uint(k)
 		}
@@ -102,12 +108,12 @@ func (c *compiler) localSteps(proc int) {
 // it is local on a window whose epochs are all fence epochs (a lock or a PSCW epoch
 // reads the exposure: E-EPOCH-MIX), without R5/R6 copies (they touch the public
 // copy others' RMA reaches) and without assertions (noput lets a return skip
-// performs; the assertion pairs read the calls). Under a weak-progress semantics,
-// where a perform needs its target inside an MPI call, a return would disable
-// performs: that semantics must turn this off.
+// performs; the assertion pairs read the calls). Under weak_progress, where a
+// perform needs its target inside an MPI call, a return would disable performs:
+// never local then.
 func (c *compiler) quietFence(in *Instr) bool {
 	p := c.p
-	if in.Kind != KFence || !in.TwoPhase || p.hasSeparate || p.Exploit || c.windowLocked(int(in.Win)) || !c.performReductionAllowed() {
+	if in.Kind != KFence || !in.TwoPhase || p.hasSeparate || p.Exploit || p.weakProgress || c.windowLocked(int(in.Win)) || !c.performReductionAllowed() {
 		return false
 	}
 	for i := range p.Procs {

@@ -157,8 +157,10 @@ func loadTests(cmd *cobra.Command, args []string, shard string) ([]*litmus.Test,
 }
 
 // jobsFor lists the searches of a test: each semantics under the chosen hw model,
-// or under relaxed and every hw model its expect lines name.
-func jobsFor(t *litmus.Test, sems []spec.Semantics, hwFlag string) []explorer.Job {
+// or under relaxed and every hw model its expect lines name; with every preset
+// (no --sem), also the semantics of its expect lines with switches (LITMUS.md
+// item 9), under their hw model.
+func jobsFor(t *litmus.Test, sems []spec.Semantics, hwFlag string, everyPreset bool) []explorer.Job {
 	var hws []spec.HW
 	if hwFlag != "" {
 		h, _ := spec.ParseHW(hwFlag)
@@ -175,6 +177,26 @@ func jobsFor(t *litmus.Test, sems []spec.Semantics, hwFlag string) []explorer.Jo
 	for _, h := range hws {
 		for _, s := range sems {
 			jobs = append(jobs, explorer.Job{Test: t, Sem: s, HW: h})
+		}
+	}
+	if everyPreset {
+		jobs = append(jobs, qualifiedJobs(t, hws)...)
+	}
+	return jobs
+}
+
+// qualifiedJobs are the searches the expect lines with switches ask for, under the hw
+// models run: each item's preset with the line's switches.
+func qualifiedJobs(t *litmus.Test, hws []spec.HW) []explorer.Job {
+	var jobs []explorer.Job
+	for _, e := range t.Expects {
+		if len(e.Switches) == 0 || !containsHW(hws, e.HW) {
+			continue
+		}
+		for _, it := range e.Items {
+			if s, err := e.Semantics(it); err == nil {
+				jobs = append(jobs, explorer.Job{Test: t, Sem: s, HW: e.HW})
+			}
 		}
 	}
 	return jobs
@@ -230,10 +252,15 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	}
 	var jobs []explorer.Job
 	var last []int // per test, the index of its last job
+	notes := newProgressNotes()
 	for _, t := range tests {
-		for _, j := range jobsFor(t, sems, f.hw) {
+		first := len(jobs)
+		for _, j := range jobsFor(t, sems, f.hw, len(f.sems) == 0) {
 			j.Exploit = exploit
 			jobs = append(jobs, j)
+		}
+		if !f.json { // the note is a line of the text output
+			jobs = notes.twins(jobs, first)
 		}
 		last = append(last, len(jobs)-1)
 	}
@@ -247,13 +274,16 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	var group []explorer.JobResult // the results of the test being printed
 	opt.ABI = abi
 	explorer.Stream(jobs, f.jobs, opt, func(i int, jr *explorer.JobResult) {
-		sum.add(errw, jr)
 		switch {
+		case notes.record(i, jr): // a weak-progress search for the note: not shown
 		case f.json:
+			sum.add(errw, jr)
 			record.WriteLine(out, record.NewRun(jr))
 		case table == nil:
+			sum.add(errw, jr)
 			output.Block(out, jr, output.Show(f.show))
 		default:
+			sum.add(errw, jr)
 			group = append(group, *jr)
 		}
 		if i == last[sum.tests] {
@@ -261,6 +291,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 			if table != nil {
 				table.Test(group)
 			}
+			notes.note(out, jr.Test)
 			group = group[:0]
 			sum.tests++
 			progress.show(sum.tests, jr.Test.Name)
