@@ -67,10 +67,11 @@ func BenchmarkAcceptanceAll(b *testing.B) {
 	b.ReportMetric(float64(len(jobs)), "searches")
 }
 
-// BenchmarkStress explores testdata/stress-4x5.lit (2.8 million states under relaxed
-// with the reduction; 35 million and 8 GiB without it, too much for a benchmark run),
-// with and without the conflict and race checks, and testdata/stress-4x4.lit (no
-// sync, nothing to reduce) without the reduction. It reports states/s, bytes per
+// BenchmarkStress explores testdata/stress-4x5.lit (168,922 states under relaxed
+// with the reduction and the live-variable quotient; 35 million and 8 GiB without
+// them, too much for a benchmark run), with and without the conflict and race
+// checks, and testdata/stress-4x4.lit (no sync, nothing to reduce) without the
+// reduction. It reports states/s, bytes per
 // stored state and the peak resident memory.
 func BenchmarkStress(b *testing.B) {
 	for _, c := range []struct {
@@ -196,5 +197,63 @@ func BenchmarkPresetRatio(b *testing.B) {
 			b.ReportMetric(float64(allStates), "all-presets-states")
 			b.ReportMetric(float64(oneStates), "mpi-4.1-states")
 		})
+	}
+}
+
+// BenchmarkFenceRing explores the fence ring of n ranks (fenceRing: put to the next,
+// get from the previous, store and load their own cells between three fences) under
+// mpi-4.1, hw relaxed, for n = 4 to 16: the states (the aim: at most 20n; before
+// completion-aware independence 821 at n = 4, growing 4.6x a rank, and n = 16
+// stopped at the memory bound), states/s and the peak resident memory.
+func BenchmarkFenceRing(b *testing.B) {
+	sem, _ := spec.Preset("mpi-4.1")
+	for _, n := range []int{4, 8, 12, 16} {
+		lt, err := litmus.Parse("ring.lit", []byte(fenceRing(n)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := model.Compile(lt, sem, spec.Relaxed)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			var r *explorer.Result
+			for i := 0; i < b.N; i++ {
+				if r, err = explorer.Explore(p, explorer.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(r.States), "states")
+			b.ReportMetric(float64(r.States)/r.Time.Seconds(), "states/s")
+			if kb := peakRSSKB(); kb > 0 {
+				b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
+			}
+		})
+	}
+}
+
+// BenchmarkPlainWRC0815 runs the plain family's costliest test under preset A, hw
+// tso (its search and the relaxed pair search its flags come from): 3,971,025 states
+// and 1.3 GB before the perform reduction ran and the live-variable quotient.
+func BenchmarkPlainWRC0815(b *testing.B) {
+	fam, err := gen.PlainFamily(1000, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lt := fam[815].Test
+	semA, _ := spec.Preset("A")
+	var jr explorer.JobResult
+	for i := 0; i < b.N; i++ {
+		runtime.GC()
+		if jr = (explorer.Job{Test: lt, Sem: semA, HW: spec.TSO}).Run(explorer.Options{}); jr.Err != nil {
+			b.Fatal(jr.Err)
+		}
+	}
+	r := jr.Result
+	b.ReportMetric(float64(r.States), "states")
+	b.ReportMetric(float64(r.PairStates), "pair-states")
+	b.ReportMetric(float64(r.States)/r.Time.Seconds(), "states/s")
+	if kb := peakRSSKB(); kb > 0 {
+		b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
 	}
 }

@@ -29,6 +29,13 @@ type Config struct {
 	// Loops adds spin loops: await on a cell, repeat / load / until, and (allocate
 	// windows in lock_all) repeat / fop no_op / flush_all / until.
 	Loops bool
+	// ConditionOnly leaves out the locations line, so that the outcomes show the
+	// condition's cell alone and most values end dead (the explorer's live-variable
+	// quotient drops them); else every register and cell is shown.
+	ConditionOnly bool
+	// Separate makes an allocate window separate (model=separate): private and
+	// public copies, R5/R6 points.
+	Separate bool
 }
 
 func (c Config) withDefaults() Config {
@@ -71,6 +78,7 @@ func Source(t *rapid.T, cfg Config) string {
 	if !cfg.NoRMA && g.sync != "none" && g.sync != "barrier" && rapid.Bool().Draw(t, "allocate") {
 		g.flavor = "allocate"
 	}
+	g.separate = cfg.Separate && g.flavor == "allocate" && rapid.Bool().Draw(t, "separate")
 	g.rows = make([][]string, g.n)
 	g.regs = make([]int, g.n)
 	g.body()
@@ -83,9 +91,11 @@ type builder struct {
 	n      int
 	sync   string
 	flavor string
-	rows   [][]string // per process, its instructions in order
-	regs   []int      // registers used per process
-	locs   []string
+	// separate: the allocate window is separate (Config.Separate).
+	separate bool
+	rows     [][]string // per process, its instructions in order
+	regs     []int      // registers used per process
+	locs     []string
 }
 
 func (g *builder) cell(label string) string {
@@ -302,7 +312,11 @@ func (g *builder) rmaCell(p int, label string) string {
 func (g *builder) text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "MPI gen\n\"A generated program (sync %s, %s window).\"\n", g.sync, g.flavor)
-	fmt.Fprintf(&b, "{\n  win W %s size=2;\n}\n", g.flavor)
+	model := ""
+	if g.separate {
+		model = " model=separate"
+	}
+	fmt.Fprintf(&b, "{\n  win W %s size=2%s;\n}\n", g.flavor, model)
 	height := 0
 	for _, r := range g.rows {
 		height = max(height, len(r))
@@ -328,7 +342,9 @@ func (g *builder) text() string {
 		}
 		locs = append(locs, fmt.Sprintf("W@%d[0]", p), fmt.Sprintf("W@%d[1]", p))
 	}
-	fmt.Fprintf(&b, "locations [%s];\n", strings.Join(locs, "; "))
+	if !g.cfg.ConditionOnly {
+		fmt.Fprintf(&b, "locations [%s];\n", strings.Join(locs, "; "))
+	}
 	fmt.Fprintf(&b, "exists (W@0[0]=1)\n")
 	return b.String()
 }

@@ -149,6 +149,7 @@ func (c *compiler) independenceReduction(overlap []uint64) {
 		partners[cand.B] = append(partners[cand.B], cand.A)
 	}
 	p.slotIndep = make([]*independence, len(p.Slots))
+	must := c.mustPrecede()
 	for i := range p.accesses {
 		a := &p.accesses[i]
 		in := &p.Procs[a.proc].Code[a.instr]
@@ -162,10 +163,17 @@ func (c *compiler) independenceReduction(overlap []uint64) {
 			continue
 		}
 		ind := &independence{instrs: make([]uint64, p.NProcs), cells: overlap[a.cell]}
+		var after []uint64
+		if a.rma {
+			after = c.afterCompletion(a.slot, must)
+		}
 		for j := range p.accesses {
 			b := &p.accesses[j]
 			if j == i || b.sync || !(conflict(a, b) || slices.Contains(partners[i], j)) {
 				continue
+			}
+			if after != nil && after[b.proc]&(1<<uint(b.instr)) != 0 {
+				continue // it runs only once the perform has happened
 			}
 			if b.proc == a.proc && !a.rma && p.Procs[b.proc].Code[b.instr].Blockers&(1<<uint(a.instr)) != 0 {
 				continue // ordered after it
@@ -185,6 +193,76 @@ func (c *compiler) independenceReduction(overlap []uint64) {
 	if p.HW == spec.TSO {
 		c.drainIndependence(overlap, conflict)
 	}
+}
+
+// afterCompletion is, per process, the instructions that can execute only once RMA
+// slot k is performed: those after the process's fence that closes the fence epoch
+// the operation is issued in. No member returns from that fence while an operation
+// of the epoch is pending (fenceCanReturn: R2 at the join of the arrivals, §7), so
+// such an instruction, and an operation it issues, is never enabled while the
+// perform is not done, nor concurrent with the operation (completed at that join):
+// it is no conflict of the perform's (Godefroid's persistent sets need the
+// independence of the steps that can happen before it only), and no pair of it is
+// lost. nil when the operation need not be in a fence epoch (its origin locks or
+// starts on the window) or is issued before the origin's first fence.
+func (c *compiler) afterCompletion(k int, must [][]uint64) []uint64 {
+	p := c.p
+	sl := p.Slots[k]
+	in := &p.Procs[sl.Proc].Code[sl.Instr]
+	w := int(in.Win)
+	for _, call := range p.Procs[sl.Proc].Code {
+		if int(call.Win) == w && (call.Kind == KLock || call.Kind == KLockAll || call.Kind == KStart) {
+			return nil
+		}
+	}
+	epoch := 0 // fences of the origin before the call: the epoch it is issued in
+	for _, f := range p.Wins[w].Fences[sl.Proc] {
+		if f < sl.Instr {
+			epoch++
+		}
+	}
+	if epoch == 0 {
+		return nil
+	}
+	after := make([]uint64, p.NProcs)
+	for m := range p.Procs {
+		if fences := p.Wins[w].Fences[m]; epoch < len(fences) && p.Wins[w].Group&(1<<uint(m)) != 0 {
+			closing := uint64(1) << uint(fences[epoch])
+			for j := range p.Procs[m].Code {
+				if must[m][j]&closing != 0 {
+					after[m] |= 1 << uint(j)
+				}
+			}
+		}
+	}
+	return after
+}
+
+// mustPrecede is, per process and instruction, the earlier instructions that must
+// have executed before it can: its Blockers and theirs, on every path (a load that
+// may forward from an unexecuted store waits for less).
+func (c *compiler) mustPrecede() [][]uint64 {
+	p := c.p
+	must := make([][]uint64, p.NProcs)
+	for proc := range p.Procs {
+		code := p.Procs[proc].Code
+		must[proc] = make([]uint64, len(code))
+		closure := func(m uint64) uint64 {
+			out := m
+			for ; m != 0; m &= m - 1 {
+				out |= must[proc][bits.TrailingZeros64(m)]
+			}
+			return out
+		}
+		for j := range code {
+			in := &code[j]
+			must[proc][j] = closure(in.Blockers)
+			if in.FwdStore >= 0 {
+				must[proc][j] &= closure(in.FwdBlockers | code[in.FwdStore].Blockers)
+			}
+		}
+	}
+	return must
 }
 
 // drainIndependence: a drain of process proc's store to cell c is independent once

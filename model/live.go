@@ -27,35 +27,44 @@ import (
 // search finds the same outcomes, flags and pairs, with traces as short, and a trace
 // of it replays on the full program.
 //
+// The masks are a function of the code, slots, cells and outcome items, which
+// SameExecutions compares: programs that share a search share its quotient.
+//
 // What it leaves alone, to keep that argument short: the cells of separate windows
 // (R5/R6 copies move values between the two copies), speculation entries, and
 // message values not yet received.
 
-// liveness is what DropDead reads, built at compile time.
+// liveness is what DropDead reads, built at compile time: short lists, so that
+// dropping the dead values of a state costs a few word operations per process.
 type liveness struct {
-	// regReaders[proc][r]: the instructions of proc that read register r
-	// (operands, guard, until condition), and the untils whose loop body does.
-	regReaders [][]uint64
-	regOut     []uint32 // per process: registers that are outcome items
-	// cellReaders[c*NProcs+proc]: the instructions of proc whose execution or
-	// perform reads cell c (plain and remote loads, gets, accumulates, cas), and
-	// the untils whose loop body holds one.
-	cellReaders []uint64
-	// slotReads[k]: the perform of slot k reads its cell.
-	slotReads []bool
+	// regs[proc]: the registers of proc that are no outcome item, each with the
+	// instructions that read it (operands, guard, until condition) and the untils
+	// whose loop body does.
+	regs [][]reader
+	// cells[proc]: the cells that instructions of proc read, executing or at their
+	// perform (plain and remote loads, gets, accumulates, cas), each with those
+	// instructions and the untils whose loop body holds one.
+	cells [][]reader
+	// readingSlots: the slots whose perform reads their cell.
+	readingSlots []int
 	// pinned: cells never dropped (outcome items, separate windows).
 	pinned uint64
+}
+
+// reader is a register or a cell and the instructions of a process that read it.
+type reader struct {
+	index  int
+	instrs uint64
 }
 
 // buildLiveness computes the reader masks of the quotient.
 func (c *compiler) buildLiveness() {
 	p := c.p
-	n := p.NProcs
-	lv := &liveness{regReaders: make([][]uint64, n), regOut: make([]uint32, n),
-		cellReaders: make([]uint64, len(p.Cells)*n), slotReads: make([]bool, len(p.Slots))}
+	lv := &liveness{regs: make([][]reader, p.NProcs), cells: make([][]reader, p.NProcs)}
+	regOut := make([]uint32, p.NProcs)
 	for _, o := range p.Out {
 		if o.Proc >= 0 {
-			lv.regOut[o.Proc] |= 1 << uint(o.Reg)
+			regOut[o.Proc] |= 1 << uint(o.Reg)
 		} else {
 			lv.pinned |= 1 << uint(o.Cell)
 		}
@@ -66,8 +75,9 @@ func (c *compiler) buildLiveness() {
 		}
 	}
 	for proc := range p.Procs {
+		regs := make([]uint64, len(p.Procs[proc].Regs))
+		cells := make([]uint64, len(p.Cells))
 		code := p.Procs[proc].Code
-		lv.regReaders[proc] = make([]uint64, len(p.Procs[proc].Regs))
 		for j := range code {
 			in := &code[j]
 			readers := uint64(1) << uint(j)
@@ -77,15 +87,27 @@ func (c *compiler) buildLiveness() {
 				}
 			}
 			for m := readRegs(in); m != 0; m &= m - 1 {
-				lv.regReaders[proc][bits.TrailingZeros32(m)] |= readers
+				regs[bits.TrailingZeros32(m)] |= readers
 			}
 			if readsCell(in) {
-				lv.cellReaders[int(in.Cell)*n+proc] |= readers
+				cells[in.Cell] |= readers
+			}
+		}
+		for r, m := range regs {
+			if regOut[proc]&(1<<uint(r)) == 0 {
+				lv.regs[proc] = append(lv.regs[proc], reader{r, m})
+			}
+		}
+		for cell, m := range cells {
+			if m != 0 && lv.pinned&(1<<uint(cell)) == 0 {
+				lv.cells[proc] = append(lv.cells[proc], reader{cell, m})
 			}
 		}
 	}
 	for k, sl := range p.Slots {
-		lv.slotReads[k] = readsCell(&p.Procs[sl.Proc].Code[sl.Instr])
+		if readsCell(&p.Procs[sl.Proc].Code[sl.Instr]) {
+			lv.readingSlots = append(lv.readingSlots, k)
+		}
 	}
 	p.live = lv
 }
@@ -113,23 +135,22 @@ func (p *Program) DropDead(s State) {
 		return
 	}
 	l := &p.Layout
-	n := p.NProcs
 	live := lv.pinned
-	for k, reads := range lv.slotReads {
-		if reads && s[l.Slot[k]] == SlotPending {
+	for _, k := range lv.readingSlots {
+		if s[l.Slot[k]] == SlotPending {
 			live |= 1 << uint(p.Procs[p.Slots[k].Proc].Code[p.Slots[k].Instr].Cell)
 		}
 	}
 	for proc := range p.Procs {
 		undone := ^p.done(s, proc)
-		for r, readers := range lv.regReaders[proc] {
-			if readers&undone == 0 && lv.regOut[proc]&(1<<uint(r)) == 0 {
-				p.setReg(s, proc, r, 0)
+		for _, r := range lv.regs[proc] {
+			if r.instrs&undone == 0 {
+				p.setReg(s, proc, r.index, 0)
 			}
 		}
-		for c := range p.Cells {
-			if lv.cellReaders[c*n+proc]&undone != 0 {
-				live |= 1 << uint(c)
+		for _, c := range lv.cells[proc] {
+			if c.instrs&undone != 0 {
+				live |= 1 << uint(c.index)
 			}
 		}
 	}

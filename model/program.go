@@ -118,7 +118,9 @@ type Instr struct {
 	// LocalSkip: the same holds for skipping it when its guard is false.
 	// LocalReturn: the same for the return step of a two-phase call.
 	// LocalCommit: the same for the commit of a speculative load (speculate.go).
-	Local, LocalSkip, LocalReturn, LocalCommit bool
+	// QuietReturn: the return of a fence on a window with RMA operations, local
+	// when it completes nothing (fenceCompletesNothing).
+	Local, LocalSkip, LocalReturn, LocalCommit, QuietReturn bool
 	// Completer is, for an RMA instruction, the first later call that completes it
 	// at the origin (-1 none).
 	Completer int8

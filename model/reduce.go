@@ -31,7 +31,7 @@ func (p *Program) localSuccessor(s, scratch State, rec *Record, emit func(Step, 
 					continue
 				}
 			case j == inCall:
-				if !in.LocalReturn {
+				if !in.LocalReturn && !(in.QuietReturn && p.fenceCompletesNothing(s, in)) {
 					continue
 				}
 				st.Kind = StepReturn
@@ -88,15 +88,55 @@ func (c *compiler) localSteps(proc int) {
 		// become E-EPOCH), which the concurrency checks see: never local.
 		// A fence's return opens an exposure epoch that others' locks read (E-EPOCH-MIX).
 		in.LocalReturn = in.TwoPhase && in.Kind != KFree && (in.Kind != KFence || (!p.hasSeparate && !c.windowHasOps(int(in.Win)) && !c.windowLocked(int(in.Win))))
+		in.QuietReturn = !in.LocalReturn && c.quietFence(in)
 		if p.weakProgress && progressTarget&(1<<uint(proc)) != 0 {
 			// weak_progress: every step of the process may change whether it is in
 			// MPI, which others' performs and lock grants read: none is local.
-			in.Local, in.LocalSkip, in.LocalReturn, in.LocalCommit = false, false, false, false
+			in.Local, in.LocalSkip, in.LocalReturn, in.LocalCommit, in.QuietReturn = false, false, false, false, false
 		}
-		if in.Local || (in.LocalSkip && in.GuardReg >= 0) || in.LocalReturn || in.LocalCommit {
+		if in.Local || (in.LocalSkip && in.GuardReg >= 0) || in.LocalReturn || in.LocalCommit || in.QuietReturn {
 			p.Procs[proc].LocalMask |= 1 << uint(k)
 		}
 	}
+}
+
+// quietFence: the fence's return may be local when it completes nothing
+// (fenceCompletesNothing). A fence return that completes nothing ends no pair's
+// concurrency; what else it changes only enables: its own process, the exposure of
+// operations targeting it, the other members' returns. Nothing the others do can
+// disable it: the members' arrivals and the performs it waits for only add up. So
+// it is local on a window whose epochs are all fence epochs (a lock or a PSCW epoch
+// reads the exposure: E-EPOCH-MIX), without R5/R6 copies (they touch the public
+// copy others' RMA reaches) and without assertions (noput lets a return skip
+// performs; the assertion pairs read the calls). Under weak_progress, where a
+// perform needs its target inside an MPI call, a return would disable performs:
+// never local then.
+func (c *compiler) quietFence(in *Instr) bool {
+	p := c.p
+	if in.Kind != KFence || !in.TwoPhase || p.hasSeparate || p.Exploit || p.weakProgress || c.windowLocked(int(in.Win)) || !c.performReductionAllowed() {
+		return false
+	}
+	for i := range p.Procs {
+		for _, other := range p.Procs[i].Code {
+			if other.Win >= 0 && p.Wins[other.Win].Base == p.Wins[in.Win].Base && (other.Kind == KStart || other.Kind == KPost) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fenceCompletesNothing: no operation of an epoch the fence closes is performed and
+// not yet completed (an earlier return of the same fence completed them all, or
+// there were none), so returning from it ends no operation's concurrency.
+func (p *Program) fenceCompletesNothing(s State, in *Instr) bool {
+	for k, sl := range p.Slots {
+		off := p.Layout.Slot[k]
+		if s[off] == SlotPerformed && s[off+1] == EpochFence && p.Procs[sl.Proc].Code[sl.Instr].Win == in.Win {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *compiler) localKind(proc int, in *Instr) bool {

@@ -65,7 +65,7 @@ func newRunCmd() *cobra.Command {
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "parallel searches (0, the default: one per CPU)")
 	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n, 1-based) of the files, for job arrays")
 	addSearchFlags(fl, &f.search, defaultMaxStates)
-	fl.BoolVar(&f.noReduce, "no-reduce", false, "turn off the partial-order reduction (same results, more states)")
+	fl.BoolVar(&f.noReduce, "no-reduce", false, "turn off the partial-order reduction and the live-variable quotient (same results, more states)")
 	addABIFlag(fl, &f.abi)
 	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when a verdict is erroneous, race or sometimes (comma-separated or repeated), whatever the expect lines say")
 	fl.StringVar(&f.assert, "assert", "check", "assertions: check (raise E-ASSERT when false) or exploit (also act on them as an implementation may; expect lines are not checked)")
