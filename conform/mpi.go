@@ -39,14 +39,25 @@ type Library struct {
 	BusyPolls bool
 }
 
-// Libraries are the real-MPI targets.
-var Libraries = map[string]Library{
-	"mpich": {Target: "mpich", Name: "MPICH", CC: "mpicc.mpich", Exec: "mpiexec.mpich",
+// Libraries are the MPI libraries of the Debian packages, one row each: the
+// targets mpich and openmpi. A row is all a library needs; MPI runs tests on any.
+var Libraries = []Library{
+	{Target: "mpich", Name: "MPICH", CC: "mpicc.mpich", Exec: "mpiexec.mpich",
 		Packages: "mpich libmpich-dev", HostfileFlag: "-f", BusyPolls: true},
 	// --mca osc ^rdma: the default RMA component of Open MPI 4.1 crashes on atomics.
-	"openmpi": {Target: "openmpi", Name: "Open MPI", CC: "mpicc.openmpi", Exec: "mpiexec.openmpi",
+	{Target: "openmpi", Name: "Open MPI", CC: "mpicc.openmpi", Exec: "mpiexec.openmpi",
 		ExecArgs: []string{"--allow-run-as-root", "--oversubscribe", "--mca", "osc", "^rdma"},
 		Packages: "openmpi-bin libopenmpi-dev", HostfileFlag: "--hostfile"},
+}
+
+// KnownLibrary is the row of Libraries named target.
+func KnownLibrary(target string) (Library, bool) {
+	for _, lib := range Libraries {
+		if lib.Target == target {
+			return lib, true
+		}
+	}
+	return Library{}, false
 }
 
 // Version is the library's name and version, as its launcher reports it ("MPICH 4.0.2").
@@ -75,18 +86,23 @@ var (
 	versionRE = regexp.MustCompile(`(?:Version:\s+|\) )([0-9][0-9.a-z]*)`)
 )
 
-// LookupLibrary finds a real-MPI target and checks that its tools are installed.
+// LookupLibrary finds a row of Libraries and checks that its tools are installed.
 func LookupLibrary(target string) (Library, error) {
-	lib, ok := Libraries[target]
+	lib, ok := KnownLibrary(target)
 	if !ok {
 		return lib, fmt.Errorf("unknown target %q (expected reference, mpich or openmpi)", target)
 	}
+	return lib, lib.Installed()
+}
+
+// Installed checks that the library's compiler wrapper and launcher can be found.
+func (lib Library) Installed() error {
 	for _, tool := range []string{lib.CC, lib.Exec} {
 		if _, err := exec.LookPath(tool); err != nil {
-			return lib, &MissingLibraryError{Lib: lib, Tool: tool}
+			return &MissingLibraryError{Lib: lib, Tool: tool}
 		}
 	}
-	return lib, nil
+	return nil
 }
 
 // MissingLibraryError says which Debian packages provide a missing library.
@@ -211,29 +227,46 @@ func tail(s string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// MPI runs t on a real MPI library (target mpich or openmpi): the test's C program
-// (conform/cgen) compiled with the library's mpicc and run opt.Runs times under its
-// mpiexec. The histogram is compared with the outcomes the model allows for sem and
-// the machine's hardware model, as Reference does.
-func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Report, error) {
-	lib, err := LookupLibrary(target)
+// MPI is an MPI library as a target, with how its programs are launched.
+type MPI struct {
+	Lib    Library
+	Launch LaunchOptions
+	// Timeout bounds one compile and one run (0: 30 s plus 1 ms per iteration).
+	Timeout time.Duration
+	// Jitter bounds each rank's random start delay in pause instructions (0: the
+	// generator's default; -1: none).
+	Jitter int
+	// KeepDir, when set, receives the generated C program as NAME.c.
+	KeepDir string
+}
+
+// Name is the library's target name (mpich, openmpi).
+func (m MPI) Name() string { return m.Lib.Target }
+
+// Describe is the library's name and version.
+func (m MPI) Describe() string { return m.Lib.Version() }
+
+// Run runs t on the library: the test's C program (conform/cgen) compiled with the
+// library's mpicc and run opt.Runs times under its mpiexec (0 runs: 10^5 for programs
+// without MPI calls, 10^4 for the others). The histogram is compared with the
+// outcomes the model allows for sem and opt's hardware model, as Reference does.
+func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error) {
+	lib := m.Lib
+	if err := lib.Installed(); err != nil {
+		return nil, err
+	}
+	hw, err := opt.compareHW()
 	if err != nil {
 		return nil, err
 	}
-	hw := MachineHW()
-	if opt.HW != "" {
-		if hw, err = model.ParseHW(opt.HW); err != nil {
-			return nil, err
-		}
-	}
-	rep, allowed, err := begin(t, sem, target, hw, opt)
+	rep, allowed, err := begin(t, sem, m.Name(), hw, opt)
 	if rep != nil {
 		rep.Library = lib.Version()
 	}
 	if err != nil || rep.Skipped != "" {
 		return rep, err
 	}
-	src, err := cgen.Generate(t, cgen.Options{Jitter: opt.Jitter})
+	src, err := cgen.Generate(t, cgen.Options{Jitter: m.Jitter})
 	if err != nil {
 		return nil, err
 	}
@@ -244,11 +277,11 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 			runs = 10_000
 		}
 	}
-	timeout := opt.Timeout
+	timeout := m.Timeout
 	if timeout == 0 {
 		timeout = 30*time.Second + time.Duration(runs)*time.Millisecond
 	}
-	dir, err := os.MkdirTemp("", "rmacheck-"+target+"-")
+	dir, err := os.MkdirTemp("", "rmacheck-"+m.Name()+"-")
 	if err != nil {
 		return nil, err
 	}
@@ -258,8 +291,8 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 	if err := os.WriteFile(cfile, src, 0o644); err != nil {
 		return nil, err
 	}
-	if opt.KeepDir != "" {
-		if err := atomicfile.WriteFile(filepath.Join(opt.KeepDir, name+".c"), src, 0o644); err != nil {
+	if m.KeepDir != "" {
+		if err := atomicfile.WriteFile(filepath.Join(m.KeepDir, name+".c"), src, 0o644); err != nil {
 			return nil, err
 		}
 	}
@@ -293,16 +326,15 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 		opt.Progress(0, runs)
 	}
 	jitter := ""
-	if opt.Jitter != 0 {
-		jitter = strconv.Itoa(max(opt.Jitter, 0))
+	if m.Jitter != 0 {
+		jitter = strconv.Itoa(max(m.Jitter, 0))
 	}
 	args := []string{strconv.Itoa(runs), strconv.FormatInt(opt.Seed, 10)}
 	if jitter != "" {
 		args = append(args, jitter)
 	}
-	launch := LaunchOptions{Oversubscribe: opt.Oversubscribe, Launcher: opt.Launcher, Hostfile: opt.Hostfile}
-	out, err := lib.Launch(ctx, t.NumProcs(), launch, bin, args...)
-	rep.Placement = &Placement{Launcher: strings.Join(lib.Command(t.NumProcs(), launch), " ")}
+	out, err := lib.Launch(ctx, t.NumProcs(), m.Launch, bin, args...)
+	rep.Placement = &Placement{Launcher: strings.Join(lib.Command(t.NumProcs(), m.Launch), " ")}
 	if line := spinLimit(out); line != "" {
 		// a spin loop that never exits on this library: a finding the report shows
 		// (the command exits 3: the test could not run to its end)

@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/conform"
-	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
 )
@@ -20,19 +18,14 @@ import (
 func init() { extraCommands = append(extraCommands, newConformCmd) }
 
 type conformFlags struct {
-	target           string
+	target           targetFlags
 	sems             []string
 	runs             int
 	seed             int64
 	json             bool
 	includeErroneous bool
 	shard            string
-	oversubscribe    bool
 	hw               string
-	timeout          time.Duration
-	keepC            string
-	launcher         string
-	hostfile         string
 	search           searchFlags
 }
 
@@ -64,65 +57,32 @@ func newConformCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return runConform(cmd, args, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.target, "target", "reference", "where to run: reference, mpich or openmpi (the test's C program from cgen, built with mpicc.mpich / mpicc.openmpi)")
+	fl.StringVar(&f.target.name, "target", "reference", "where to run: reference, mpich or openmpi (the test's C program from cgen, built with mpicc.mpich / mpicc.openmpi)")
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics PRESET[,switch=on|off...] to compare with; repeat for several (default mpi-4.1)")
 	fl.IntVar(&f.runs, "runs", 0, "iterations per test (0, the default: 10^6 for programs without MPI calls, 10^4 with)")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the runtime's choices")
 	fl.BoolVar(&f.json, "json", false, "one JSON object per test and semantics, one a line")
 	fl.BoolVar(&f.includeErroneous, "include-erroneous", false, "also run tests the model finds erroneous")
 	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n) of the files")
-	fl.BoolVar(&f.oversubscribe, "oversubscribe", false, "mpich: run more ranks than cores (MPICH busy-polls, so this is refused by default)")
 	fl.StringVar(&f.hw, "hw", "", "mpich, openmpi: hardware model to compare with (default the machine's: "+conform.MachineHW().String()+")")
-	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run (0, the default: 30s + 1ms per iteration)")
-	fl.StringVar(&f.keepC, "keep-c", "", "mpich, openmpi: also write each test's C program into this directory (created if needed)")
-	fl.StringVar(&f.launcher, "launcher", "", "mpich, openmpi: start the ranks with this command instead of the library's mpiexec, e.g. 'srun -N 2 --ntasks-per-node 1' or 'mpiexec.mpich -hosts a,b' (split at spaces; -n N, the program and its arguments follow)")
+	addLaunchFlags(fl, &f.target)
 	addSearchFlags(fl, &f.search, defaultMaxStates)
-	fl.StringVar(&f.hostfile, "hostfile", "", "mpich, openmpi: give this hostfile to the library's mpiexec (-f for MPICH, --hostfile for Open MPI)")
+	fl.StringVar(&f.target.hostfile, "hostfile", "", "mpich, openmpi: give this hostfile to the library's mpiexec (-f for MPICH, --hostfile for Open MPI)")
 	return cmd
 }
 
 func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	if err := firstError(atLeast("runs", f.runs, 0, "0: the default, 10^6 without MPI calls, 10^4 with"),
-		atLeast("timeout", f.timeout, 0, "0: the default, 30s + 1ms per iteration")); err != nil {
+		atLeast("timeout", f.target.timeout, 0, "0: the default, 30s + 1ms per iteration")); err != nil {
 		return err
 	}
 	search, err := f.search.options(0)
 	if err != nil {
 		return err
 	}
-	switch f.target {
-	case "reference":
-		if f.hw != "" || f.oversubscribe || f.keepC != "" || f.launcher != "" || f.hostfile != "" || f.timeout != 0 {
-			return usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile and --timeout are for the mpich and openmpi targets")
-		}
-	case "mpich", "openmpi":
-		if f.hw != "" {
-			if _, err := model.ParseHW(f.hw); err != nil {
-				return usageErrorf("--hw: %v", err)
-			}
-		}
-		if f.launcher != "" && f.hostfile != "" {
-			return usageErrorf("give --hostfile to the library's mpiexec, or put it in --launcher, not both")
-		}
-		if f.launcher != "" && len(strings.Fields(f.launcher)) == 0 {
-			return usageErrorf("--launcher: empty command")
-		}
-		if f.hostfile != "" {
-			if _, err := litmus.ReadFile(f.hostfile, maxFileSize); err != nil {
-				printErrors(cmd.ErrOrStderr(), err)
-				return exitWith(exitBadInput)
-			}
-		}
-		if _, err := conform.LookupLibrary(f.target); err != nil {
-			return exitError{code: exitCannotRun, err: err}
-		}
-		if f.keepC != "" { // once, up front: not one failure per test
-			if err := os.MkdirAll(f.keepC, 0o755); err != nil {
-				return ioError(fmt.Errorf("--keep-c: %w", err))
-			}
-		}
-	default:
-		return usageErrorf("--target %q: expected reference, mpich or openmpi", f.target)
+	target, err := f.conformTarget(cmd)
+	if err != nil {
+		return err
 	}
 	if len(f.sems) == 0 {
 		f.sems = []string{"mpi-4.1"}
@@ -137,7 +97,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	}
 	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	var ctx context.Context
-	if f.target != "reference" { // MPI processes to stop on an interrupt
+	if _, isMPI := target.(conform.MPI); isMPI { // MPI processes to stop on an interrupt
 		var stop func()
 		ctx, stop = interruptible()
 		defer stop()
@@ -146,15 +106,8 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	for _, t := range tests {
 		for _, sem := range sems {
 			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, Search: search,
-				Oversubscribe: f.oversubscribe, HW: f.hw, Timeout: f.timeout, KeepDir: f.keepC,
-				Launcher: strings.Fields(f.launcher), Hostfile: f.hostfile, Context: ctx}
-			opt.Progress = conformProgress(errw, t.Name, f.json)
-			var rep *conform.Report
-			if f.target == "reference" {
-				rep, err = conform.Reference(t, sem, opt)
-			} else {
-				rep, err = conform.MPI(t, sem, f.target, opt)
-			}
+				HW: f.hw, Context: ctx, Progress: conformProgress(errw, t.Name, f.json)}
+			rep, err := target.Run(t, sem, opt)
 			clearProgress(errw, f.json)
 			if exit, ok := interruptedExit(err); ok {
 				return exit
@@ -196,6 +149,32 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		return exitWith(exitFailed)
 	}
 	return nil
+}
+
+// conformTarget checks the flags of the target they name and makes it.
+func (f conformFlags) conformTarget(cmd *cobra.Command) (conform.Target, error) {
+	if f.target.name == "reference" {
+		if f.hw != "" || f.target.launchFlagsSet() {
+			return nil, usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile and --timeout are for the mpich and openmpi targets")
+		}
+		return f.target.target()
+	}
+	if _, ok := conform.KnownLibrary(f.target.name); !ok {
+		return f.target.target() // the usage error naming the targets
+	}
+	if f.hw != "" {
+		if _, err := model.ParseHW(f.hw); err != nil {
+			return nil, usageErrorf("--hw: %v", err)
+		}
+	}
+	if err := f.target.checkLaunch(func(err error) { printErrors(cmd.ErrOrStderr(), err) }); err != nil {
+		return nil, err
+	}
+	target, err := f.target.target()
+	if err != nil {
+		return nil, err
+	}
+	return target, makeKeepDir(f.target.keepC)
 }
 
 // conformProgress prints the rate and an estimate of the time left, on a terminal.

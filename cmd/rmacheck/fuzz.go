@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,9 +11,9 @@ import (
 
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/conform/cgen"
+	"github.com/rmacheck/rmacheck/fuzz"
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
-	"github.com/rmacheck/rmacheck/reference"
 )
 
 func init() { extraCommands = append(extraCommands, newFuzzCmd) }
@@ -69,18 +70,15 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	if err != nil {
 		return err
 	}
-	target := gen.ReferenceTarget(reference.Options{}, search)
-	switch f.target {
-	case "reference":
-	case "mpich", "openmpi":
-		if _, err := conform.LookupLibrary(f.target); err != nil {
-			return exitError{code: exitCannotRun, err: err}
-		}
-		ctx, stop := interruptible()
+	target, err := targetFlags{name: f.target}.target()
+	if err != nil {
+		return err
+	}
+	var ctx context.Context
+	if _, isMPI := target.(conform.MPI); isMPI { // MPI processes to stop on an interrupt
+		var stop func()
+		ctx, stop = interruptible()
 		defer stop()
-		target = gen.MPITarget(ctx, f.target, search)
-	default:
-		return usageErrorf("--target %q: expected reference, mpich or openmpi", f.target)
 	}
 	sems, err := parseSems([]string{f.sem})
 	if err != nil {
@@ -101,7 +99,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 		}
 	}
 	errw := cmd.ErrOrStderr()
-	res, err := gen.Fuzz(gen.FuzzOptions{Sem: sems[0], Target: target, TargetName: f.target, Search: search,
+	res, err := fuzz.Fuzz(fuzz.Options{Sem: sems[0], Target: target, Search: search, Context: ctx,
 		Config: gen.Config{MinProcs: 2, MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, Syncs: f.syncs},
 		Time:   f.dur, Programs: f.programs, Runs: f.runs, Seed: f.seed,
 		Log: func(format string, args ...any) { fmt.Fprintf(errw, "fuzz: "+format+"\n", args...) }})

@@ -36,9 +36,13 @@ func newProbeCmd() *cobra.Command {
 			if target != "mpich" && target != "openmpi" {
 				return usageErrorf("--target %q: expected mpich or openmpi", target)
 			}
+			lib, err := conform.LookupLibrary(target)
+			if err != nil {
+				return exitError{code: exitCannotRun, err: err}
+			}
 			ctx, stop := interruptible()
 			defer stop()
-			pr, err := conform.RunProbe(ctx, target, timeout)
+			pr, err := conform.RunProbe(ctx, lib, timeout)
 			if exit, ok := interruptedExit(err); ok {
 				return exit
 			}

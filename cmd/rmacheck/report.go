@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,7 +15,6 @@ import (
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
-	"github.com/rmacheck/rmacheck/spec"
 )
 
 func init() { extraCommands = append(extraCommands, newReportCmd) }
@@ -177,7 +175,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		if f.distProcs < 1 || f.distInstrs < 1 {
 			return usageErrorf("--distinguish-procs and --distinguish-instrs must be at least 1")
 		}
-		if r.Smallest, err = smallestTests(sems, f.distProcs, f.distInstrs); err != nil {
+		if r.Smallest, err = gen.SmallestTests(sems, f.distProcs, f.distInstrs); err != nil {
 			return exitError{code: exitFailed, err: err}
 		}
 	}
@@ -195,52 +193,4 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s and %s (%d tests)\n", filepath.Join(f.out, "report.md"), filepath.Join(f.out, "report.html"), len(tests))
 	return nil
-}
-
-// smallestTests runs distinguish (hw relaxed) for every pair of semantics, two pairs
-// at a time; the result is in pair order whatever the timing.
-func smallestTests(sems []spec.Semantics, procs, instrs int) ([]*evidence.Smallest, error) {
-	type pair struct{ i, j int }
-	var pairs []pair
-	for i := range sems {
-		for j := i + 1; j < len(sems); j++ {
-			pairs = append(pairs, pair{i, j})
-		}
-	}
-	out := make([]*evidence.Smallest, len(pairs))
-	errs := make([]error, len(pairs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < 2; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				x, y := sems[pairs[k].i], sems[pairs[k].j]
-				diffs, searched, err := gen.Distinguish(gen.DistinguishOptions{X: x, Y: y, HW: model.Relaxed,
-					MaxProcs: procs, MaxInstrs: instrs})
-				if err != nil {
-					errs[k] = fmt.Errorf("distinguish %s and %s: %v", x.Name, y.Name, err)
-					continue
-				}
-				s := &evidence.Smallest{X: x, Y: y, HW: model.Relaxed, MaxProcs: procs, MaxInstrs: instrs, Candidates: searched, Found: len(diffs)}
-				if len(diffs) > 0 {
-					d := diffs[0]
-					s.Diff, s.Source, s.From, s.Instrs = d.Diff, d.Source, d.From, gen.Size(d.Test)
-				}
-				out[k] = s
-			}
-		}()
-	}
-	for k := range pairs {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
