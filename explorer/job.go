@@ -3,6 +3,7 @@ package explorer
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/rmacheck/rmacheck/litmus"
@@ -18,6 +19,26 @@ type Job struct {
 	// Exploit: the model acts on the test's assertions (model.ExploitAssertions);
 	// expect lines describe the default mode and are not checked then.
 	Exploit bool
+}
+
+// JobsFor lists the searches of a test: each semantics under each of hws, or, when
+// none is given, under relaxed and every hw model the test's expect lines name.
+func JobsFor(t *litmus.Test, sems []spec.Semantics, hws ...model.HW) []Job {
+	if len(hws) == 0 {
+		hws = []model.HW{model.Relaxed}
+		for _, e := range t.Expects {
+			if h, err := model.ParseHW(e.HW); err == nil && !slices.Contains(hws, h) {
+				hws = append(hws, h)
+			}
+		}
+	}
+	var jobs []Job
+	for _, h := range hws {
+		for _, s := range sems {
+			jobs = append(jobs, Job{Test: t, Sem: s, HW: h})
+		}
+	}
+	return jobs
 }
 
 // JobResult is the result of a Job, or why there is none.

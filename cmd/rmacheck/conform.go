@@ -15,8 +15,6 @@ import (
 	"github.com/rmacheck/rmacheck/output"
 )
 
-func init() { extraCommands = append(extraCommands, newConformCmd) }
-
 type conformFlags struct {
 	target           targetFlags
 	sems             []string

@@ -16,8 +16,6 @@ import (
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
 )
 
-func init() { extraCommands = append(extraCommands, newFuzzCmd) }
-
 type fuzzFlags struct {
 	target, sem         string
 	dur                 time.Duration

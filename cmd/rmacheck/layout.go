@@ -10,8 +10,6 @@ import (
 	"github.com/rmacheck/rmacheck/output"
 )
 
-func init() { extraCommands = append(extraCommands, newLayoutCmd) }
-
 func newLayoutCmd() *cobra.Command {
 	var sem, abi string
 	cmd := &cobra.Command{

@@ -10,8 +10,6 @@ import (
 	"github.com/rmacheck/rmacheck/conform"
 )
 
-func init() { extraCommands = append(extraCommands, newProbeCmd) }
-
 func newProbeCmd() *cobra.Command {
 	var target string
 	var asJSON bool

@@ -17,8 +17,6 @@ import (
 	"github.com/rmacheck/rmacheck/output"
 )
 
-func init() { extraCommands = append(extraCommands, newReportCmd) }
-
 type reportFlags struct {
 	out, title, date       string
 	sems, hws              []string

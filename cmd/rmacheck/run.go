@@ -18,8 +18,6 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-func init() { extraCommands = append(extraCommands, newRunCmd, newReplayCmd) }
-
 type runFlags struct {
 	sems     []string
 	hw       string
@@ -151,39 +149,6 @@ func loadTests(cmd *cobra.Command, args []string, shard string) ([]*litmus.Test,
 	return tests, bad, nil
 }
 
-// jobsFor lists the searches of a test: each semantics under the chosen hw model,
-// or under relaxed and every hw model its expect lines name.
-func jobsFor(t *litmus.Test, sems []spec.Semantics, hwFlag string) []explorer.Job {
-	var hws []model.HW
-	if hwFlag != "" {
-		h, _ := model.ParseHW(hwFlag)
-		hws = []model.HW{h}
-	} else {
-		hws = []model.HW{model.Relaxed}
-		for _, e := range t.Expects {
-			if h, err := model.ParseHW(e.HW); err == nil && !containsHW(hws, h) {
-				hws = append(hws, h)
-			}
-		}
-	}
-	var jobs []explorer.Job
-	for _, h := range hws {
-		for _, s := range sems {
-			jobs = append(jobs, explorer.Job{Test: t, Sem: s, HW: h})
-		}
-	}
-	return jobs
-}
-
-func containsHW(hs []model.HW, h model.HW) bool {
-	for _, x := range hs {
-		if x == h {
-			return true
-		}
-	}
-	return false
-}
-
 func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	if err := atLeast("jobs", f.jobs, 0, "0: one per CPU"); err != nil {
 		return err
@@ -197,10 +162,13 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
+	var hws []model.HW // none: relaxed and the hw models of each test's expect lines
 	if f.hw != "" {
-		if _, err := model.ParseHW(f.hw); err != nil {
+		hw, err := model.ParseHW(f.hw)
+		if err != nil {
 			return usageErrorf("--hw: %v", err)
 		}
+		hws = []model.HW{hw}
 	}
 	switch f.show {
 	case "", "outcomes", "witness", "all":
@@ -222,7 +190,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	var jobs []explorer.Job
 	var last []int // per test, the index of its last job
 	for _, t := range tests {
-		for _, j := range jobsFor(t, sems, f.hw) {
+		for _, j := range explorer.JobsFor(t, sems, hws...) {
 			j.Exploit = exploit
 			jobs = append(jobs, j)
 		}
