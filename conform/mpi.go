@@ -32,22 +32,22 @@ type Library struct {
 	CC       string   // the compiler wrapper
 	Exec     string   // the launcher
 	ExecArgs []string // before -n N
-	Packages string   // the Debian packages that provide it
+	Packages string   // the Debian packages that provide it ("": installed otherwise)
 	// HostfileFlag is the launcher's option that names a hostfile.
 	HostfileFlag string
 	// BusyPolls: the library spins while it waits, so more ranks than cores crawl.
 	BusyPolls bool
+	// Env is set (NAME=VALUE) for the launcher and the ranks, over this process's
+	// environment: transport selection, asynchronous progress.
+	Env []string
 }
 
 // Libraries are the MPI libraries of the Debian packages, one row each: the
-// targets mpich and openmpi. A row is all a library needs; MPI runs tests on any.
+// targets mpich and openmpi. A row is all a library needs; MPI runs tests on any,
+// such as one installed at a prefix of the user's (LibraryAt).
 var Libraries = []Library{
-	{Target: "mpich", Name: "MPICH", CC: "mpicc.mpich", Exec: "mpiexec.mpich",
-		Packages: "mpich libmpich-dev", HostfileFlag: "-f", BusyPolls: true},
-	// --mca osc ^rdma: the default RMA component of Open MPI 4.1 crashes on atomics.
-	{Target: "openmpi", Name: "Open MPI", CC: "mpicc.openmpi", Exec: "mpiexec.openmpi",
-		ExecArgs: []string{"--allow-run-as-root", "--oversubscribe", "--mca", "osc", "^rdma"},
-		Packages: "openmpi-bin libopenmpi-dev", HostfileFlag: "--hostfile"},
+	familyNamed("mpich").library("mpicc.mpich", "mpiexec.mpich", "mpich libmpich-dev"),
+	familyNamed("openmpi").library("mpicc.openmpi", "mpiexec.openmpi", "openmpi-bin libopenmpi-dev"),
 }
 
 // KnownLibrary is the row of Libraries named target.
@@ -64,7 +64,7 @@ func KnownLibrary(target string) (Library, bool) {
 func (lib Library) Version() string {
 	libVersions.Lock()
 	defer libVersions.Unlock()
-	if v, ok := libVersions.m[lib.Target]; ok {
+	if v, ok := libVersions.m[lib.Exec]; ok {
 		return v
 	}
 	v := lib.Name
@@ -73,7 +73,7 @@ func (lib Library) Version() string {
 			v += " " + m[1]
 		}
 	}
-	libVersions.m[lib.Target] = v
+	libVersions.m[lib.Exec] = v
 	return v
 }
 
@@ -112,6 +112,10 @@ type MissingLibraryError struct {
 }
 
 func (e *MissingLibraryError) Error() string {
+	if e.Lib.Packages == "" {
+		return fmt.Sprintf("%s is not installed (%s not found); give the prefix of an MPI install (--mpi PREFIX, with PREFIX/bin/mpicc and PREFIX/bin/mpiexec) or --mpicc and --mpiexec",
+			e.Lib.Name, e.Tool)
+	}
 	return fmt.Sprintf("%s is not installed (%s not found); install it with: apt-get install %s",
 		e.Lib.Name, e.Tool, e.Lib.Packages)
 }
@@ -124,7 +128,7 @@ func IsMissingLibrary(err error) bool {
 
 // CompileC compiles a C program with the library's wrapper (-O2 -Wall -Werror).
 func (lib Library) CompileC(ctx context.Context, src, bin string) error {
-	out, errb, err := runGroup(ctx, []string{lib.CC, "-O2", "-Wall", "-Werror", "-o", bin, src})
+	out, errb, err := runGroup(ctx, []string{lib.CC, "-O2", "-Wall", "-Werror", "-o", bin, src}, lib.Env)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -170,7 +174,7 @@ func (lib Library) Launch(ctx context.Context, n int, opt LaunchOptions, bin str
 			lib.Name, n, runtime.NumCPU()), Hint: "--oversubscribe runs them anyway"}
 	}
 	argv := append(append(lib.Command(n, opt), bin), args...)
-	stdout, stderr, err := runGroup(ctx, argv)
+	stdout, stderr, err := runGroup(ctx, argv, lib.Env)
 	if ctx.Err() != nil {
 		return stdout, ctx.Err()
 	}
@@ -421,6 +425,8 @@ func (rep *Report) fromOutput(out []byte, p *model.Program) error {
 		switch f[0] {
 		case "RMACHECK":
 			sawHeader = true
+		case "LIBRARY": // the first line of MPI_Get_library_version
+			rep.Library = libraryLine(strings.TrimPrefix(line, "LIBRARY"))
 		case "MODEL":
 			rep.Models = append(rep.Models, strings.Join(f[1:], " "))
 		case "PLACEMENT":

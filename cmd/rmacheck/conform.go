@@ -43,12 +43,16 @@ func newConformCmd() *cobra.Command {
 			wrapText(`The mpich and openmpi targets compile the test's C program (see 'rmacheck cgen') with mpicc.mpich or `+
 				`mpicc.openmpi and run it under mpiexec.mpich or mpiexec.openmpi (--allow-run-as-root --oversubscribe `+
 				`--mca osc ^rdma); each iteration starts from the initial values, the ranks released together by a `+
-				`spin barrier in shared memory. A window whose MPI_WIN_MODEL differs from the declared model skips the test.`, 80) + "\n" + exitStatusHelp("every observed outcome is allowed (tests skipped as erroneous or by the library included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states",
+				`spin barrier in shared memory. A window whose MPI_WIN_MODEL differs from the declared model skips the test. `+
+				`Any other MPICH or Open MPI install is a target too: --mpi PREFIX (PREFIX/bin/mpicc and PREFIX/bin/mpiexec), `+
+				`or --mpicc and --mpiexec; --mpiexec-args and --env K=V set its run. The library and version every record `+
+				`names are what the library itself says (MPI_Get_library_version).`, 80) + "\n" + exitStatusHelp("every observed outcome is allowed (tests skipped as erroneous or by the library included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states",
 			"3 the target could not run a test: the library is missing, refuses the ranks (--oversubscribe runs them), times out (--timeout raises the bound), crashes, stops with an MPI error, or stops at its spin limit (SPIN-LIMIT); each says what happened and what to do. 2 wins over 3, and 3 over 1",
 			"130/143 interrupted by SIGINT/SIGTERM; the MPI processes are stopped and the temporary files removed"),
 		Example: `  rmacheck conform --target reference ../shared/acceptance/01-SB.lit
   rmacheck conform --target mpich --runs 100000 ../shared/acceptance/01-SB.lit
   rmacheck conform --target openmpi --keep-c /tmp/c litmus/ticket435
+  rmacheck conform --mpi /opt/mpich-4.3 --runs 10000 litmus/rma
   rmacheck conform --target reference --sem B --runs 100000 litmus/ticket435
   rmacheck conform --target reference --json litmus > reference.json`,
 		Args: cobra.MinimumNArgs(1),
@@ -151,13 +155,13 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 
 // conformTarget checks the flags of the target they name and makes it.
 func (f conformFlags) conformTarget(cmd *cobra.Command) (conform.Target, error) {
-	if f.target.name == "reference" {
+	if f.target.name == "reference" && !f.target.install() {
 		if f.hw != "" || f.target.launchFlagsSet() {
-			return nil, usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile and --timeout are for the mpich and openmpi targets")
+			return nil, usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile, --timeout, --mpiexec-args and --env are for MPI libraries (--target mpich or openmpi, --mpi PREFIX)")
 		}
 		return f.target.target()
 	}
-	if _, ok := conform.KnownLibrary(f.target.name); !ok {
+	if _, ok := conform.KnownLibrary(f.target.name); !ok && !f.target.install() {
 		return f.target.target() // the usage error naming the targets
 	}
 	if f.hw != "" {

@@ -17,7 +17,8 @@ import (
 )
 
 type fuzzFlags struct {
-	target, sem         string
+	target              targetFlags
+	sem                 string
 	dur                 time.Duration
 	runs, programs      int
 	seed                int64
@@ -49,7 +50,8 @@ func newFuzzCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return runFuzz(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.target, "target", "reference", "where to run: reference, mpich or openmpi")
+	fl.StringVar(&f.target.name, "target", "reference", "where to run: reference, mpich or openmpi")
+	addLibraryFlags(fl, &f.target)
 	fl.StringVar(&f.sem, "sem", "mpi-4.1", "semantics PRESET[,switch=on|off...]")
 	fl.DurationVar(&f.dur, "time", time.Minute, "stop after this long (0: no time bound, only --programs)")
 	fl.IntVar(&f.runs, "runs", 2000, "runs of each program on the target")
@@ -68,12 +70,13 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	if err != nil {
 		return err
 	}
-	target, err := targetFlags{name: f.target}.target()
+	target, err := f.target.target()
 	if err != nil {
 		return err
 	}
+	_, isMPI := target.(conform.MPI)
 	var ctx context.Context
-	if _, isMPI := target.(conform.MPI); isMPI { // MPI processes to stop on an interrupt
+	if isMPI { // MPI processes to stop on an interrupt
 		var stop func()
 		ctx, stop = interruptible()
 		defer stop()
@@ -112,7 +115,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "Fuzz %s (semantics %s, hw %s): %d programs, %d race-free, %d runs, %.1fs; %d reproducers, %d not confirmed\n",
-		f.target, sems[0].Name, conform.MachineHW(), res.Programs, res.RaceFree, res.Runs, res.Elapsed.Seconds(),
+		target.Name(), sems[0].Name, conform.MachineHW(), res.Programs, res.RaceFree, res.Runs, res.Elapsed.Seconds(),
 		len(res.Findings), res.Unconfirmed)
 	for _, fd := range res.Findings {
 		fmt.Fprintf(out, "\nNON-CONFORMING: program %d (%d instructions, shrunk to %d)\n", fd.Program, gen.Size(fd.Original), gen.Size(fd.Test))
@@ -124,7 +127,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 			var b atomicfile.Batch // the .lit and its C, both or neither
 			written := []string{filepath.Join(f.out, fd.Test.Name+".lit")}
 			b.Add(written[0], fd.Source, 0o644)
-			if f.target != "reference" { // the C a library's developers can run
+			if isMPI { // the C a library's developers can run
 				if src, err := cgen.Generate(fd.Test, cgen.Options{}); err != nil {
 					fmt.Fprintf(cmd.ErrOrStderr(), "rmacheck: no C for %s: %v\n", fd.Test.Name, err)
 				} else {
