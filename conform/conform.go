@@ -5,7 +5,6 @@ package conform
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/rmacheck/rmacheck/explorer"
@@ -150,7 +149,9 @@ func (r Reference) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report
 	ropt.Runs, ropt.Seed, ropt.Progress = runs, opt.Seed, progress
 	res, err := reference.Run(p, ropt)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", t.Name, err)
+		// A deadlock or livelock of the runtime is the target not running the test, as
+		// a library's timeout is: one meaning of exit status 3 whatever the target.
+		return nil, &RunError{Test: t.Name, Lib: "the reference runtime", Reason: err.Error()}
 	}
 	rep.compare(res, allowed)
 	rep.Starvation, rep.Starved = res.Starvation(), res.Starved()

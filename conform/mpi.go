@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -242,6 +243,9 @@ type MPI struct {
 	Jitter int
 	// KeepDir, when set, receives the generated C program as NAME.c.
 	KeepDir string
+	// MaxWindowBytes bounds a rank's window segment in the C program (0:
+	// cgen.DefaultMaxWindowBytes).
+	MaxWindowBytes int
 }
 
 // Name is the library's target name (mpich, openmpi).
@@ -270,7 +274,7 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 	if err != nil || rep.Skipped != "" {
 		return rep, err
 	}
-	src, err := cgen.Generate(t, cgen.Options{Jitter: m.Jitter})
+	src, err := cgen.Generate(t, cgen.Options{Jitter: m.Jitter, MaxWindowBytes: m.MaxWindowBytes})
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +287,7 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 	}
 	timeout := m.Timeout
 	if timeout == 0 {
-		timeout = 30*time.Second + time.Duration(runs)*time.Millisecond
+		timeout = defaultTimeout(runs)
 	}
 	dir, err := os.MkdirTemp("", "rmacheck-"+m.Name()+"-")
 	if err != nil {
@@ -512,4 +516,15 @@ func (p *Placement) String() string {
 	}
 	b.WriteString("via " + p.Launcher)
 	return b.String()
+}
+
+// defaultTimeout bounds a compile and a run of that many iterations: 30 s plus 1 ms an
+// iteration, saturating (--runs 9300000000000 overflowed into a negative timeout that
+// stopped the run at once).
+func defaultTimeout(runs int) time.Duration {
+	const base, perRun = 30 * time.Second, time.Millisecond
+	if runs >= int((math.MaxInt64-base)/perRun) {
+		return math.MaxInt64
+	}
+	return base + time.Duration(runs)*perRun
 }

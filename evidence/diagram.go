@@ -68,7 +68,7 @@ type diagLine struct {
 
 // Diagram draws an execution as SVG (see above); marks are the steps that are a
 // flag's accesses (index -> rule).
-func Diagram(p *model.Program, steps []model.Step, marks map[int]string) string {
+func Diagram(p *model.Program, steps []model.Step, marks map[int]spec.RuleID) string {
 	tr, _, err := p.Trace(steps)
 	n := p.NProcs
 	wrapW := int((float64(diagMaxW)/float64(n) - diagNodeOff - 16) / diagCharW)
@@ -167,7 +167,7 @@ func lineAttrs(class string) string {
 }
 
 // describeStep is the column and the text lines of step i.
-func describeStep(p *model.Program, tr []model.TraceStep, i int, marks map[int]string, wrapW int) diagStep {
+func describeStep(p *model.Program, tr []model.TraceStep, i int, marks map[int]spec.RuleID, wrapW int) diagStep {
 	st := &tr[i]
 	s := diagStep{col: st.Proc, kind: st.Step.Kind, early: len(st.Early) > 0}
 	if st.Step.Kind == model.StepPerform {
@@ -180,17 +180,17 @@ func describeStep(p *model.Program, tr []model.TraceStep, i int, marks map[int]s
 	}
 	label := fmt.Sprintf("%d. %s", i+1, text)
 	if m, ok := marks[i]; ok {
-		label += "  ◀ " + m
+		label += "  ◀ " + m.String()
 	}
 	for k, l := range wrap(label, wrapW) {
 		cls := ""
-		if k == 0 && marks[i] != "" && strings.Contains(l, "◀") {
+		if k == 0 && marks[i] != spec.NoRule && strings.Contains(l, "◀") {
 			cls = "mark"
 		}
 		s.lines = append(s.lines, diagLine{l, cls})
 	}
 	if _, ok := marks[i]; ok && !strings.Contains(s.lines[len(s.lines)-1].text, "◀") && !strings.Contains(s.lines[0].text, "◀") {
-		s.lines = append(s.lines, diagLine{"◀ " + marks[i], "mark"})
+		s.lines = append(s.lines, diagLine{"◀ " + marks[i].String(), "mark"})
 	}
 	if s.early {
 		var rows []string
@@ -216,7 +216,7 @@ func describeStep(p *model.Program, tr []model.TraceStep, i int, marks map[int]s
 		}
 	}
 	for _, d := range st.Raised {
-		for _, l := range wrap("! "+d.Rule+": "+d.Message, wrapW) {
+		for _, l := range wrap("! "+d.Rule.String()+": "+d.Message, wrapW) {
 			s.lines = append(s.lines, diagLine{l, "raised"})
 		}
 	}

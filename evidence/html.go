@@ -234,7 +234,7 @@ func outcomesHTML(res *explorer.Result) string {
 			s = `<span class="sat">` + s + `</span>`
 		}
 		if len(o.Flags) > 0 {
-			s += " (" + html.EscapeString(strings.Join(o.Flags, ",")) + ")"
+			s += " (" + html.EscapeString(strings.Join(spec.RuleNames(o.Flags), ",")) + ")"
 		}
 		parts = append(parts, s)
 	}
@@ -243,7 +243,7 @@ func outcomesHTML(res *explorer.Result) string {
 
 func flagsHTML(res *explorer.Result) string {
 	var parts []string
-	seen := map[string]bool{}
+	seen := map[spec.RuleID]bool{}
 	for _, f := range res.Flags {
 		if seen[f.Rule] {
 			continue

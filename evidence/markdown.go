@@ -224,7 +224,7 @@ func pairsMarkdown(b *strings.Builder, tr *TestReport) {
 		fmt.Fprintf(b, "\n<a id=\"%s\"></a>**%s** (%s, under %s):\n\n", witnessAnchor(tr, wt), wt.Label(), wt.What, strings.Join(wt.Sems, ", "))
 		for i, line := range wt.Lines {
 			if m, ok := wt.Marks[i]; ok {
-				line += "  <- " + m
+				line += "  <- " + m.String()
 			}
 			fmt.Fprintf(b, "%d. %s\n", i+1, mdEscape(line))
 		}
@@ -335,7 +335,7 @@ func outcomeList(res *explorer.Result) string {
 			s = "**" + s + "**"
 		}
 		if len(o.Flags) > 0 {
-			s += " (" + strings.Join(o.Flags, ",") + ")"
+			s += " (" + strings.Join(spec.RuleNames(o.Flags), ",") + ")"
 		}
 		parts = append(parts, s)
 	}
@@ -344,7 +344,7 @@ func outcomeList(res *explorer.Result) string {
 
 func flagLinks(res *explorer.Result) string {
 	var parts []string
-	seen := map[string]bool{}
+	seen := map[spec.RuleID]bool{}
 	for _, f := range res.Flags {
 		if seen[f.Rule] {
 			continue
@@ -353,7 +353,7 @@ func flagLinks(res *explorer.Result) string {
 		if link := ruleLink(f.Rule); link != "" {
 			parts = append(parts, fmt.Sprintf("[%s](%s)", f.Rule, link))
 		} else {
-			parts = append(parts, f.Rule)
+			parts = append(parts, f.Rule.String())
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -205,7 +205,7 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 // each distinct witness execution once.
 func (tr *TestReport) collectWitnesses() {
 	byKey := map[string]*Witness{}
-	add := func(sem string, p *model.Program, steps []model.Step, marks map[int]string, what string) *Witness {
+	add := func(sem string, p *model.Program, steps []model.Step, marks map[int]spec.RuleID, what string) *Witness {
 		lines := output.TraceText(p, steps)
 		key := what + "\x00" + strings.Join(lines, "\n")
 		if w := byKey[key]; w != nil {
@@ -236,10 +236,10 @@ func (tr *TestReport) collectWitnesses() {
 			}
 			for i := range s.Flags {
 				fl := &s.Flags[i]
-				text := "only " + s.Name + " raises " + fl.Rule + ": " + siteText(&fl.Diagnostic) + fl.Message
+				text := "only " + s.Name + " raises " + fl.Rule.String() + ": " + siteText(&fl.Diagnostic) + fl.Message
 				var w *Witness
 				if len(fl.Trace) > 0 {
-					w = add(s.Name, s.Result.TraceProgram(fl), fl.Trace, output.Marks(&fl.Diagnostic), fl.Rule+": "+siteText(&fl.Diagnostic)+fl.Message)
+					w = add(s.Name, s.Result.TraceProgram(fl), fl.Trace, output.Marks(&fl.Diagnostic), fl.Rule.String()+": "+siteText(&fl.Diagnostic)+fl.Message)
 				}
 				pd.Items = append(pd.Items, DiffItem{Text: text, Witness: w})
 			}
@@ -308,7 +308,7 @@ type Witness struct {
 	What    string   // the outcome, or the rule and message
 	Program *model.Program
 	Steps   []model.Step
-	Marks   map[int]string
+	Marks   map[int]spec.RuleID
 	Lines   []string
 	Sat     bool // the outcome satisfies the condition
 }
@@ -426,9 +426,9 @@ var Contradictions = []struct{ Node, First, Second, Note string }{
 }
 
 // ruleLink is the report node address of a rule's first citation ("" for none).
-func ruleLink(rule string) string {
-	r, ok := spec.LookupRule(rule)
-	if !ok || len(r.Nodes) == 0 {
+func ruleLink(rule spec.RuleID) string {
+	r := rule.Rule()
+	if len(r.Nodes) == 0 {
 		return ""
 	}
 	return spec.NodeURL(r.Nodes[0])

@@ -272,7 +272,7 @@ func TestDiagram(t *testing.T) {
 	}
 	var race *explorer.Flag
 	for i := range jr.Result.Flags {
-		if jr.Result.Flags[i].Rule == "RACE" {
+		if jr.Result.Flags[i].Rule == spec.Race {
 			race = &jr.Result.Flags[i]
 		}
 	}

@@ -36,7 +36,7 @@ func exploitDiff(t interface{ Fatalf(string, ...any) }, lt *litmus.Test, sem spe
 	}
 	sort.Strings(added)
 	sort.Strings(missing)
-	return def.Result.HasFlag("E-ASSERT"), added, missing
+	return def.Result.HasFlag(spec.EAssert), added, missing
 }
 
 // TestExploitChangesNothingWhenTrue: "the assert argument does not change program

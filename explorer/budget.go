@@ -16,6 +16,9 @@ import (
 type Budget struct {
 	limit int64
 	used  atomic.Int64
+	// lowered says why the limit is below what the user asked (SystemMemory), for the
+	// message of ErrMemoryLimit; "" when it is not.
+	lowered string
 }
 
 // NewBudget is a budget of limit bytes (limit <= 0: unlimited, nil).
@@ -24,6 +27,18 @@ func NewBudget(limit int64) *Budget {
 		return nil
 	}
 	return &Budget{limit: limit}
+}
+
+// Lowered makes b at most max bytes, for the reason why (a system limit), and
+// returns it.
+func (b *Budget) Lowered(max int64, why string) *Budget {
+	if max <= 0 || why == "" {
+		return b
+	}
+	if b == nil || b.limit >= max {
+		return &Budget{limit: max, lowered: why}
+	}
+	return b
 }
 
 // Limit is the budget's size in bytes (0: unlimited).
@@ -48,7 +63,7 @@ func (b *Budget) take(n int64) error {
 	}
 	if b.used.Add(n) > b.limit {
 		b.used.Add(-n)
-		return &ErrMemoryLimit{Limit: b.limit}
+		return &ErrMemoryLimit{Limit: b.limit, Lowered: b.lowered}
 	}
 	return nil
 }
@@ -61,11 +76,16 @@ func (b *Budget) free(n int64) {
 
 // ErrMemoryLimit is returned when a search would grow past its Budget.
 type ErrMemoryLimit struct {
-	Test  string
-	Limit int64
+	Test    string
+	Limit   int64
+	Lowered string // why the bound is below --max-memory (a system limit), or ""
 }
 
 func (e *ErrMemoryLimit) Error() string {
+	if e.Lowered != "" {
+		return fmt.Sprintf("%s: stopped: its states would pass the memory bound (%s); the result would be incomplete, so none is given; raise that limit, run fewer tests at once (-j), or shrink the test",
+			e.Test, e.Lowered)
+	}
 	return fmt.Sprintf("%s: stopped: its states would pass the memory bound (--max-memory %s); the result would be incomplete, so none is given; raise --max-memory, run fewer tests at once (-j), or shrink the test",
 		e.Test, FormatBytes(e.Limit))
 }

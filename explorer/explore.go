@@ -67,7 +67,7 @@ type Outcome struct {
 	// Flags are the rules the executions ending in this outcome broke: an outcome
 	// of erroneous executions is listed apart from the same values of clean ones
 	// (Flags nil), after them.
-	Flags []string
+	Flags []spec.RuleID
 	// Sat: the outcome satisfies the condition (before the quantifier).
 	Sat bool
 	// Witness is an execution that ends in this outcome.
@@ -125,7 +125,7 @@ func (r *Result) TraceProgram(f *Flag) *model.Program {
 }
 
 // HasFlag reports whether some execution raised rule.
-func (r *Result) HasFlag(rule string) bool {
+func (r *Result) HasFlag(rule spec.RuleID) bool {
 	for _, f := range r.Flags {
 		if f.Rule == rule {
 			return true
@@ -369,7 +369,7 @@ func (e *search) noteRaised(idx int, cur model.State, st model.Step, site model.
 	}
 	var rec model.Record
 	e.p.Apply(cur.Clone(), st, &rec)
-	d := model.Diagnostic{Rule: site.Rule, Class: spec.ClassErroneous, Message: site.Rule, At: model.Site{Proc: site.Proc, Row: site.Row}}
+	d := model.Diagnostic{Rule: site.Rule, Class: spec.ClassErroneous, Message: site.Rule.String(), At: model.Site{Proc: site.Proc, Row: site.Row}}
 	for _, r := range rec.Raised {
 		if r.Rule == site.Rule && r.At.Proc == site.Proc && r.At.Row == site.Row {
 			d = r
@@ -506,14 +506,10 @@ func (e *search) result() *Result {
 // sortFlags orders flags by the catalogue, then by where they are (process, row, the
 // related sites), so that every run lists them alike.
 func sortFlags(flags []Flag) {
-	order := map[string]int{}
-	for i, rl := range spec.Rules {
-		order[rl.ID] = i
-	}
 	sort.SliceStable(flags, func(i, j int) bool {
 		a, b := &flags[i], &flags[j]
-		if order[a.Rule] != order[b.Rule] {
-			return order[a.Rule] < order[b.Rule]
+		if a.Rule != b.Rule {
+			return a.Rule.Order() < b.Rule.Order()
 		}
 		as, bs := a.Sites(), b.Sites()
 		for k := 0; k < len(as) && k < len(bs); k++ {

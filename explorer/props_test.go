@@ -18,7 +18,7 @@ import (
 var propCfg = gen.Config{MinProcs: 2, MaxProcs: 3, MaxInstrs: 4, Loops: true}
 
 // endRaises reports whether a final state's ending raises rule.
-func endRaises(p *model.Program, s model.State, rule string) bool {
+func endRaises(p *model.Program, s model.State, rule spec.RuleID) bool {
 	for _, d := range p.EndDiagnostics(s, p.End(s)) {
 		if d.Rule == rule {
 			return true
@@ -117,13 +117,13 @@ func checkReplays(t *rapid.T, p *model.Program, r *explorer.Result) {
 			t.Fatalf("trace of %s does not replay: %v", f.Rule, err)
 		}
 		switch {
-		case f.Rule == "DEADLOCK" || f.Rule == "LIVELOCK" || f.Rule == "E-EPOCH-END":
+		case f.Rule == spec.Deadlock || f.Rule == spec.Livelock || f.Rule == spec.EEpochEnd:
 			// raised by how the execution ends: the trace ends in a final state that does
 			if !p.Terminal(final) || !endRaises(p, final, f.Rule) {
 				t.Fatalf("trace of %s does not end in a final state that raises it", f.Rule)
 			}
 		case !f.Pair:
-			if !contains(spec.FlagRules(p.Flags(final)), f.Rule) {
+			if p.Flags(final)&spec.FlagBit(f.Rule) == 0 {
 				t.Fatalf("trace of %s ends in a state without it", f.Rule)
 			}
 		default:
@@ -150,21 +150,12 @@ func checkReplays(t *rapid.T, p *model.Program, r *explorer.Result) {
 	}
 }
 
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
 // sameVerdict compares what two searches found: outcome sets (with their flags)
 // and the rules raised.
 func sameVerdict(a, b *explorer.Result) string {
 	type out struct {
 		Values []int64
-		Flags  []string
+		Flags  []spec.RuleID
 	}
 	view := func(r *explorer.Result) any {
 		var outs []out

@@ -30,7 +30,8 @@ type visited struct {
 	rec    int                       // record width: state + parent + step
 	chunks atomic.Pointer[[]*[]byte] // chunk k holds firstChunk << k records
 	shards [nShards]shard
-	// retired are tables replaced by grow that a reader may still probe.
+	// retired are tables replaced by grow that a reader may still probe; they are
+	// held (in the budget) until quiesce.
 	retired []*[]uint64
 	count   atomic.Int64
 	seed    maphash.Seed
@@ -79,6 +80,7 @@ func (v *visited) release() {
 // no reader probes them any more (no contains runs).
 func (v *visited) quiesce() {
 	for _, t := range v.retired {
+		v.unreserve(int64(8 * cap(*t)))
 		putTable(*t)
 	}
 	v.retired = v.retired[:0]
@@ -188,7 +190,7 @@ func (v *visited) ensureChunk(idx int) error {
 	}
 	for cur := *v.chunks.Load(); k >= len(cur); cur = *v.chunks.Load() {
 		n := (firstChunk << len(cur)) * v.rec
-		if err := v.reserve(int64(n)); err != nil {
+		if err := v.reserve(int64(1) << sizeClass(n)); err != nil { // what getBuf allocates
 			return err
 		}
 		next := append(append([]*[]byte(nil), cur...), getBuf(n))
@@ -205,7 +207,8 @@ func (v *visited) grow(sh *shard) error {
 		old = *t
 	}
 	n := max(2*len(old), firstTable)
-	if err := v.reserve(int64(8 * (n - len(old)))); err != nil {
+	// The whole new table: the old one stays (retired) until the level ends.
+	if err := v.reserve(int64(8) << sizeClass(n)); err != nil {
 		return err
 	}
 	table := getTable(n)
@@ -232,6 +235,11 @@ func (v *visited) reserve(n int64) error {
 	}
 	v.held.Add(n)
 	return nil
+}
+
+func (v *visited) unreserve(n int64) {
+	v.held.Add(-n)
+	v.budget.free(n)
 }
 
 // bytes is the memory the set holds.

@@ -45,13 +45,13 @@ func (d *Difference) Signature() string {
 
 // ruleNames lists the rules of flags, each once (a rule may be raised at several places).
 func ruleNames(flags []explorer.Flag) string {
-	var names []string
+	var ids []spec.RuleID
 	for _, f := range flags {
-		if !slices.Contains(names, f.Rule) {
-			names = append(names, f.Rule)
+		if !slices.Contains(ids, f.Rule) {
+			ids = append(ids, f.Rule)
 		}
 	}
-	return strings.Join(names, ",")
+	return strings.Join(spec.RuleNames(ids), ",")
 }
 
 // Class is the shape and synchronizations of the test's name (SHAPE+SYNCS, without

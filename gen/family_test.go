@@ -49,7 +49,7 @@ func TestFamilyWellFormed(t *testing.T) {
 			if jr.Err != nil {
 				t.Fatalf("%s %s: %v", ft.Name, sem.Name, jr.Err)
 			}
-			if jr.Result.HasFlag("DEADLOCK") {
+			if jr.Result.HasFlag(spec.Deadlock) {
 				t.Errorf("%s %s: deadlocks", ft.Name, sem.Name)
 			}
 		}

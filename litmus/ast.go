@@ -6,6 +6,8 @@ package litmus
 import (
 	"fmt"
 	"slices"
+
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Pos is a position in a source file: 1-based line and column (in bytes).
@@ -336,11 +338,11 @@ type ExpectItem struct {
 	Pos    Pos
 	Preset string
 	Obs    Obs
-	Rule   string // with ObsErroneous: the rule in parentheses, or ""
+	Rule   spec.RuleID // with ObsErroneous: the rule in parentheses, or NoRule
 	// RaceChecked: the item lists the race-class rules expected, exactly (Race), or
 	// none at all (+none, Race empty). Without it race-class rules are not checked.
 	RaceChecked bool
-	Race        []string
+	Race        []spec.RuleID
 	RacePos     []Pos // of each rule of Race (of "none" when Race is empty)
 }
 
@@ -348,8 +350,8 @@ type ExpectItem struct {
 // Always+none, Erroneous, Erroneous(RULE).
 func (e ExpectItem) ObsString() string {
 	if e.Obs == ObsErroneous {
-		if e.Rule != "" {
-			return "Erroneous(" + e.Rule + ")"
+		if e.Rule != spec.NoRule {
+			return "Erroneous(" + e.Rule.String() + ")"
 		}
 		return "Erroneous"
 	}
@@ -358,7 +360,7 @@ func (e ExpectItem) ObsString() string {
 		return s + "+none"
 	}
 	for _, r := range e.Race {
-		s += "+" + r
+		s += "+" + r.String()
 	}
 	return s
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // gen draws random well-formed tests: every name it uses is declared, every register it
@@ -508,12 +510,13 @@ func (g *gen) expects() {
 			it := ExpectItem{Preset: p, Obs: Obs(g.intn(0, 3, "obs"))}
 			switch {
 			case it.Obs == ObsErroneous && g.coin("rule"):
-				it.Rule = pick(g, "ruleid", erroneousRules())
+				it.Rule, _ = spec.ParseRuleID(pick(g, "ruleid", erroneousRules()))
 			case it.Obs != ObsErroneous && g.coin("race"):
 				it.RaceChecked = true
 				for _, r := range raceRules() {
 					if g.coin("race-" + r) {
-						it.Race = append(it.Race, r)
+						id, _ := spec.ParseRuleID(r)
+						it.Race = append(it.Race, id)
 					}
 				}
 			}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // instrProg puts one instruction in P0's column of a 3-process test.
@@ -269,8 +271,8 @@ expect hw=tso: mpi-4.1=Always
 		t.Errorf("alias type %v", tst.Aliases[1].Type)
 	}
 	e := tst.Expects
-	if len(e) != 2 || e[0].Items[1].Obs != ObsErroneous || e[0].Items[1].Rule != "" ||
-		e[0].Items[2].Rule != "E-EPOCH" || e[1].HW != "tso" || e[1].Items[0].Obs != ObsAlways {
+	if len(e) != 2 || e[0].Items[1].Obs != ObsErroneous || e[0].Items[1].Rule != spec.NoRule ||
+		e[0].Items[2].Rule != spec.EEpoch || e[1].HW != "tso" || e[1].Items[0].Obs != ObsAlways {
 		t.Errorf("expects: %+v", e)
 	}
 	want := `# a comment before the header

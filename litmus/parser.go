@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Parse parses and validates one .lit file. The error, when not nil, is an ErrorList
@@ -1237,12 +1239,25 @@ func (p *parser) raceRules(it *ExpectItem) {
 			if w != "+none" {
 				p.errorf(Pos{Line: pos.Line, Col: col}, "+none stands alone: it means no race-class rule at all")
 			}
-		} else {
-			it.Race = append(it.Race, rule)
+		} else if id, ok := spec.ParseRuleID(rule); ok {
+			it.Race = append(it.Race, id)
 			it.RacePos = append(it.RacePos, Pos{Line: pos.Line, Col: col})
+		} else if rule != "" {
+			p.softf(Pos{Line: pos.Line, Col: col}, "unknown race-class rule %q (race-class rules: %s, or none)", rule, strings.Join(raceRules(), " "))
 		}
 		col += len(rule) + 1
 	}
+}
+
+// erroneousRule reads the RULE of Erroneous(RULE): ids are resolved here, at the parse
+// edge; the validator judges a known id's class. An unknown id is reported at the item.
+func (p *parser) erroneousRule(item Pos) spec.RuleID {
+	w, _ := p.word("rule id")
+	id, ok := spec.ParseRuleID(w)
+	if !ok {
+		p.softf(item, "unknown rule %q in Erroneous(...) (rules: %s)", w, strings.Join(erroneousRules(), " "))
+	}
+	return id
 }
 
 func (p *parser) parseExpect() {
@@ -1277,7 +1292,7 @@ func (p *parser) parseExpect() {
 		p.next()
 		if it.Obs == ObsErroneous && p.tok.kind == tLParen && p.tok.off == p.prevEnd {
 			p.next()
-			it.Rule, _ = p.word("rule id")
+			it.Rule = p.erroneousRule(it.Pos)
 			p.expect(tRParen, "after rule id")
 		}
 		if p.tok.kind == tPlus && p.tok.off == p.prevEnd {

@@ -39,6 +39,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 type validator struct {
@@ -911,11 +913,11 @@ func (v *validator) raceItems(it ExpectItem) {
 		v.errorf(pos(0), "race-class rules go with Always, Sometimes or Never, not with Erroneous (which ignores them)")
 		return
 	}
-	seen := map[string]bool{}
+	seen := map[spec.RuleID]bool{}
 	for i, r := range it.Race {
 		switch {
-		case raceClass(r):
-		case isRuleID(r):
+		case r.Class() == spec.ClassRace:
+		case r.Raisable():
 			v.errorf(pos(i), "%s is not race-class (race-class rules: %s); an erroneous rule goes in Erroneous(%s)", r, strings.Join(raceRules(), " "), r)
 		default:
 			v.errorf(pos(i), "unknown race-class rule %q (race-class rules: %s, or none)", r, strings.Join(raceRules(), " "))
@@ -961,15 +963,15 @@ func (v *validator) expects() {
 			if it.Obs < ObsNever || it.Obs > ObsErroneous {
 				v.errorf(pos, "bad observation %d", int(it.Obs))
 			}
-			if it.Rule != "" {
+			if it.Rule != spec.NoRule {
 				switch {
 				case it.Obs != ObsErroneous:
 					v.errorf(pos, "a rule id only goes with Erroneous, found %s(%s)", it.ObsString(), it.Rule)
-				case semanticRule(it.Rule):
+				case it.Rule.Class() == spec.ClassRule:
 					v.errorf(pos, "rule %s is a rule the model executes, never raised: Erroneous(RULE) needs one of %s", it.Rule, strings.Join(erroneousRules(), " "))
-				case raceClass(it.Rule):
+				case it.Rule.Class() == spec.ClassRace:
 					v.errorf(pos, "%s is race-class, never erroneous: write Never+%s (or Sometimes+%s, Always+%s)", it.Rule, it.Rule, it.Rule, it.Rule)
-				case !isRuleID(it.Rule):
+				case !it.Rule.Raisable():
 					v.errorf(pos, "unknown rule %q in Erroneous(...) (rules: %s)", it.Rule, strings.Join(erroneousRules(), " "))
 				}
 			}

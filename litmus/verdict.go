@@ -3,6 +3,8 @@ package litmus
 import (
 	"slices"
 	"strings"
+
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // The vocabulary of answers, shared by every tool that prints or checks one (run,
@@ -63,8 +65,8 @@ func (q Quant) Holds(positive, negative int) bool {
 // execution raises, and the race-class rules, each list in catalogue order.
 type Verdict struct {
 	Obs       Obs // Never, Sometimes or Always
-	Erroneous []string
-	Race      []string
+	Erroneous []spec.RuleID
+	Race      []spec.RuleID
 }
 
 // String spells the verdict as an expect line does: Erroneous(E-EPOCH,E-ASSERT) when
@@ -76,7 +78,7 @@ func (v Verdict) String() string {
 	}
 	s := v.Obs.String()
 	for _, r := range v.Race {
-		s += "+" + r
+		s += "+" + r.String()
 	}
 	return s
 }
@@ -85,7 +87,7 @@ func (v Verdict) String() string {
 // Erroneous(RULES).
 func (v Verdict) ObsString() string {
 	if len(v.Erroneous) > 0 {
-		return "Erroneous(" + strings.Join(v.Erroneous, ",") + ")"
+		return "Erroneous(" + strings.Join(spec.RuleNames(v.Erroneous), ",") + ")"
 	}
 	return v.Obs.String()
 }
@@ -101,7 +103,7 @@ func (v Verdict) IsErroneous() bool { return len(v.Erroneous) > 0 }
 //     {U2}) or says +none (no race-class rule at all).
 func (e ExpectItem) Met(v Verdict) bool {
 	if e.Obs == ObsErroneous {
-		if e.Rule != "" {
+		if e.Rule != spec.NoRule {
 			return slices.Contains(v.Erroneous, e.Rule)
 		}
 		return v.IsErroneous()
@@ -115,9 +117,9 @@ func (e ExpectItem) Met(v Verdict) bool {
 	return sameSet(e.Race, v.Race)
 }
 
-// sameSet reports whether a and b hold the same strings (neither repeats one).
-func sameSet(a, b []string) bool {
-	return len(a) == len(b) && !slices.ContainsFunc(a, func(x string) bool { return !slices.Contains(b, x) })
+// sameSet reports whether a and b hold the same rules (neither repeats one).
+func sameSet(a, b []spec.RuleID) bool {
+	return len(a) == len(b) && !slices.ContainsFunc(a, func(x spec.RuleID) bool { return !slices.Contains(b, x) })
 }
 
 // Atoms lists the atoms of a condition, left to right (none for nil): the one walk

@@ -4,17 +4,19 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // TestExpectForms: every form of an expect item parses, prints back as written, and
 // is met exactly by the verdicts LITMUS.md says.
 func TestExpectForms(t *testing.T) {
 	never := Verdict{Obs: ObsNever}
-	neverU2 := Verdict{Obs: ObsNever, Race: []string{"U2"}}
-	neverRaceU2 := Verdict{Obs: ObsNever, Race: []string{"U2", "RACE"}}
-	someRaceU3 := Verdict{Obs: ObsSometimes, Race: []string{"U3", "RACE"}}
-	epoch := Verdict{Obs: ObsNever, Erroneous: []string{"E-EPOCH"}}
-	epochU2 := Verdict{Obs: ObsSometimes, Erroneous: []string{"E-EPOCH", "E-ASSERT"}, Race: []string{"U2"}}
+	neverU2 := Verdict{Obs: ObsNever, Race: []spec.RuleID{spec.U2}}
+	neverRaceU2 := Verdict{Obs: ObsNever, Race: []spec.RuleID{spec.U2, spec.Race}}
+	someRaceU3 := Verdict{Obs: ObsSometimes, Race: []spec.RuleID{spec.U3, spec.Race}}
+	epoch := Verdict{Obs: ObsNever, Erroneous: []spec.RuleID{spec.EEpoch}}
+	epochU2 := Verdict{Obs: ObsSometimes, Erroneous: []spec.RuleID{spec.EEpoch, spec.EAssert}, Race: []spec.RuleID{spec.U2}}
 	cases := []struct {
 		item      string
 		met, miss []Verdict
@@ -59,8 +61,8 @@ func TestVerdictString(t *testing.T) {
 		want string
 	}{
 		{Verdict{Obs: ObsNever}, "Never"},
-		{Verdict{Obs: ObsSometimes, Race: []string{"RACE", "U2"}}, "Sometimes+RACE+U2"},
-		{Verdict{Obs: ObsAlways, Erroneous: []string{"E-EPOCH", "E-ASSERT"}, Race: []string{"U2"}}, "Erroneous(E-EPOCH,E-ASSERT)"},
+		{Verdict{Obs: ObsSometimes, Race: []spec.RuleID{spec.Race, spec.U2}}, "Sometimes+RACE+U2"},
+		{Verdict{Obs: ObsAlways, Erroneous: []spec.RuleID{spec.EEpoch, spec.EAssert}, Race: []spec.RuleID{spec.U2}}, "Erroneous(E-EPOCH,E-ASSERT)"},
 	} {
 		if got := c.v.String(); got != c.want {
 			t.Errorf("%+v prints %q, want %q", c.v, got, c.want)

@@ -67,7 +67,7 @@ exists (1:r0=0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := r.HasFlag("E-ALIGN"); got != c.want {
+		if got := r.HasFlag(spec.EAlign); got != c.want {
 			t.Errorf("%s: E-ALIGN %v, want %v", c.abi.Name, got, c.want)
 		}
 	}

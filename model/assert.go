@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Assertions (node332) are promises about the execution. The model checks each one
@@ -100,7 +101,7 @@ func (c *compiler) agree(w, k int, lists [][]int, members []int, bit uint8) {
 		return
 	}
 	name := map[uint8]string{AssertNoprecede: "noprecede", AssertNosucceed: "nosucceed"}[bit]
-	p.Static = append(p.Static, newDiagnostic("E-ASSERT", p.site(withProc, with),
+	p.Static = append(p.Static, newDiagnostic(spec.EAssert, p.site(withProc, with),
 		fmt.Sprintf("%s asserts %s, but %s of P%d (row %d), the same fence of window %s, does not: all members or none must give it",
 			with.Text, name, without.Text, withoutProc, without.Row, p.Wins[w].Name), p.site(withoutProc, without)))
 }
@@ -120,13 +121,13 @@ func (c *compiler) startPostPairs(w, t, o int) {
 			if sn {
 				with, withProc, other, otherProc = start, o, post, t
 			}
-			p.Static = append(p.Static, newDiagnostic("E-ASSERT", p.site(withProc, with),
+			p.Static = append(p.Static, newDiagnostic(spec.EAssert, p.site(withProc, with),
 				fmt.Sprintf("%s asserts nocheck, but the matching %s of P%d (row %d) does not: nocheck is valid only if every matching post and start give it",
 					with.Text, other.Text, otherProc, other.Row), p.site(otherProc, other)))
 		}
 		if pn || sn {
 			a, b := c.syncAccess(o, starts[k]), c.syncAccess(t, posts[k])
-			p.Candidates = append(p.Candidates, Candidate{A: a, B: b, kind: pairStartPost, rule: "E-ASSERT"})
+			p.Candidates = append(p.Candidates, Candidate{A: a, B: b, kind: pairStartPost, rule: spec.EAssert})
 			c.nocheckPSCW[w] = true
 		}
 	}
@@ -170,7 +171,7 @@ func (c *compiler) lockPairs(w int) {
 			if ib.Asserts&AssertNocheck != 0 && b.proc < a.proc {
 				continue // the pair is listed from the other side
 			}
-			p.Candidates = append(p.Candidates, Candidate{A: c.syncAccess(a.proc, a.instr), B: c.syncAccess(b.proc, b.instr), kind: pairLockNocheck, rule: "E-ASSERT"})
+			p.Candidates = append(p.Candidates, Candidate{A: c.syncAccess(a.proc, a.instr), B: c.syncAccess(b.proc, b.instr), kind: pairLockNocheck, rule: spec.EAssert})
 		}
 	}
 }
@@ -245,13 +246,13 @@ func (p *Program) describeAssertion(cand *Candidate, a, b *access) Diagnostic {
 	default:
 		msg = fmt.Sprintf("%s and %s of P%d (row %d): a nocheck lock epoch meets a conflicting lock", ia.Text, ib.Text, b.proc, ib.Row)
 	}
-	return newDiagnostic("E-ASSERT", p.site(a.proc, ia), msg, p.site(b.proc, ib))
+	return newDiagnostic(spec.EAssert, p.site(a.proc, ia), msg, p.site(b.proc, ib))
 }
 
 // ----- checks made when a call executes (state flags) -----
 
 func (p *Program) assertFalse(s State, rec *Record, proc int, in *Instr, why func() string) {
-	p.raise(s, rec, "E-ASSERT", proc, in, func() string { return in.Text + ": " + why() })
+	p.raise(s, rec, spec.EAssert, proc, in, func() string { return in.Text + ": " + why() })
 }
 
 // checkNostore: nostore on a fence or post is false if the caller stored to its

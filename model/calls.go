@@ -15,7 +15,7 @@ import (
 func (p *Program) winUsable(s State, proc int, in *Instr, rec *Record) bool {
 	wl := &p.Layout.Win[in.Win]
 	if s[wl.Freed+proc] != 0 {
-		p.raise(s, rec, "E-EPOCH", proc, in, func() string { return fmt.Sprintf("%s on window %s after free", in.Text, p.Wins[in.Win].Name) })
+		p.raise(s, rec, spec.EEpoch, proc, in, func() string { return fmt.Sprintf("%s on window %s after free", in.Text, p.Wins[in.Win].Name) })
 		return false
 	}
 	return true
@@ -57,11 +57,11 @@ func (p *Program) copyR6(s State, proc, win int, rec *Record) {
 
 // epochMix and syncEpoch raise E-EPOCH-MIX and E-SYNC-EPOCH at a call, why it is one.
 func (p *Program) epochMix(s State, proc int, in *Instr, rec *Record, why func() string) {
-	p.raise(s, rec, "E-EPOCH-MIX", proc, in, func() string { return in.Text + ": " + why() })
+	p.raise(s, rec, spec.EEpochMix, proc, in, func() string { return in.Text + ": " + why() })
 }
 
 func (p *Program) syncEpoch(s State, proc int, in *Instr, rec *Record, why func() string) {
-	p.raise(s, rec, "E-SYNC-EPOCH", proc, in, func() string { return in.Text + ": " + why() })
+	p.raise(s, rec, spec.ESyncEpoch, proc, in, func() string { return in.Text + ": " + why() })
 }
 
 // sqOpen reports whether a shared_query still has two possible answers.
@@ -82,10 +82,10 @@ func (p *Program) sharedQuery(s State, proc int, in *Instr, choice int8, rec *Re
 	sq := p.Layout.Win[in.Win].SQ + proc*p.NProcs + t
 	switch {
 	case w.Flavor == litmus.FlavorDynamic:
-		p.raise(s, rec, "E-SQ-FLAVOR", proc, in, func() string { return fmt.Sprintf("%s: shared_query on the dynamic window %s", in.Text, w.Name) })
+		p.raise(s, rec, spec.ESQFlavor, proc, in, func() string { return fmt.Sprintf("%s: shared_query on the dynamic window %s", in.Text, w.Name) })
 		return true
 	case w.Flavor != litmus.FlavorAllocateShared && !p.Sem.Has(spec.SqAnyFlavor):
-		p.raise(s, rec, "E-SQ-FLAVOR", proc, in, func() string {
+		p.raise(s, rec, spec.ESQFlavor, proc, in, func() string {
 			return fmt.Sprintf("%s: shared_query on the %s window %s (allowed from MPI-4.1: sq_any_flavor)", in.Text, w.Flavor, w.Name)
 		})
 		return true

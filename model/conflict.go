@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Conflicts and races (SEMANTICS.md §5, §7).
@@ -53,7 +54,7 @@ type access struct {
 type Candidate struct {
 	A, B int // indexes into Program.accesses
 	kind pairKind
-	rule string // the rule it breaks: RACE, U1, U2, U3, U5, S1, S3, C-CONFLICT or E-INFO
+	rule spec.RuleID // the rule it breaks: RACE, U1, U2, U3, U5, S1, S3, C-CONFLICT or E-INFO
 }
 
 // HasConflictChecks reports whether any pair of the program's accesses could conflict.
@@ -76,10 +77,10 @@ func (c *compiler) buildConflicts() {
 			sameCell := overlap[a.cell]&(1<<uint(b.cell)) != 0
 			if cand, ok := c.candidate(a, b, sameCell); ok {
 				cand.A, cand.B = i, j
-				if cand.rule == "U" { // a store against an update: U5 before the perform, U1 after
-					cand.rule = "U5"
+				if cand.kind == pairPlainU && cand.rule == spec.U1 { // a store against an update: U5 before the perform, U1 after
+					cand.rule = spec.U5
 					p.Candidates = append(p.Candidates, cand)
-					cand.rule = "U1"
+					cand.rule = spec.U1
 				}
 				p.Candidates = append(p.Candidates, cand)
 			}
@@ -154,35 +155,35 @@ func (c *compiler) candidate(a, b *access, sameCell bool) (Candidate, bool) {
 	switch {
 	case !a.rma && !b.rma:
 		if sameCell && a.proc != b.proc && (a.store || b.store) {
-			return Candidate{kind: pairPlain, rule: "RACE"}, true
+			return Candidate{kind: pairPlain, rule: spec.Race}, true
 		}
 	case a.rma && !b.rma:
 		cell := p.Cells[a.cell]
 		if cell.Separate {
 			if sameCell && a.writes {
-				return Candidate{kind: pairPlainS, rule: "S1"}, true
+				return Candidate{kind: pairPlainS, rule: spec.S1}, true
 			}
 			// S3: a put or accumulate (a no_op one too: it "conflicts with ... stores in
 			// separate windows", §5) against a store of the owner to the window.
 			if b.store && (a.writes || a.accumulate) && b.proc == cell.Rank && p.Cells[b.cell].Win == cell.Win && p.Cells[b.cell].Rank == cell.Rank {
-				return Candidate{kind: pairS3, rule: "S3"}, true
+				return Candidate{kind: pairS3, rule: spec.S3}, true
 			}
 			return Candidate{}, false
 		}
 		switch {
 		case !sameCell:
 		case b.store && a.writes:
-			return Candidate{kind: pairPlainU, rule: "U"}, true
+			return Candidate{kind: pairPlainU, rule: spec.U1}, true // and U5: buildConflicts adds it
 		case !b.store && a.writes:
-			return Candidate{kind: pairPlainU, rule: "U2"}, true
+			return Candidate{kind: pairPlainU, rule: spec.U2}, true
 		case b.store && a.reads:
-			return Candidate{kind: pairPlainU, rule: "U3"}, true
+			return Candidate{kind: pairPlainU, rule: spec.U3}, true
 		}
 	default:
 		if !sameCell {
 			return Candidate{}, false
 		}
-		if rule := c.rmaConflict(a, b); rule != "" {
+		if rule := c.rmaConflict(a, b); rule != spec.NoRule {
 			return Candidate{kind: pairRMA, rule: rule}, true
 		}
 	}
@@ -193,36 +194,36 @@ func (c *compiler) candidate(a, b *access, sameCell bool) (Candidate, bool) {
 // node338, node315): a put with anything, exactly one accumulate (a no_op one only
 // reads: it conflicts with puts only), accumulates of different types, and mixed
 // ops, which break the accumulate_ops assumption (E-INFO).
-func (c *compiler) rmaConflict(a, b *access) string {
+func (c *compiler) rmaConflict(a, b *access) spec.RuleID {
 	if a.proc == b.proc && a.accumulate && b.accumulate {
-		return "" // one origin's accumulates to a cell are ordered (accumulate_ordering)
+		return spec.NoRule // one origin's accumulates to a cell are ordered (accumulate_ordering)
 	}
 	put := func(x *access) bool { return x.writes && !x.accumulate }
 	readOnly := func(x *access) bool { return !x.writes }
 	switch {
 	case put(a) || put(b):
-		return "C-CONFLICT"
+		return spec.CConflict
 	case a.accumulate != b.accumulate:
 		// get against an accumulate: a conflict unless the accumulate only reads
 		if (a.accumulate && readOnly(a)) || (b.accumulate && readOnly(b)) {
-			return ""
+			return spec.NoRule
 		}
-		return "C-CONFLICT"
+		return spec.CConflict
 	case !a.accumulate:
-		return "" // two gets
+		return spec.NoRule // two gets
 	case readOnly(a) && readOnly(b):
-		return ""
+		return spec.NoRule
 	case a.typ != b.typ:
-		return "C-CONFLICT"
+		return spec.CConflict
 	case readOnly(a) || readOnly(b):
 		if v, _ := c.p.Wins[a.win].Src.InfoValue("accumulate_ops"); v == "same_op" {
-			return "E-INFO"
+			return spec.EInfo
 		}
-		return ""
+		return spec.NoRule
 	case a.accOp != b.accOp:
-		return "E-INFO"
+		return spec.EInfo
 	}
-	return ""
+	return spec.NoRule
 }
 
 // Conflicts reports every candidate pair that is concurrent in s, with its index
@@ -244,35 +245,35 @@ func (p *Program) Conflicts(s State, skip func(candidate int) bool, report func(
 			a, b = b, a
 		}
 		rule := p.concurrent(s, cand, a, b, nil)
-		if rule == "" {
+		if rule == spec.NoRule {
 			continue
 		}
 		report(ci, p.describeConflict(rule, a, b))
 	}
 }
 
-// concurrent decides a candidate pair in s, returning the rule broken or "". The
+// concurrent decides a candidate pair in s, returning the rule broken or NoRule. The
 // plain access reading, when not nil, counts as enabled: a speculative load taking
 // its read step (spec.go).
-func (p *Program) concurrent(s State, cand *Candidate, a, b, reading *access) string {
+func (p *Program) concurrent(s State, cand *Candidate, a, b, reading *access) spec.RuleID {
 	switch cand.kind {
 	case pairPlain:
 		if p.accessEnabled(s, a, reading) && p.accessEnabled(s, b, reading) {
-			return "RACE"
+			return spec.Race
 		}
 	case pairPlainU:
 		st, active := p.opActive(s, a)
 		if !active || !p.accessEnabled(s, b, reading) {
-			return ""
+			return spec.NoRule
 		}
 		switch cand.rule {
-		case "U1": // the store comes after the update was performed, before it completed
+		case spec.U1: // the store comes after the update was performed, before it completed
 			if st != SlotPerformed {
-				return ""
+				return spec.NoRule
 			}
-		case "U5": // the store may come before the update is performed
+		case spec.U5: // the store may come before the update is performed
 			if st == SlotPerformed {
-				return ""
+				return spec.NoRule
 			}
 		}
 		return cand.rule
@@ -281,11 +282,11 @@ func (p *Program) concurrent(s State, cand *Candidate, a, b, reading *access) st
 		started := active && st != SlotIdle
 		dirty := a.slot >= 0 && st == SlotCompleted && s.u64(p.Layout.DirtyPub)&(1<<uint(a.cell)) != 0
 		if (started || dirty) && p.accessEnabled(s, b, reading) {
-			return "S1"
+			return spec.S1
 		}
 	case pairS3:
 		if _, active := p.opActive(s, a); active && p.accessEnabled(s, b, reading) {
-			return "S3"
+			return spec.S3
 		}
 	case pairRMA:
 		_, activeA := p.opActive(s, a)
@@ -294,7 +295,7 @@ func (p *Program) concurrent(s State, cand *Candidate, a, b, reading *access) st
 			return cand.rule
 		}
 	}
-	return ""
+	return spec.NoRule
 }
 
 // accessEnabled: the plain access can execute now and is a real access (its guard
@@ -315,7 +316,7 @@ func (p *Program) accessEnabled(s State, a *access, reading *access) bool {
 	if in.GuardReg >= 0 && !p.guardHolds(s, a.proc, in) {
 		return false
 	}
-	return p.lsProblem(s, a.proc, in) == ""
+	return p.lsProblem(s, a.proc, in) == spec.NoRule
 }
 
 // opActive: the RMA operation is live (issued and not completed at its target) or
@@ -350,7 +351,7 @@ func (p *Program) opActive(s State, a *access) (status int, active bool) {
 	if s[p.Layout.Win[in.Win].Freed+a.proc] != 0 {
 		return SlotIdle, false
 	}
-	if in.Kind != KRMA && p.lsProblem(s, a.proc, in) != "" {
+	if in.Kind != KRMA && p.lsProblem(s, a.proc, in) != spec.NoRule {
 		return SlotIdle, false
 	}
 	kind, index := p.epochFor(s, a.proc, in)
@@ -362,27 +363,27 @@ func (p *Program) opActive(s State, a *access) (status int, active bool) {
 
 // describeConflict says why a concurrent pair breaks rule. The diagnostic is at b,
 // the plain access when there is one (what the user fixes), related to a.
-func (p *Program) describeConflict(rule string, a, b *access) Diagnostic {
+func (p *Program) describeConflict(rule spec.RuleID, a, b *access) Diagnostic {
 	ia, ib := &p.Procs[a.proc].Code[a.instr], &p.Procs[b.proc].Code[b.instr]
 	sb := ib.Text
 	sa := fmt.Sprintf("%s of P%d (row %d)", ia.Text, a.proc, ia.Row)
 	var why string
 	switch rule {
-	case "RACE":
+	case spec.Race:
 		why = fmt.Sprintf("%s races with %s: no MB-sync-MB chain orders them", sb, sa)
-	case "U1":
+	case spec.U1:
 		why = fmt.Sprintf("%s stores to the cell that %s updated, before that update completed at the target", sb, sa)
-	case "U5":
+	case spec.U5:
 		why = fmt.Sprintf("%s conflicts with %s: no synchronization orders them, and the store may come before the update", sb, sa)
-	case "U2":
+	case spec.U2:
 		why = fmt.Sprintf("%s reads the cell %s updates, concurrently: it may read the old or the new value", sb, sa)
-	case "U3":
+	case spec.U3:
 		why = fmt.Sprintf("%s stores to the cell %s reads, concurrently: the get may see the old or the new value", sb, sa)
-	case "S1":
+	case spec.S1:
 		why = fmt.Sprintf("%s accesses a cell of a separate window that %s updates, before the update reached the private copy (an R6 call)", sb, sa)
-	case "S3":
+	case spec.S3:
 		why = fmt.Sprintf("%s stores to a separate window that %s updates concurrently", sb, sa)
-	case "E-INFO":
+	case spec.EInfo:
 		why = fmt.Sprintf("%s and %s are concurrent accumulates with different ops, which accumulate_ops forbids", sb, sa)
 	default:
 		why = fmt.Sprintf("%s and %s are concurrent conflicting RMA operations on one location", sb, sa)
@@ -433,7 +434,7 @@ func (p *Program) PairSteps(s State, ci int) (steps []Step, marks []int) {
 			}
 		}
 	}
-	if cand.rule == "U5" || cand.rule == "U2" {
+	if cand.rule == spec.U5 || cand.rule == spec.U2 {
 		a, b = b, a
 	}
 	access(a)

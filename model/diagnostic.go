@@ -19,7 +19,7 @@ type Site struct {
 // execution that breaks it. The message carries no position and no citation:
 // printers add FILE:LINE:COL, the rule and its MPI-4.1 report node.
 type Diagnostic struct {
-	Rule    string
+	Rule    spec.RuleID
 	Class   spec.Class
 	Message string
 	At      Site
@@ -33,10 +33,10 @@ type Diagnostic struct {
 // Sites lists At and then the related sites.
 func (d *Diagnostic) Sites() []Site { return append([]Site{d.At}, d.Related...) }
 
-// newDiagnostic fills in the rule's class from the catalogue.
-func newDiagnostic(rule string, at Site, msg string, related ...Site) Diagnostic {
-	r, _ := spec.LookupRule(rule)
-	return Diagnostic{Rule: rule, Class: r.Class, Message: msg, At: at, Related: related}
+// newDiagnostic fills in the rule's class from the catalogue (every RuleID has an entry:
+// spec's TestRuleIDsAreTheCatalogue).
+func newDiagnostic(rule spec.RuleID, at Site, msg string, related ...Site) Diagnostic {
+	return Diagnostic{Rule: rule, Class: rule.Class(), Message: msg, At: at, Related: related}
 }
 
 // SiteOf is the site of instruction j of process proc.
@@ -96,7 +96,7 @@ type Copy struct {
 
 // RaiseSite is a rule a step raised at an instruction (a light record's note).
 type RaiseSite struct {
-	Rule      string
+	Rule      spec.RuleID
 	Proc, Row int
 }
 
@@ -118,7 +118,7 @@ func (r *Record) wrote(c Copy) {
 // raise marks rule in the state's flag word and, when a record is kept, describes
 // the diagnostic at instruction in of proc. The message is built only for a record:
 // the search keeps none, so a step that raises a rule allocates nothing either.
-func (p *Program) raise(s State, rec *Record, rule string, proc int, in *Instr, msg func() string) {
+func (p *Program) raise(s State, rec *Record, rule spec.RuleID, proc int, in *Instr, msg func() string) {
 	off := p.Layout.Flags
 	s.setU32(off, s.u32(off)|spec.FlagBit(rule))
 	switch {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Spin loops (SEMANTICS.md §2). A loop body changes no memory, so the executions of
@@ -181,7 +183,7 @@ func (p *Program) deadlock(s State) Diagnostic {
 			sites = append(sites, p.site(i, in))
 		}
 	}
-	d := newDiagnostic("DEADLOCK", Site{}, "no process can move and some have not finished: "+strings.Join(stuck, ", "))
+	d := newDiagnostic(spec.Deadlock, Site{}, "no process can move and some have not finished: "+strings.Join(stuck, ", "))
 	if len(sites) > 0 {
 		d.At, d.Related = sites[0], sites[1:]
 	}
@@ -211,7 +213,7 @@ func (p *Program) livelock(s State) Diagnostic {
 		part := fmt.Sprintf("%s of P%d (row %d) never holds: run again on the final memory, the body gives %s",
 			in.Text, proc, in.Row, strings.Join(read, ", "))
 		if len(parts) == 0 {
-			d = newDiagnostic("LIVELOCK", p.site(proc, in), "")
+			d = newDiagnostic(spec.Livelock, p.site(proc, in), "")
 		} else {
 			d.Related = append(d.Related, p.site(proc, in))
 		}
@@ -241,7 +243,7 @@ func (p *Program) epochsLeftOpen(s State) []Diagnostic {
 					return
 				}
 				in := &p.Procs[proc].Code[opener]
-				out = append(out, newDiagnostic("E-EPOCH-END", p.site(proc, in),
+				out = append(out, newDiagnostic(spec.EEpochEnd, p.site(proc, in),
 					fmt.Sprintf("%s: the %s epoch is still open when P%d finishes (no %s): MPI_Win_free and MPI_Finalize need the process to have completed its RMA on window %s",
 						in.Text, what, proc, closer, p.Wins[w].Name)))
 			}

@@ -28,13 +28,13 @@ func TestSpeculation(t *testing.T) {
 	mp := []string{"1:r0=0; 1:r1=0;", "1:r0=1; 1:r1=0;", "1:r0=1; 1:r1=1;"}
 	runCases(t, []ruleCase{
 		{"guarded-load-speculates", "§2: a guarded load reads before its guard is known (ARM, POWER)", "mpi-4.1", model.Relaxed,
-			mpSyncCtrl, mp, []string{"RACE"}},
+			mpSyncCtrl, mp, []spec.RuleID{spec.Race}},
 		{"guarded-load-in-order", "§2: tso keeps program order, the guard is known first", "mpi-4.1", model.TSO,
-			mpSyncCtrl, []string{"1:r0=0; 1:r1=0;", "1:r0=1; 1:r1=1;"}, []string{"RACE"}},
+			mpSyncCtrl, []string{"1:r0=0; 1:r1=0;", "1:r0=1; 1:r1=1;"}, []spec.RuleID{spec.Race}},
 		{"sync-before-guarded-load", "§2: an MB between the flag load and the guarded load orders them", "mpi-4.1", model.Relaxed,
 			strings.Replace(mpSyncCtrl, " P0                 | P1                       ;\n lock_all W nocheck | lock_all W nocheck       ;\n store data 1       | r0 = load flag           ;\n",
 				" P0                 | P1                       ;\n lock_all W nocheck | lock_all W nocheck       ;\n store data 1       | r0 = load flag           ;\n                    | sync W                   ;\n", 1),
-			[]string{"1:r0=0; 1:r1=0;", "1:r0=1; 1:r1=1;"}, []string{"RACE"}},
+			[]string{"1:r0=0; 1:r1=0;", "1:r0=1; 1:r1=1;"}, []spec.RuleID{spec.Race}},
 		{"guarded-store-waits", "§2: a guarded store never speculates (no value out of thin air)", "mpi-4.1", model.Relaxed,
 			`{ win W allocate_shared size=[2,0]; x = W@0[0]; y = W@0[1]; }
  P0                  | P1                  ;
@@ -57,7 +57,7 @@ exists (0:r1=0)
  r0 = load f           |    ;
  [r0 == 1] r1 = load z |    ;
 exists (0:r1=0)
-`, []string{"0:r1=0;"}, []string{"E-LS-ACCESS"}},
+`, []string{"0:r1=0;"}, []spec.RuleID{spec.ELSAccess}},
 		{"false-guard-no-race", "§2, §7: a speculative load concurrent with an update, whose guard is never true, is no U2", "mpi-4.1", model.Relaxed,
 			`{ win W allocate size=2; data = W@1[0]; flag = W@1[1]; }
  P0           | P1                       ;
@@ -77,7 +77,7 @@ exists (1:r1=0)
  flush W 1    |                          ;
  unlock_all W |                          ;
 exists (1:r0=1 /\ 1:r1=0)
-`, []string{"1:r0=0; 1:r1=0;", "1:r0=1; 1:r1=0;", "1:r0=1; 1:r1=42;"}, []string{"U2"}},
+`, []string{"1:r0=0; 1:r1=0;", "1:r0=1; 1:r1=0;", "1:r0=1; 1:r1=42;"}, []spec.RuleID{spec.U2}},
 	})
 }
 
@@ -91,7 +91,7 @@ func TestSpinLoops(t *testing.T) {
  store f 1          | r0 = await f == 1    ;
  unlock_all W       | unlock_all W         ;
 exists (1:r0=1)
-`, []string{"1:r0=1;"}, []string{"RACE"}},
+`, []string{"1:r0=1;"}, []spec.RuleID{spec.Race}},
 		{"livelock", "§5 LIVELOCK: nobody sets the flag; the blocked loop fails again on the final memory", "mpi-4.1", model.Relaxed,
 			`{ win W allocate_shared size=[1,0]; f = W@0[0]; }
  P0 | P1                   ;
@@ -99,7 +99,7 @@ exists (1:r0=1)
     | r0 = await f == 1    ;
     | unlock_all W         ;
 exists (1:r0=1)
-`, []string{"1:r0=0;"}, []string{"LIVELOCK"}},
+`, []string{"1:r0=0;"}, []spec.RuleID{spec.Livelock}},
 		{"missed-pulse", "§2, §5: a flag set and reset: polls that saw it exit, the others spin forever", "mpi-4.1", model.Relaxed,
 			`{ win W allocate_shared size=[1,0]; f = W@0[0]; }
  P0                 | P1                 ;
@@ -109,7 +109,7 @@ exists (1:r0=1)
  store f 0          |                    ;
  unlock_all W       |                    ;
 exists (1:r0=1)
-`, []string{"1:r0=0;", "1:r0=1;"}, []string{"LIVELOCK", "RACE"}},
+`, []string{"1:r0=0;", "1:r0=1;"}, []spec.RuleID{spec.Livelock, spec.Race}},
 		{"until-is-a-control-dependency", "§2: stores after a loop wait for its exit (no value out of thin air)", "mpi-4.1", model.Relaxed,
 			`{ win W allocate_shared size=[2,0]; f = W@0[0]; g = W@0[1]; }
  P0                  | P1                 ;
@@ -118,7 +118,7 @@ exists (1:r0=1)
  [r0 == 0] store f 1 | store g 1          ;
  unlock_all W        | unlock_all W       ;
 exists (0:r0=1)
-`, []string{"0:r0=0;"}, []string{"RACE"}},
+`, []string{"0:r0=0;"}, []spec.RuleID{spec.Race}},
 		{"load-after-loop-speculates", "§2: a load after a loop may read before the loop's last iteration", "mpi-4.1", model.Relaxed,
 			`{ win W allocate_shared size=[2,0]; data = W@0[0]; flag = W@0[1]; }
  P0                 | P1                   ;
@@ -128,7 +128,7 @@ exists (0:r0=1)
  store flag 1       | unlock_all W         ;
  unlock_all W       |                      ;
 exists (1:r1=0)
-`, []string{"1:r1=0;", "1:r1=1;"}, []string{"RACE"}},
+`, []string{"1:r1=0;", "1:r1=1;"}, []spec.RuleID{spec.Race}},
 		{"load-after-loop-tso", "§2: ... but not on tso", "mpi-4.1", model.TSO,
 			`{ win W allocate_shared size=[2,0]; data = W@0[0]; flag = W@0[1]; }
  P0                 | P1                   ;
@@ -138,7 +138,7 @@ exists (1:r1=0)
  store flag 1       | unlock_all W         ;
  unlock_all W       |                      ;
 exists (1:r1=0)
-`, []string{"1:r1=1;"}, []string{"RACE"}},
+`, []string{"1:r1=1;"}, []spec.RuleID{spec.Race}},
 		{"cas-lock", "§2: the cas lock-acquire loop gives mutual exclusion (released by cas, as MPI-4.1 Example 12.22)", "mpi-4.1", model.Relaxed,
 			`{ win W allocate size=[2,0]; l = W@0[0]; c = W@0[1]; }
  P0                  | P1                  ;
@@ -162,17 +162,17 @@ func TestEpochEnd(t *testing.T) {
 	two := "{ win W allocate size=1; x = W@1[0]; }\n P0 | P1 ;\n"
 	runCases(t, []ruleCase{
 		{"lock", "E-EPOCH-END: a lock without its unlock", "mpi-4.1", model.Relaxed,
-			two + " lock W 1 excl | ;\n put x 1 | ;\nexists (x=1)\n", []string{"x=1;"}, []string{"E-EPOCH-END"}},
+			two + " lock W 1 excl | ;\n put x 1 | ;\nexists (x=1)\n", []string{"x=1;"}, []spec.RuleID{spec.EEpochEnd}},
 		{"lock_all", "E-EPOCH-END: lock_all without unlock_all", "mpi-4.1", model.Relaxed,
-			two + " lock_all W | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH-END"}},
+			two + " lock_all W | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpochEnd}},
 		{"start", "E-EPOCH-END: start without complete", "mpi-4.1", model.Relaxed,
-			two + " start W {1} | post W {0} ;\n | wait W ;\nexists (x=0)\n", []string{"x=0;"}, []string{"DEADLOCK", "E-EPOCH-END"}},
+			two + " start W {1} | post W {0} ;\n | wait W ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.Deadlock, spec.EEpochEnd}},
 		{"post", "E-EPOCH-END: post without wait", "mpi-4.1", model.Relaxed,
-			two + " start W {1} | post W {0} ;\n complete W | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH-END"}},
+			two + " start W {1} | post W {0} ;\n complete W | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpochEnd}},
 		{"closed", "no E-EPOCH-END: every epoch closed", "mpi-4.1", model.Relaxed,
 			two + " lock W 1 excl | ;\n put x 1 | ;\n unlock W 1 | ;\nexists (x=1)\n", []string{"x=1;"}, nil},
 		{"freed", "no E-EPOCH-END on a freed window: its free with the epoch open is E-EPOCH-MIX", "mpi-4.1", model.Relaxed,
-			two + " lock_all W | ;\n free W | free W ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH-MIX"}},
+			two + " lock_all W | ;\n free W | free W ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpochMix}},
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Passive-target synchronization (SEMANTICS.md §4, node330-331): lock, unlock,
@@ -11,7 +12,7 @@ import (
 
 func (p *Program) noLocks(s State, proc int, in *Instr, rec *Record) {
 	if p.Wins[in.Win].NoLocks {
-		p.raise(s, rec, "E-INFO", proc, in, func() string {
+		p.raise(s, rec, spec.EInfo, proc, in, func() string {
 			return fmt.Sprintf("%s locks window %s, created with no_locks=true", in.Text, p.Wins[in.Win].Name)
 		})
 	}

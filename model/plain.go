@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Plain loads and stores (SEMANTICS.md §2): load/store access to a segment, the
@@ -14,30 +15,30 @@ import (
 // is freed (E-EPOCH), the cell is another rank's segment of a separate window
 // (E-SEPARATE-SHM), or of a segment the process has no load/store access to: not
 // allocate_shared, and no shared_query of it returned a size > 0 (E-LS-ACCESS, node311).
-func (p *Program) lsProblem(s State, proc int, in *Instr) string {
+func (p *Program) lsProblem(s State, proc int, in *Instr) spec.RuleID {
 	w := &p.Wins[in.Win]
 	wl := &p.Layout.Win[in.Win]
 	switch {
 	case s[wl.Freed+proc] != 0:
-		return "E-EPOCH"
+		return spec.EEpoch
 	case !in.Remote:
-		return ""
+		return spec.NoRule
 	case w.Model == litmus.Separate || p.Cells[in.Cell].Separate:
-		return "E-SEPARATE-SHM"
+		return spec.ESeparateSHM
 	case w.Flavor == litmus.FlavorAllocateShared || s[wl.SQ+proc*p.NProcs+int(in.Target)] == 1:
-		return ""
+		return spec.NoRule
 	}
-	return "E-LS-ACCESS"
+	return spec.ELSAccess
 }
 
 // lsMessage says why a load/store breaks rule (lsProblem).
-func (p *Program) lsMessage(rule string, in *Instr) func() string {
+func (p *Program) lsMessage(rule spec.RuleID, in *Instr) func() string {
 	return func() string {
 		w := &p.Wins[in.Win]
 		switch rule {
-		case "E-EPOCH":
+		case spec.EEpoch:
 			return fmt.Sprintf("%s accesses window %s after free", in.Text, w.Name)
-		case "E-SEPARATE-SHM":
+		case spec.ESeparateSHM:
 			return fmt.Sprintf("%s loads or stores another rank's segment of the separate window %s: MPI does not define it", in.Text, w.Name)
 		}
 		return fmt.Sprintf("%s reaches rank %d's segment of %s window %s without load/store access (no shared_query returned a size > 0)", in.Text, in.Target, w.Flavor, w.Name)
@@ -46,7 +47,7 @@ func (p *Program) lsMessage(rule string, in *Instr) func() string {
 
 // lsAccessOK checks that a load/store may touch its cell, raising the rule it breaks.
 func (p *Program) lsAccessOK(s State, proc int, in *Instr, rec *Record) bool {
-	if rule := p.lsProblem(s, proc, in); rule != "" {
+	if rule := p.lsProblem(s, proc, in); rule != spec.NoRule {
 		p.raise(s, rec, rule, proc, in, p.lsMessage(rule, in))
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // RMA operations (SEMANTICS.md §3, node337-339): the epoch an operation is issued
@@ -49,7 +50,7 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 		return true
 	}
 	if s[wl.Freed+proc] != 0 {
-		p.raise(s, rec, "E-EPOCH", proc, in, func() string { return fmt.Sprintf("%s on window %s after free", in.Text, w.Name) })
+		p.raise(s, rec, spec.EEpoch, proc, in, func() string { return fmt.Sprintf("%s on window %s after free", in.Text, w.Name) })
 		return true
 	}
 	kind, index := p.epochFor(s, proc, in)
@@ -61,7 +62,7 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 		if in.Kind == KRemoteStore {
 			what = "remote store (an RMA operation under ls_is_rma)"
 		}
-		p.raise(s, rec, "E-EPOCH", proc, in, func() string {
+		p.raise(s, rec, spec.EEpoch, proc, in, func() string {
 			return fmt.Sprintf("%s: %s outside an access epoch to rank %d on window %s", in.Text, what, in.Target, w.Name)
 		})
 		return true
@@ -97,7 +98,7 @@ func (p *Program) remoteLoad(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	kind, index := p.epochFor(s, proc, in)
 	if kind == 0 {
-		p.raise(s, rec, "E-EPOCH", proc, in, func() string {
+		p.raise(s, rec, spec.EEpoch, proc, in, func() string {
 			return fmt.Sprintf("%s: remote load (an RMA operation under ls_is_rma) outside an access epoch to rank %d on window %s", in.Text, in.Target, p.Wins[in.Win].Name)
 		})
 		return true

@@ -15,7 +15,7 @@ import (
 
 // explore runs a .lit program (given without its header) and returns its outcomes as
 // "name=v;" strings, sorted, and the rules raised.
-func explore(t *testing.T, src, sem string, hw model.HW) (outcomes, flags []string) {
+func explore(t *testing.T, src, sem string, hw model.HW) (outcomes []string, flags []spec.RuleID) {
 	t.Helper()
 	lt, err := litmus.Parse("t.lit", []byte("MPI t\n"+src))
 	if err != nil {
@@ -53,8 +53,8 @@ type ruleCase struct {
 	sem      string
 	hw       model.HW
 	src      string
-	outcomes []string // every allowed outcome, sorted
-	flags    []string // rules raised, each once, in catalogue order
+	outcomes []string      // every allowed outcome, sorted
+	flags    []spec.RuleID // rules raised, each once, in catalogue order
 }
 
 func runCases(t *testing.T, cases []ruleCase) {
@@ -109,7 +109,7 @@ func TestHardwareModels(t *testing.T) {
 	lb4 := append(append([]string(nil), lb3...), "0:r0=1; 1:r1=1;")
 	// None of these programs has a sync edge, so every conflicting pair races (§7);
 	// under sc the barrier still orders the store before the load, so no pair is co-enabled.
-	race := []string{"RACE"}
+	race := []spec.RuleID{spec.Race}
 	runCases(t, []ruleCase{
 		{"SB", "sc: accesses act on memory at once, in program order", "mpi-3.0", model.SC, sbSrc, sb3, race},
 		{"SB", "tso: stores wait in a FIFO store buffer", "mpi-3.0", model.TSO, sbSrc, sb4, race},
@@ -299,7 +299,7 @@ exists (1:r0=1 /\ 1:r1=2)
                      | [r0 == 1] store y 1 ;
 locations [1:r0];
 exists (y=1)
-`, []string{"y=0; 1:r0=0;", "y=1; 1:r0=1;"}, []string{"RACE"}},
+`, []string{"y=0; 1:r0=0;", "y=1; 1:r0=1;"}, []spec.RuleID{spec.Race}},
 		{"shared-query-shared", "shared_query on allocate_shared gives the segment size", "mpi-3.0", model.Relaxed, `{ win W allocate_shared size=[1,3]; }
  P0                    | P1 ;
  r0 = shared_query W 1 |    ;
@@ -326,7 +326,7 @@ func TestSeparate(t *testing.T) {
  send 1        |             ;
 locations [x];
 exists (1:r0=0)
-`, []string{"1:r0=0; x=0;"}, []string{"S1"}},
+`, []string{"1:r0=0; x=0;"}, []spec.RuleID{spec.S1}},
 		{"R6-lock", "R6: the owner's lock copies the public update into the private copy", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 model=separate; x = W@1[0]; }
  P0            | P1            ;
  lock W 1 excl | recv 0        ;
@@ -363,30 +363,30 @@ func TestErrors(t *testing.T) {
  P0 | P1 ;
 `
 	runCases(t, []ruleCase{
-		{"put-no-epoch", "E-EPOCH", "mpi-3.0", model.Relaxed, two + " put x 1 | ;\nexists (x=1)\n", []string{"x=0;"}, []string{"E-EPOCH"}},
+		{"put-no-epoch", "E-EPOCH", "mpi-3.0", model.Relaxed, two + " put x 1 | ;\nexists (x=1)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpoch}},
 		{"put-after-last-fence", "E-EPOCH: after the caller's last fence there is no epoch", "mpi-3.0", model.Relaxed,
-			two + " fence W | fence W ;\n put x 1 | ;\nexists (x=1)\n", []string{"x=0;"}, []string{"E-EPOCH"}},
+			two + " fence W | fence W ;\n put x 1 | ;\nexists (x=1)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpoch}},
 		{"put-after-nosucceed", "E-EPOCH: a fence with nosucceed opens no epoch", "mpi-3.0", model.Relaxed,
-			two + " fence W nosucceed | fence W nosucceed ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n", []string{"x=0;"}, []string{"E-EPOCH", "E-ASSERT"}},
+			two + " fence W nosucceed | fence W nosucceed ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpoch, spec.EAssert}},
 		{"put-after-free", "E-EPOCH: any access to a freed window", "mpi-3.0", model.Relaxed,
-			two + " free W | free W ;\n lock W 1 excl | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH"}},
+			two + " free W | free W ;\n lock W 1 excl | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpoch}},
 		{"free-in-epoch", "E-EPOCH-MIX: free with an epoch open", "mpi-3.0", model.Relaxed,
-			two + " lock W 1 excl | ;\n free W | free W ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH-MIX"}},
+			two + " lock W 1 excl | ;\n free W | free W ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpochMix}},
 		{"double-lock", "E-EPOCH-MIX: two lock epochs from one origin to one target", "mpi-3.0", model.Relaxed,
-			two + " lock W 1 excl | ;\n lock W 1 shared | ;\n unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH-MIX"}},
+			two + " lock W 1 excl | ;\n lock W 1 shared | ;\n unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpochMix}},
 		{"lock-in-start", "E-EPOCH-MIX: a lock inside a start epoch", "mpi-3.0", model.Relaxed,
-			two + " start W {1} | post W {0} ;\n lock W 1 excl | ;\n unlock W 1 | ;\n complete W | wait W ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH-MIX"}},
+			two + " start W {1} | post W {0} ;\n lock W 1 excl | ;\n unlock W 1 | ;\n complete W | wait W ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpochMix}},
 		{"nested-start", "E-EPOCH-MIX: a nested start", "mpi-3.0", model.Relaxed,
-			two + " start W {1} | post W {0} ;\n start W {1} | ;\n complete W | wait W ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH-MIX"}},
+			two + " start W {1} | post W {0} ;\n start W {1} | ;\n complete W | wait W ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpochMix}},
 		{"lock-while-exposed", "E-EPOCH-MIX: a lock of a target between its post and wait (node330)", "mpi-3.0", model.Relaxed,
 			two + " | post W {0} ;\n | lock W 1 excl ;\n | unlock W 1 ;\n | wait W ;\n start W {1} | ;\n complete W | ;\nexists (x=0)\n",
-			[]string{"x=0;"}, []string{"E-EPOCH-MIX"}},
+			[]string{"x=0;"}, []spec.RuleID{spec.EEpochMix}},
 		{"lock-after-free", "E-EPOCH only: the unlock that follows names the same freed window", "mpi-3.0", model.Relaxed,
-			two + " free W | free W ;\n lock W 1 excl | ;\n unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-EPOCH"}},
+			two + " free W | free W ;\n lock W 1 excl | ;\n unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpoch}},
 		{"flush-no-epoch", "E-SYNC-EPOCH: flush outside a passive-target epoch", "mpi-3.0", model.Relaxed,
-			two + " flush W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-SYNC-EPOCH"}},
+			two + " flush W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.ESyncEpoch}},
 		{"unlock-no-lock", "E-SYNC-EPOCH: unlock without lock", "mpi-3.0", model.Relaxed,
-			two + " unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"E-SYNC-EPOCH"}},
+			two + " unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.ESyncEpoch}},
 		{"origin-buf-source", "E-ORIGIN-BUF: the source register of a put rewritten before completion", "mpi-3.0", model.Relaxed,
 			`{ win W allocate size=1; x = W@1[0]; 0:r0 = 1; }
  P0            | P1 ;
@@ -395,7 +395,7 @@ func TestErrors(t *testing.T) {
  r0 = 2        |    ;
  unlock W 1    |    ;
 exists (x=1)
-`, []string{"x=1;"}, []string{"E-ORIGIN-BUF"}},
+`, []string{"x=1;"}, []spec.RuleID{spec.EOriginBuf}},
 		{"origin-buf-after-completion", "no E-ORIGIN-BUF once the completing call stands before the use", "mpi-3.0", model.Relaxed,
 			`{ win W allocate size=1; x = W@1[0]; 0:r0 = 1; }
  P0            | P1 ;
@@ -410,43 +410,43 @@ exists (x=1)
  P0                    | P1 ;
  r0 = shared_query W 1 |    ;
 exists (0:r0=0)
-`, []string{"0:r0=0;"}, []string{"E-SQ-FLAVOR"}},
+`, []string{"0:r0=0;"}, []spec.RuleID{spec.ESQFlavor}},
 		{"ls-access", "E-LS-ACCESS: a remote store to a create window", "mpi-4.1", model.Relaxed,
 			`{ win W create size=1; x = W@1[0]; }
  P0        | P1 ;
  store x 1 |    ;
 exists (x=0)
-`, []string{"x=0;"}, []string{"E-LS-ACCESS"}},
+`, []string{"x=0;"}, []spec.RuleID{spec.ELSAccess}},
 		{"ls-access-wrong-rank", "E-LS-ACCESS: shared_query grants access to the queried segment only", "mpi-4.1", model.Relaxed,
 			`{ win W allocate size=1; x = W@1[0]; y = W@2[0]; }
  P0                    | P1 | P2 ;
  r0 = shared_query W 1 |    |    ;
  [r0 != 0] store y 1   |    |    ;
 exists (y=0)
-`, []string{"y=0;"}, []string{"E-LS-ACCESS"}},
+`, []string{"y=0;"}, []spec.RuleID{spec.ELSAccess}},
 		{"separate-shm", "E-SEPARATE-SHM: remote load/store on a separate window", "mpi-3.0", model.Relaxed,
 			`{ win W allocate_shared size=1 model=separate; x = W@1[0]; }
  P0          | P1 ;
  r0 = load x |    ;
 exists (0:r0=0)
-`, []string{"0:r0=0;"}, []string{"E-SEPARATE-SHM"}},
+`, []string{"0:r0=0;"}, []spec.RuleID{spec.ESeparateSHM}},
 		{"no-locks-lock_all", "E-INFO: lock_all on a no_locks window", "mpi-3.0", model.Relaxed,
 			`{ win W allocate size=1 no_locks=true; x = W@1[0]; }
  P0           | P1 ;
  lock_all W   |    ;
  unlock_all W |    ;
 exists (x=0)
-`, []string{"x=0;"}, []string{"E-INFO"}},
+`, []string{"x=0;"}, []spec.RuleID{spec.EInfo}},
 		{"deadlock-fence", "DEADLOCK: a fence that one member never calls", "mpi-3.0", model.Relaxed,
-			two + " fence W | ;\nexists (x=0)\n", []string{"x=0;"}, []string{"DEADLOCK"}},
+			two + " fence W | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.Deadlock}},
 		{"deadlock-locks", "DEADLOCK: an exclusive lock never released (and E-EPOCH-END: its holder finishes with it)", "mpi-3.0", model.Relaxed,
-			two + " lock W 1 excl | lock W 1 excl ;\nexists (x=0)\n", []string{"x=0;"}, []string{"DEADLOCK", "E-EPOCH-END"}},
+			two + " lock W 1 excl | lock W 1 excl ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.Deadlock, spec.EEpochEnd}},
 		{"align-allocate-int32", "E-ALIGN: an int64 at byte 4 of an allocate window", "mpi-4.1", model.Relaxed,
 			`{ win W allocate bytes=[16,16]; z = W@1[4] : int64; }
  P0 | P1          ;
     | r0 = load z ;
 exists (1:r0=0)
-`, []string{"1:r0=0;"}, []string{"E-ALIGN"}},
+`, []string{"1:r0=0;"}, []spec.RuleID{spec.EAlign}},
 		{"align-create", "no E-ALIGN on create windows: user memory is aligned for its type", "mpi-3.0", model.Relaxed,
 			`{ win W create bytes=[32,32]; z = W@1[16] : longdouble; }
  P0 | P1          ;
@@ -463,8 +463,8 @@ func TestSwitches(t *testing.T) {
 		sw       string
 		src      string
 		off, on  []string // outcomes
-		offFlags []string
-		onFlags  []string
+		offFlags []spec.RuleID
+		onFlags  []spec.RuleID
 	}{
 		{"ls_is_rma", `{ win W allocate_shared size=1; x = W@1[0]; }
  P0           | P1           ;
@@ -518,12 +518,12 @@ exists (1:r0=0)
  r0 = shared_query W 1 |    ;
  [r0 != 0] r1 = load x |    ;
 exists (0:r1=5)
-`, []string{"0:r1=0;"}, []string{"0:r1=0;", "0:r1=5;"}, []string{"E-SQ-FLAVOR"}, nil},
+`, []string{"0:r1=0;"}, []string{"0:r1=0;", "0:r1=5;"}, []spec.RuleID{spec.ESQFlavor}, nil},
 		{"align_guarantee", `{ win W allocate_shared bytes=[3,16] alloc_shared_noncontig=true; z = W@1[0] : longdouble; }
  P0 | P1          ;
     | r0 = load z ;
 exists (1:r0=0)
-`, []string{"1:r0=0;"}, []string{"1:r0=0;"}, []string{"E-ALIGN"}, nil},
+`, []string{"1:r0=0;"}, []string{"1:r0=0;"}, []spec.RuleID{spec.EAlign}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.sw, func(t *testing.T) {
@@ -547,10 +547,10 @@ exists (1:r0=0)
 
 // withoutRace drops the race-class flags: the switch tests are about outcomes and
 // erroneous flags (their "off" sides race on purpose).
-func withoutRace(flags []string) []string {
-	var out []string
+func withoutRace(flags []spec.RuleID) []spec.RuleID {
+	var out []spec.RuleID
 	for _, f := range flags {
-		if f != "RACE" && f != "U2" && f != "U3" {
+		if f.Class() != spec.ClassRace {
 			out = append(out, f)
 		}
 	}
@@ -559,7 +559,7 @@ func withoutRace(flags []string) []string {
 
 // ruleTwin is a program that breaks a rule and a close twin that does not.
 type ruleTwin struct {
-	rule         string
+	rule         spec.RuleID
 	sem          string
 	breaks, twin string
 }
@@ -571,75 +571,66 @@ func TestRuleTwins(t *testing.T) {
 	ws := "{ win W allocate_shared size=1; x = W@1[0]; }\n P0 | P1 ;\n"
 	sep := "{ win W allocate size=2 model=separate; x = W@1[0]; y = W@1[1]; }\n P0 | P1 ;\n"
 	twins := []ruleTwin{
-		{"E-EPOCH", "mpi-3.0", w + " put x 1 | ;\nexists (x=1)\n",
+		{spec.EEpoch, "mpi-3.0", w + " put x 1 | ;\nexists (x=1)\n",
 			w + " lock W 1 excl | ;\n put x 1 | ;\n unlock W 1 | ;\nexists (x=1)\n"},
-		{"E-EPOCH-MIX", "mpi-3.0", w + " lock W 1 excl | ;\n lock W 1 excl | ;\n unlock W 1 | ;\nexists (x=1)\n",
+		{spec.EEpochMix, "mpi-3.0", w + " lock W 1 excl | ;\n lock W 1 excl | ;\n unlock W 1 | ;\nexists (x=1)\n",
 			w + " lock W 1 excl | ;\n unlock W 1 | ;\n lock W 1 excl | ;\n unlock W 1 | ;\nexists (x=1)\n"},
-		{"E-SYNC-EPOCH", "mpi-3.0", ws + " sync W | ;\nexists (x=1)\n", ws + " lock_all W | ;\n sync W | ;\n unlock_all W | ;\nexists (x=1)\n"},
-		{"E-ORIGIN-BUF", "mpi-3.0", w + " lock W 1 excl | ;\n r0 = get x | ;\n r1 = r0 + 1 | ;\n unlock W 1 | ;\nexists (x=1)\n",
+		{spec.ESyncEpoch, "mpi-3.0", ws + " sync W | ;\nexists (x=1)\n", ws + " lock_all W | ;\n sync W | ;\n unlock_all W | ;\nexists (x=1)\n"},
+		{spec.EOriginBuf, "mpi-3.0", w + " lock W 1 excl | ;\n r0 = get x | ;\n r1 = r0 + 1 | ;\n unlock W 1 | ;\nexists (x=1)\n",
 			w + " lock W 1 excl | ;\n r0 = get x | ;\n unlock W 1 | ;\n r1 = r0 + 1 | ;\nexists (x=1)\n"},
-		{"E-SQ-FLAVOR", "mpi-3.0", w + " r0 = shared_query W 1 | ;\nexists (x=1)\n", ws + " r0 = shared_query W 1 | ;\nexists (x=1)\n"},
-		{"E-LS-ACCESS", "mpi-3.0", w + " r0 = load x | ;\nexists (x=1)\n", ws + " r0 = load x | ;\nexists (x=1)\n"},
-		{"E-SEPARATE-SHM", "mpi-3.0", "{ win W allocate_shared size=1 model=separate; x = W@1[0]; }\n P0 | P1 ;\n r0 = load x | ;\nexists (x=1)\n",
+		{spec.ESQFlavor, "mpi-3.0", w + " r0 = shared_query W 1 | ;\nexists (x=1)\n", ws + " r0 = shared_query W 1 | ;\nexists (x=1)\n"},
+		{spec.ELSAccess, "mpi-3.0", w + " r0 = load x | ;\nexists (x=1)\n", ws + " r0 = load x | ;\nexists (x=1)\n"},
+		{spec.ESeparateSHM, "mpi-3.0", "{ win W allocate_shared size=1 model=separate; x = W@1[0]; }\n P0 | P1 ;\n r0 = load x | ;\nexists (x=1)\n",
 			"{ win W allocate_shared size=1 model=separate; x = W@1[0]; }\n P0 | P1 ;\n | r0 = load x ;\nexists (x=1)\n"},
-		{"E-INFO", "mpi-3.0", "{ win W allocate size=1 no_locks=true; x = W@1[0]; }\n P0 | P1 ;\n lock W 1 excl | ;\n unlock W 1 | ;\nexists (x=1)\n",
+		{spec.EInfo, "mpi-3.0", "{ win W allocate size=1 no_locks=true; x = W@1[0]; }\n P0 | P1 ;\n lock W 1 excl | ;\n unlock W 1 | ;\nexists (x=1)\n",
 			"{ win W allocate size=1 no_locks=true; x = W@1[0]; }\n P0 | P1 ;\n fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n"},
-		{"E-INFO", "mpi-3.0", w + " fence W | fence W ;\n acc x sum 1 | acc x max 5 ;\n fence W | fence W ;\nexists (x=1)\n",
+		{spec.EInfo, "mpi-3.0", w + " fence W | fence W ;\n acc x sum 1 | acc x max 5 ;\n fence W | fence W ;\nexists (x=1)\n",
 			w + " fence W | fence W ;\n acc x sum 1 | acc x sum 5 ;\n fence W | fence W ;\nexists (x=1)\n"},
-		{"E-ALIGN", "mpi-3.0", "{ win W allocate_shared bytes=[3,16]; z = W@1[0] : longdouble; }\n P0 | P1 ;\n | r0 = load z ;\nexists (1:r0=0)\n",
+		{spec.EAlign, "mpi-3.0", "{ win W allocate_shared bytes=[3,16]; z = W@1[0] : longdouble; }\n P0 | P1 ;\n | r0 = load z ;\nexists (1:r0=0)\n",
 			"{ win W allocate_shared bytes=[3,16]; z = W@1[0] : int8; }\n P0 | P1 ;\n | r0 = load z ;\nexists (1:r0=0)\n"},
-		{"DEADLOCK", "mpi-3.0", w + " recv 1 | recv 0 ;\n send 1 | send 0 ;\nexists (x=1)\n", w + " send 1 | recv 0 ;\n recv 1 | send 0 ;\nexists (x=1)\n"},
-		{"C-CONFLICT", "mpi-3.0", "{ win W allocate size=1; x = W@2[0]; }\n P0 | P1 | P2 ;\n fence W | fence W | fence W ;\n put x 1 | put x 2 | ;\n fence W | fence W | fence W ;\nexists (x=1)\n",
+		{spec.Deadlock, "mpi-3.0", w + " recv 1 | recv 0 ;\n send 1 | send 0 ;\nexists (x=1)\n", w + " send 1 | recv 0 ;\n recv 1 | send 0 ;\nexists (x=1)\n"},
+		{spec.CConflict, "mpi-3.0", "{ win W allocate size=1; x = W@2[0]; }\n P0 | P1 | P2 ;\n fence W | fence W | fence W ;\n put x 1 | put x 2 | ;\n fence W | fence W | fence W ;\nexists (x=1)\n",
 			"{ win W allocate size=1; x = W@2[0]; }\n P0 | P1 | P2 ;\n fence W | fence W | fence W ;\n put x 1 | | ;\n fence W | fence W | fence W ;\n | put x 2 | ;\n fence W | fence W | fence W ;\nexists (x=1)\n"},
-		{"C-CONFLICT", "mpi-3.0", "{ win W allocate size=1; x = W@2[0]; }\n P0 | P1 | P2 ;\n fence W | fence W | fence W ;\n acc x sum 1 | r0 = get x | ;\n fence W | fence W | fence W ;\nexists (x=1)\n",
+		{spec.CConflict, "mpi-3.0", "{ win W allocate size=1; x = W@2[0]; }\n P0 | P1 | P2 ;\n fence W | fence W | fence W ;\n acc x sum 1 | r0 = get x | ;\n fence W | fence W | fence W ;\nexists (x=1)\n",
 			"{ win W allocate size=1; x = W@2[0]; }\n P0 | P1 | P2 ;\n fence W | fence W | fence W ;\n acc x sum 1 | r0 = gacc x no_op 0 | ;\n fence W | fence W | fence W ;\nexists (x=1)\n"},
-		{"U5", "mpi-3.0", w + " fence W | fence W ;\n put x 1 | store x 2 ;\n fence W | fence W ;\nexists (x=1)\n",
+		{spec.U5, "mpi-3.0", w + " fence W | fence W ;\n put x 1 | store x 2 ;\n fence W | fence W ;\nexists (x=1)\n",
 			w + " fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\n | store x 2 ;\nexists (x=1)\n"},
-		{"U1", "mpi-3.0", w + " fence W | fence W ;\n put x 1 | store x 2 ;\n fence W | fence W ;\nexists (x=1)\n",
+		{spec.U1, "mpi-3.0", w + " fence W | fence W ;\n put x 1 | store x 2 ;\n fence W | fence W ;\nexists (x=1)\n",
 			w + " fence W | fence W ;\n | store x 2 ;\n fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n"},
-		{"U2", "mpi-3.0", w + " fence W | fence W ;\n put x 1 | r0 = load x ;\n fence W | fence W ;\nexists (x=1)\n",
+		{spec.U2, "mpi-3.0", w + " fence W | fence W ;\n put x 1 | r0 = load x ;\n fence W | fence W ;\nexists (x=1)\n",
 			w + " fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\n | r0 = load x ;\nexists (x=1)\n"},
-		{"U3", "mpi-3.0", w + " fence W | fence W ;\n r0 = get x | store x 2 ;\n fence W | fence W ;\nexists (x=1)\n",
+		{spec.U3, "mpi-3.0", w + " fence W | fence W ;\n r0 = get x | store x 2 ;\n fence W | fence W ;\nexists (x=1)\n",
 			w + " fence W | fence W ;\n r0 = get x | r1 = load x ;\n fence W | fence W ;\nexists (x=1)\n"},
-		{"S1", "mpi-3.0", sep + " lock W 1 excl | recv 0 ;\n put x 1 | r0 = load x ;\n unlock W 1 | ;\n send 1 | ;\nexists (x=1)\n",
+		{spec.S1, "mpi-3.0", sep + " lock W 1 excl | recv 0 ;\n put x 1 | r0 = load x ;\n unlock W 1 | ;\n send 1 | ;\nexists (x=1)\n",
 			sep + " lock W 1 excl | recv 0 ;\n put x 1 | lock W 1 excl ;\n unlock W 1 | r0 = load x ;\n send 1 | unlock W 1 ;\nexists (x=1)\n"},
-		{"S3", "mpi-3.0", sep + " fence W | fence W ;\n put x 1 | store y 2 ;\n fence W | fence W ;\nexists (x=1)\n",
+		{spec.S3, "mpi-3.0", sep + " fence W | fence W ;\n put x 1 | store y 2 ;\n fence W | fence W ;\nexists (x=1)\n",
 			sep + " fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\n | store y 2 ;\nexists (x=1)\n"},
-		{"RACE", "mpi-3.0", ws + " store x 1 | r0 = load x ;\nexists (x=1)\n",
+		{spec.Race, "mpi-3.0", ws + " store x 1 | r0 = load x ;\nexists (x=1)\n",
 			"{ win W allocate_shared size=1; x = W@1[0]; }\n P0 | P1 ;\n lock_all W | lock_all W ;\n store x 1 | recv 0 ;\n sync W | sync W ;\n send 1 | r0 = load x ;\n unlock_all W | unlock_all W ;\nexists (x=1)\n"},
-		{"E-ASSERT", "mpi-3.0", w + " fence W | fence W ;\n | store x 1 ;\n fence W | fence W nostore ;\nexists (x=1)\n",
+		{spec.EAssert, "mpi-3.0", w + " fence W | fence W ;\n | store x 1 ;\n fence W | fence W nostore ;\nexists (x=1)\n",
 			w + " fence W | fence W ;\n | store x 1 ;\n fence W | fence W ;\nexists (x=1)\n"},
-		{"E-ASSERT", "mpi-3.0", w + " fence W | fence W ;\n put x 1 | ;\n fence W noprecede | fence W noprecede ;\nexists (x=1)\n",
+		{spec.EAssert, "mpi-3.0", w + " fence W | fence W ;\n put x 1 | ;\n fence W noprecede | fence W noprecede ;\nexists (x=1)\n",
 			w + " fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n"},
-		{"E-ASSERT", "mpi-3.0", w + " fence W | fence W noput ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n",
+		{spec.EAssert, "mpi-3.0", w + " fence W | fence W noput ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n",
 			w + " fence W | fence W noput ;\n r0 = get x | ;\n fence W | fence W ;\nexists (x=1)\n"},
-		{"E-ASSERT", "mpi-3.0", w + " fence W noprecede | fence W ;\nexists (x=1)\n", w + " fence W noprecede | fence W noprecede ;\nexists (x=1)\n"},
-		{"E-ASSERT", "mpi-3.0", w + " start W {1} nocheck | post W {0} nocheck ;\n complete W | wait W ;\nexists (x=1)\n",
+		{spec.EAssert, "mpi-3.0", w + " fence W noprecede | fence W ;\nexists (x=1)\n", w + " fence W noprecede | fence W noprecede ;\nexists (x=1)\n"},
+		{spec.EAssert, "mpi-3.0", w + " start W {1} nocheck | post W {0} nocheck ;\n complete W | wait W ;\nexists (x=1)\n",
 			w + " recv 1 | post W {0} nocheck ;\n start W {1} nocheck | send 0 ;\n complete W | wait W ;\nexists (x=1)\n"},
-		{"E-ASSERT", "mpi-3.0", w + " lock W 1 excl nocheck | lock W 1 excl ;\n unlock W 1 | unlock W 1 ;\nexists (x=1)\n",
+		{spec.EAssert, "mpi-3.0", w + " lock W 1 excl nocheck | lock W 1 excl ;\n unlock W 1 | unlock W 1 ;\nexists (x=1)\n",
 			w + " lock W 1 excl nocheck | recv 0 ;\n unlock W 1 | lock W 1 excl ;\n send 1 | unlock W 1 ;\nexists (x=1)\n"},
 	}
 	for _, c := range twins {
-		t.Run(c.rule, func(t *testing.T) {
+		t.Run(c.rule.String(), func(t *testing.T) {
 			_, flags := explore(t, c.breaks, c.sem, model.Relaxed)
-			if !contains(flags, c.rule) {
+			if !slices.Contains(flags, c.rule) {
 				t.Errorf("%s not raised (flags %v) by:\n%s", c.rule, flags, c.breaks)
 			}
 			_, flags = explore(t, c.twin, c.sem, model.Relaxed)
-			if contains(flags, c.rule) {
+			if slices.Contains(flags, c.rule) {
 				t.Errorf("%s raised by the twin (flags %v):\n%s", c.rule, flags, c.twin)
 			}
 		})
 	}
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // TestReviewRegressions: bugs an independent review found, each kept as a case.
@@ -672,7 +663,7 @@ exists (W@1[0]=7)
  recv 1        | send 0     |             ;
  unlock W 1    | wait W     |             ;
 exists (W@1[0]=0)
-`, []string{"W@1[0]=0;"}, []string{"E-EPOCH-MIX"}},
+`, []string{"W@1[0]=0;"}, []spec.RuleID{spec.EEpochMix}},
 		{"align-guard-false", "§6: a misaligned access raises E-ALIGN only when it executes, not when its guard skips it", "mpi-3.0", model.Relaxed,
 			`{ win W allocate_shared bytes=[3,16]; z = W@1[0] : longdouble; 1:r0 = 0; }
  P0 | P1                   ;
@@ -686,7 +677,7 @@ exists (1:r1=0)
  r0 = gacc x no_op 0 |           ;
  unlock W 1          |           ;
 exists (0:r0=0)
-`, []string{"0:r0=0;"}, []string{"S3"}},
+`, []string{"0:r0=0;"}, []spec.RuleID{spec.S3}},
 	})
 }
 
@@ -709,12 +700,12 @@ exists (1:r0=1)
 	}
 	sem, _ := spec.Preset("mpi-4.1")
 	p, _ := model.Compile(lt, sem, model.Relaxed)
-	flags := func(noReduce bool) []string {
+	flags := func(noReduce bool) []spec.RuleID {
 		r, err := explorer.Explore(p, explorer.Options{NoReduce: noReduce})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out []string
+		var out []spec.RuleID
 		for _, f := range r.Flags {
 			out = append(out, f.Rule)
 		}

@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Speculation (hw relaxed, SEMANTICS.md §2). A guarded load, or a load after a spin
@@ -28,7 +30,7 @@ const (
 	// specOK + 1 + i: the read broke specRules[i] (and read nothing)
 )
 
-var specRules = [...]string{"E-EPOCH", "E-SEPARATE-SHM", "E-LS-ACCESS"}
+var specRules = [...]spec.RuleID{spec.EEpoch, spec.ESeparateSHM, spec.ELSAccess}
 
 // specRead is the mask of proc's speculative loads that have read and not committed.
 func (p *Program) specRead(s State, proc int) uint64 {
@@ -52,7 +54,7 @@ func speculative(in *Instr, done uint64) bool { return in.Spec >= 0 && in.Commit
 func (p *Program) specReadStep(s State, proc, j int, in *Instr, rec *Record) bool {
 	off := p.specOff(proc, in)
 	status, v := byte(specOK), int64(0)
-	if rule := p.lsProblem(s, proc, in); rule != "" {
+	if rule := p.lsProblem(s, proc, in); rule != spec.NoRule {
 		for i, r := range specRules {
 			if r == rule {
 				status = byte(specOK + 1 + i)
@@ -108,7 +110,7 @@ func (p *Program) pairsAtRead(s State, proc, j int, in *Instr) uint64 {
 		if b.rma && !a.rma {
 			a, b = b, a
 		}
-		if p.concurrent(s, cand, a, b, reading) != "" {
+		if p.concurrent(s, cand, a, b, reading) != spec.NoRule {
 			m |= 1 << uint(k)
 		}
 	}
@@ -131,7 +133,7 @@ func (p *Program) commit(s State, proc, j int, in *Instr, rec *Record) {
 		default:
 			p.setReg(s, proc, int(in.Dst), v)
 			if in.AlignErr != "" {
-				p.raise(s, rec, "E-ALIGN", proc, in, func() string { return in.AlignErr })
+				p.raise(s, rec, spec.EAlign, proc, in, func() string { return in.AlignErr })
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // StepKind says what a step does.
@@ -176,7 +177,7 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 		return false
 	}
 	if in.AlignErr != "" {
-		p.raise(s, rec, "E-ALIGN", proc, in, func() string { return in.AlignErr })
+		p.raise(s, rec, spec.EAlign, proc, in, func() string { return in.AlignErr })
 	}
 	switch {
 	case in.Kind == KPost, in.Kind == KUnlockAll, in.Kind == KSync, in.Kind == KUnlock && int(in.Target) == proc:
@@ -196,7 +197,7 @@ func (p *Program) originBufferUse(s State, proc int, in *Instr, rec *Record) {
 	for _, i := range in.OriginBuf {
 		if s[p.Layout.Slot[p.Procs[proc].Code[i].Slot]] != SlotIdle {
 			rma := &p.Procs[proc].Code[i]
-			p.raise(s, rec, "E-ORIGIN-BUF", proc, in, func() string {
+			p.raise(s, rec, spec.EOriginBuf, proc, in, func() string {
 				return fmt.Sprintf("%s uses the origin buffer of %s (row %d) before the operation completes locally", in.Text, rma.Text, rma.Row)
 			})
 		}

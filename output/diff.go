@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Allows says that one side of a difference allows an outcome the other does not:
@@ -15,7 +16,7 @@ import (
 func Allows(side, other explorer.Side, outcome string) string {
 	if v := other.Result.Verdict(); v.IsErroneous() {
 		return fmt.Sprintf("%s: erroneous (%s, witness under only %s raises); %s: allows %s",
-			other.Name, strings.Join(v.Erroneous, ","), other.Name, side.Name, outcome)
+			other.Name, strings.Join(spec.RuleNames(v.Erroneous), ","), other.Name, side.Name, outcome)
 	}
 	return fmt.Sprintf("only %s allows %s", side.Name, outcome)
 }

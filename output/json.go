@@ -11,6 +11,7 @@ import (
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // RunRecord is one (test, semantics, hw) search, as `run --json` prints it, one a line.
@@ -45,7 +46,7 @@ type RunRecord struct {
 type OutcomeRecord struct {
 	Values map[string]int64 `json:"values"`
 	Sat    bool             `json:"sat"`
-	Flags  []string         `json:"flags"`
+	Flags  []spec.RuleID    `json:"flags"`
 	// Erroneous: the outcome of executions that broke a rule (Flags); the same
 	// values from clean executions are another record.
 	Erroneous bool `json:"erroneous"`
@@ -54,7 +55,7 @@ type OutcomeRecord struct {
 // FlagRecord is one diagnostic: the rule, its class, the message, where (the first
 // site, then every site), and the witness trace.
 type FlagRecord struct {
-	Rule    string       `json:"rule"`
+	Rule    spec.RuleID  `json:"rule"`
 	Class   string       `json:"class"`
 	Message string       `json:"message"`
 	Text    string       `json:"text"` // FILE:LINE:COL: RULE: message [node]
@@ -99,7 +100,7 @@ func NewRunRecord(jr *explorer.JobResult) RunRecord {
 	for _, o := range r.Outcomes {
 		flags := o.Flags
 		if flags == nil {
-			flags = []string{}
+			flags = []spec.RuleID{}
 		}
 		j.Outcomes = append(j.Outcomes, OutcomeRecord{Values: ValueMap(p, o.Values), Sat: o.Sat, Flags: flags, Erroneous: len(o.Flags) > 0})
 	}

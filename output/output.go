@@ -21,9 +21,9 @@ const FormatVersion = 1
 
 // Citation is the MPI-4.1 report nodes a rule rests on, as a message suffix
 // (" [node327, node330]"), or "" for a rule with none (DEADLOCK, RACE).
-func Citation(rule string) string {
-	r, ok := spec.LookupRule(rule)
-	if !ok || len(r.Nodes) == 0 {
+func Citation(rule spec.RuleID) string {
+	r := rule.Rule()
+	if len(r.Nodes) == 0 {
 		return ""
 	}
 	return " [" + r.Cite() + "]"
@@ -47,6 +47,6 @@ func DiagnosticLine(file string, d *model.Diagnostic) string {
 	if pos := Position(file, d.At); pos != "" {
 		b.WriteString(pos + ": ")
 	}
-	b.WriteString(d.Rule + ": " + d.Message + Citation(d.Rule))
+	b.WriteString(d.Rule.String() + ": " + d.Message + Citation(d.Rule))
 	return b.String()
 }

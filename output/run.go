@@ -43,7 +43,7 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 		}
 		line := mark + " " + p.OutcomeString(o.Values)
 		if len(o.Flags) > 0 {
-			line += "  # erroneous: " + strings.Join(o.Flags, ",")
+			line += "  # erroneous: " + strings.Join(spec.RuleNames(o.Flags), ",")
 		}
 		fmt.Fprintln(w, line)
 		if show == ShowAll || (show == ShowWitness && o.Sat) {

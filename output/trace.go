@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Trace replays steps on p (model.Trace: the steps as data, with program order and
@@ -66,12 +67,12 @@ func TraceText(p *model.Program, steps []model.Step) []string {
 // line of its own after it, and marks (step index -> rule) after the steps that are
 // a flag's accesses; it returns the state the trace ends in, and the error of a
 // trace that does not replay (also printed).
-func WriteTrace(w io.Writer, p *model.Program, steps []model.Step, indent string, marks map[int]string) (model.State, error) {
+func WriteTrace(w io.Writer, p *model.Program, steps []model.Step, indent string, marks map[int]spec.RuleID) (model.State, error) {
 	tr, last, err := p.Trace(steps)
 	for i := range tr {
 		line := StepLine(p, tr, i)
 		if m, ok := marks[i]; ok {
-			line += "  <- " + m
+			line += "  <- " + m.String()
 		}
 		fmt.Fprintf(w, "%s%2d  %s\n", indent, i+1, line)
 		for k := range tr[i].Raised {
@@ -87,11 +88,11 @@ func WriteTrace(w io.Writer, p *model.Program, steps []model.Step, indent string
 
 // Marks are a diagnostic's marks for WriteTrace: its rule after each of the steps
 // that are the accesses it is about.
-func Marks(d *model.Diagnostic) map[int]string {
+func Marks(d *model.Diagnostic) map[int]spec.RuleID {
 	if len(d.Marks) == 0 {
 		return nil
 	}
-	m := map[int]string{}
+	m := map[int]spec.RuleID{}
 	for _, i := range d.Marks {
 		m[i] = d.Rule
 	}
@@ -107,8 +108,8 @@ type StepRecord struct {
 	Text      string           `json:"text"`
 	Early     []int            `json:"early,omitempty"` // rows before it not yet executed
 	ReadsFrom []ReadFromRecord `json:"reads_from,omitempty"`
-	Raised    []string         `json:"raised,omitempty"`
-	Mark      string           `json:"mark,omitempty"` // the rule whose access this step is
+	Raised    []spec.RuleID    `json:"raised,omitempty"`
+	Mark      spec.RuleID      `json:"mark,omitempty"` // the rule whose access this step is
 }
 
 // ReadFromRecord is where a read's value came from.
@@ -122,7 +123,7 @@ type ReadFromRecord struct {
 var stepKinds = [...]string{model.StepExec: "exec", model.StepReturn: "return", model.StepPerform: "perform", model.StepDrain: "drain"}
 
 // StepRecords is a trace as JSON records.
-func StepRecords(p *model.Program, steps []model.Step, marks map[int]string) []StepRecord {
+func StepRecords(p *model.Program, steps []model.Step, marks map[int]spec.RuleID) []StepRecord {
 	tr, _, _ := p.Trace(steps)
 	out := make([]StepRecord, 0, len(tr))
 	for i := range tr {

@@ -8,7 +8,7 @@ package spec
 var Rules = []Rule{
 	// §3: completion of RMA operations (node337; ordering of accumulates node338-339).
 	{
-		ID:    "R1",
+		ID:    R1,
 		Title: "Origin completion",
 		Text: "An RMA operation is complete at its origin once the origin has returned from the next " +
 			"complete, fence, flush, flush_all, unlock or unlock_all on that window: each of these calls " +
@@ -20,7 +20,7 @@ var Rules = []Rule{
 		Class: ClassRule,
 	},
 	{
-		ID:    "R2",
+		ID:    R2,
 		Title: "Target completion by fence",
 		Text: "When a fence completes RMA operations, the matching fence at the target does not return " +
 			"until all of them have been performed there, so the target sees the epoch's updates once its " +
@@ -30,7 +30,7 @@ var Rules = []Rule{
 		Class: ClassRule,
 	},
 	{
-		ID:    "R3",
+		ID:    R3,
 		Title: "Target completion by complete and wait",
 		Text: "When complete closes a PSCW access epoch, the target's matching wait does not return " +
 			"until every RMA operation of that epoch has been performed at the target, so the exposure " +
@@ -39,7 +39,7 @@ var Rules = []Rule{
 		Class: ClassRule,
 	},
 	{
-		ID:    "R4",
+		ID:    R4,
 		Title: "Target completion by unlock and flush",
 		Text: "In a passive-target epoch, unlock, unlock_all, flush and flush_all complete the caller's " +
 			"operations at the target as well: each operation to the targets the call covers is performed " +
@@ -48,7 +48,7 @@ var Rules = []Rule{
 		Class: ClassRule,
 	},
 	{
-		ID:    "R5",
+		ID:    R5,
 		Title: "Private copy becomes public",
 		Text: "A store by the owner to the private copy of its window reaches the public copy at the " +
 			"owner's next post, fence, unlock, unlock_all or sync on that window. In every preset these " +
@@ -59,7 +59,7 @@ var Rules = []Rule{
 		Class: ClassRule,
 	},
 	{
-		ID:    "R6",
+		ID:    R6,
 		Title: "Public copy becomes private",
 		Text: "An update to the public copy of a window (by a performed RMA operation) becomes visible " +
 			"in the owner's private copy at the owner's next wait, fence, lock, lock_all or sync on that " +
@@ -73,7 +73,7 @@ var Rules = []Rule{
 
 	// §5: the window rules of node337.
 	{
-		ID:    "U1",
+		ID:    U1,
 		Title: "Store after a put/acc was performed, before it completed",
 		Text: "In a unified window (aliasing windows included), a store to a cell is erroneous when it " +
 			"executes after a concurrent put or accumulate to that cell was performed but before that " +
@@ -83,7 +83,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "U2",
+		ID:    U2,
 		Title: "Load concurrent with a put/acc (racy)",
 		Text: "In a unified window, a load of a cell that is concurrent with a put or accumulate to it " +
 			"is valid but racy, as in polling: it returns either the old or the new value. This includes " +
@@ -94,7 +94,7 @@ var Rules = []Rule{
 		Class: ClassRace,
 	},
 	{
-		ID:    "U3",
+		ID:    U3,
 		Title: "Store concurrent with a get (racy)",
 		Text: "In a unified window, a store to a cell that is concurrent with a get of that cell is " +
 			"valid but racy: the get returns either the old or the new value. It is reported as a " +
@@ -103,7 +103,7 @@ var Rules = []Rule{
 		Class: ClassRace,
 	},
 	{
-		ID:    "U4",
+		ID:    U4,
 		Title: "Concurrent conflicting window updates (unified)",
 		Text: "In a unified window, concurrent updates of the same cells by RMA operations must not " +
 			"conflict. This restates C-CONFLICT for window updates; rmacheck reports such an execution " +
@@ -112,7 +112,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "U5",
+		ID:    U5,
 		Title: "Store before a concurrent put/acc was performed",
 		Text: "In a unified window (aliasing windows included), a store to a cell is erroneous when it " +
 			"is concurrent with a put or accumulate to that cell and executes before that update is " +
@@ -121,7 +121,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "S1",
+		ID:    S1,
 		Title: "Local access while an update is in flight (separate)",
 		Text: "In a separate window, a load or store of a cell is erroneous when it happens after an " +
 			"RMA update of that cell started and before the update reached the private copy through an " +
@@ -130,7 +130,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "S2",
+		ID:    S2,
 		Title: "Concurrent conflicting window updates (separate)",
 		Text: "In a separate window, concurrent updates of the same cells of the public copy by RMA " +
 			"operations must not conflict. This restates C-CONFLICT for window updates; rmacheck reports " +
@@ -139,7 +139,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "S3",
+		ID:    S3,
 		Title: "Put/acc concurrent with a store to the window (separate)",
 		Text: "In a separate window, a put or accumulate is erroneous when it is concurrent with a " +
 			"local store to the same window, even when the two touch disjoint cells: an implementation " +
@@ -150,7 +150,7 @@ var Rules = []Rule{
 
 	// §5: the flags an execution can raise.
 	{
-		ID:    "C-CONFLICT",
+		ID:    CConflict,
 		Title: "Conflicting concurrent RMA operations",
 		Text: "Two concurrent RMA operations on overlapping cells conflict when one of them is a put or " +
 			"exactly one of them is an accumulate. Concurrent accumulates do not conflict when they use " +
@@ -162,7 +162,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "E-EPOCH",
+		ID:    EEpoch,
 		Title: "RMA call outside an access epoch",
 		Text: "An RMA call needs an access epoch to its target on that window: a fence epoch, a start " +
 			"whose group holds the target, a lock of the target, or lock_all. Issuing one outside such " +
@@ -172,7 +172,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "E-EPOCH-MIX",
+		ID:    EEpochMix,
 		Title: "Incompatible epochs",
 		Text: "Some epochs cannot be combined: a window locked and exposed at the same time, two lock " +
 			"epochs from one origin to one target, a start while another start epoch is open, or a lock " +
@@ -182,7 +182,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "E-SYNC-EPOCH",
+		ID:    ESyncEpoch,
 		Title: "sync or flush outside a passive-target epoch",
 		Text: "MPI_Win_sync and the flush calls (flush, flush_all, flush_local, flush_local_all) are " +
 			"only valid inside a passive-target epoch, that is after lock or lock_all and before the " +
@@ -193,7 +193,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "E-ORIGIN-BUF",
+		ID:    EOriginBuf,
 		Title: "Origin buffer used before local completion",
 		Text: "The registers of an RMA call are its origin buffer. An instruction that reads or writes " +
 			"the result register of a get, gacc, fop or cas, or writes the source register of a put, acc " +
@@ -204,7 +204,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "E-ASSERT",
+		ID:    EAssert,
 		Title: "False assertion",
 		Text: "An assertion given to a synchronization call must hold in the execution: nocheck on " +
 			"start, post, lock or lock_all; nostore, noput, noprecede and nosucceed; and the requirement " +
@@ -214,7 +214,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "E-INFO",
+		ID:    EInfo,
 		Title: "Restricting info key broken",
 		Text: "An info key that lets the implementation assume a restriction must be respected: a lock " +
 			"on a window created with no_locks=true, or accumulates with different ops on one cell of a " +
@@ -223,7 +223,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "E-SQ-FLAVOR",
+		ID:    ESQFlavor,
 		Title: "shared_query on a window of the wrong flavor",
 		Text: "MPI_Win_shared_query is erroneous on a dynamic window, and on a window that is not " +
 			"allocate_shared unless the sq_any_flavor switch is on; with it on (MPI-4.1), allocate and " +
@@ -232,7 +232,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "E-LS-ACCESS",
+		ID:    ELSAccess,
 		Title: "Remote load/store without load/store access",
 		Text: "A process may load or store another rank's segment only when it has load/store access " +
 			"to it: the window is allocate_shared, or a shared_query for that segment returned a size " +
@@ -241,7 +241,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "E-SEPARATE-SHM",
+		ID:    ESeparateSHM,
 		Title: "Load/store to another rank's segment of a separate window",
 		Text: "MPI does not define the semantics of a load or store instruction to another rank's " +
 			"segment of a window in the separate model, so such an access is erroneous whatever the " +
@@ -250,7 +250,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "E-ALIGN",
+		ID:    EAlign,
 		Title: "Misaligned typed access",
 		Text: "A typed access is erroneous when its address is not a multiple of its type's alignment " +
 			"under the window's guarantee: with align_guarantee, allocated memory is aligned to the " +
@@ -260,14 +260,14 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "DEADLOCK",
+		ID:    Deadlock,
 		Title: "Deadlock",
 		Text: "An execution is erroneous when no process can take a step and some process has not " +
 			"finished its program, for example a fence, wait or recv that can never be matched.",
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "LIVELOCK",
+		ID:    Livelock,
 		Title: "Spin loop that never exits",
 		Text: "An execution ends with spin loops (repeat ... until, await) blocked, and each blocked " +
 			"loop's body, run once more against the final memory, would still find its condition false: " +
@@ -277,7 +277,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "E-EPOCH-END",
+		ID:    EEpochEnd,
 		Title: "Epoch still open at the end",
 		Text: "A process finishes with an epoch still open on a window it has not freed: a lock, " +
 			"lock_all, start or post without its unlock, unlock_all, complete or wait. MPI_Win_free (and " +
@@ -287,7 +287,7 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
-		ID:    "RACE",
+		ID:    Race,
 		Title: "Data race between plain accesses",
 		Text: "Two plain loads or stores to the same cell, at least one a store, race when no chain of " +
 			"memory barrier, process synchronization and memory barrier orders them (SEMANTICS.md §7). " +
@@ -295,35 +295,4 @@ var Rules = []Rule{
 			"never as erroneous MPI.",
 		Class: ClassRace,
 	},
-}
-
-// flagRules are the rules an execution's state can hold as raised, in the order of
-// their bits in the flag word (bit i is flagRules[i]): the rules steps raise, and
-// DEADLOCK, LIVELOCK and E-EPOCH-END, which the end of an execution raises. Race and
-// conflict rules are found by the pair checks (SEMANTICS.md §7), never held in a state.
-var flagRules = []string{
-	"E-EPOCH", "E-EPOCH-MIX", "E-SYNC-EPOCH", "E-ORIGIN-BUF", "E-SQ-FLAVOR", "E-LS-ACCESS",
-	"E-SEPARATE-SHM", "E-INFO", "E-ALIGN", "DEADLOCK", "E-ASSERT", "LIVELOCK", "E-EPOCH-END",
-}
-
-// FlagBit is the bit of a rule in a state's flag word. It panics for a rule that
-// has none: asking for one is a bug in the model, not an input error.
-func FlagBit(rule string) uint32 {
-	for i, r := range flagRules {
-		if r == rule {
-			return 1 << uint(i)
-		}
-	}
-	panic("spec: rule " + rule + " has no flag bit")
-}
-
-// FlagRules turns a flag word into rule ids, in bit order.
-func FlagRules(word uint32) []string {
-	var out []string
-	for i, r := range flagRules {
-		if word&(1<<uint(i)) != 0 {
-			out = append(out, r)
-		}
-	}
-	return out
 }

@@ -3,6 +3,7 @@ package spec
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -55,8 +56,11 @@ func TestCatalogueComplete(t *testing.T) {
 			if !ok {
 				t.Fatalf("rule %s missing", want.id)
 			}
-			if r.ID != want.id {
+			if r.ID.String() != want.id {
 				t.Errorf("LookupRule(%q).ID = %q", want.id, r.ID)
+			}
+			if id, ok := ParseRuleID(want.id); !ok || id != r.ID {
+				t.Errorf("ParseRuleID(%q) = %v, %v; want %v", want.id, id, ok, r.ID)
 			}
 			if r.Class != want.class {
 				t.Errorf("%s: class %v, want %v", want.id, r.Class, want.class)
@@ -64,8 +68,8 @@ func TestCatalogueComplete(t *testing.T) {
 			if got, w := strings.Join(r.Nodes, ","), strings.Join(want.nodes, ","); got != w {
 				t.Errorf("%s: nodes %q, want %q", want.id, got, w)
 			}
-			if got, w := IsRuleID(want.id), want.class != ClassRule; got != w {
-				t.Errorf("IsRuleID(%q) = %v, want %v", want.id, got, w)
+			if got, w := r.ID.Raisable(), want.class != ClassRule; got != w {
+				t.Errorf("%s.Raisable() = %v, want %v", want.id, got, w)
 			}
 		})
 	}
@@ -76,13 +80,13 @@ func TestCatalogueWellFormed(t *testing.T) {
 	nodeRE := regexp.MustCompile(`^node[0-9]{3}$`)
 	seen := map[string]bool{}
 	for _, r := range Rules {
-		if !idRE.MatchString(r.ID) {
+		if !idRE.MatchString(r.ID.String()) {
 			t.Errorf("id %q is not an upper-case rule id", r.ID)
 		}
-		if seen[strings.ToUpper(r.ID)] {
+		if seen[strings.ToUpper(r.ID.String())] {
 			t.Errorf("duplicate id %s", r.ID)
 		}
-		seen[strings.ToUpper(r.ID)] = true
+		seen[strings.ToUpper(r.ID.String())] = true
 
 		if strings.TrimSpace(r.Title) == "" {
 			t.Errorf("%s: empty title", r.ID)
@@ -103,7 +107,7 @@ func TestCatalogueWellFormed(t *testing.T) {
 		}
 
 		switch {
-		case r.ID == "DEADLOCK" || r.ID == "LIVELOCK" || r.ID == "RACE":
+		case r.ID == Deadlock || r.ID == Livelock || r.ID == Race:
 			if len(r.Nodes) != 0 {
 				t.Errorf("%s cites %v; SEMANTICS.md gives it no node", r.ID, r.Nodes)
 			}
@@ -144,13 +148,12 @@ func TestCatalogueWellFormed(t *testing.T) {
 // U4 and S2 are never raised under their own names: their text must say they restate
 // C-CONFLICT, and C-CONFLICT must say it covers them.
 func TestRestatedRules(t *testing.T) {
-	for _, id := range []string{"U4", "S2"} {
-		r, _ := LookupRule(id)
-		if !strings.Contains(r.Text, "restates C-CONFLICT") {
+	for _, id := range []RuleID{U4, S2} {
+		if r := id.Rule(); !strings.Contains(r.Text, "restates C-CONFLICT") {
 			t.Errorf("%s text does not say it restates C-CONFLICT: %q", id, r.Text)
 		}
 	}
-	c, _ := LookupRule("C-CONFLICT")
+	c := CConflict.Rule()
 	if !strings.Contains(c.Text, "U4 and S2") {
 		t.Errorf("C-CONFLICT text does not mention U4 and S2: %q", c.Text)
 	}
@@ -158,29 +161,31 @@ func TestRestatedRules(t *testing.T) {
 
 func TestLookupRule(t *testing.T) {
 	tests := []struct {
-		in   string
-		id   string
-		ok   bool
-		flag bool
+		in    string
+		id    RuleID
+		ok    bool
+		exact bool // ParseRuleID accepts it too
 	}{
-		{"R1", "R1", true, false},
-		{"r1", "R1", true, false},
-		{"c-conflict", "C-CONFLICT", true, true},
-		{"E-Epoch-Mix", "E-EPOCH-MIX", true, true},
-		{"race", "RACE", true, true},
-		{"Deadlock", "DEADLOCK", true, true},
-		{"R7", "", false, false},
-		{"", "", false, false},
-		{"E-EPOCH ", "", false, false},
-		{"fence_ls", "", false, false},
+		{"R1", R1, true, true},
+		{"r1", R1, true, false},
+		{"c-conflict", CConflict, true, false},
+		{"E-Epoch-Mix", EEpochMix, true, false},
+		{"race", Race, true, false},
+		{"Deadlock", Deadlock, true, false},
+		{"E-EPOCH-END", EEpochEnd, true, true},
+		{"R7", NoRule, false, false},
+		{"", NoRule, false, false},
+		{"E-EPOCH ", NoRule, false, false},
+		{"fence_ls", NoRule, false, false},
 	}
 	for _, tt := range tests {
 		r, ok := LookupRule(tt.in)
 		if ok != tt.ok || r.ID != tt.id {
-			t.Errorf("LookupRule(%q) = %q, %v; want %q, %v", tt.in, r.ID, ok, tt.id, tt.ok)
+			t.Errorf("LookupRule(%q) = %v, %v; want %v, %v", tt.in, r.ID, ok, tt.id, tt.ok)
 		}
-		if got := IsRuleID(tt.in); got != tt.flag {
-			t.Errorf("IsRuleID(%q) = %v, want %v", tt.in, got, tt.flag)
+		id, ok := ParseRuleID(tt.in)
+		if want := map[bool]RuleID{true: tt.id}[tt.exact]; ok != tt.exact || id != want {
+			t.Errorf("ParseRuleID(%q) = %v, %v; want %v, %v", tt.in, id, ok, want, tt.exact)
 		}
 	}
 }
@@ -207,26 +212,64 @@ func tail(s string) string {
 }
 
 // TestFlagBits: every rule a state can hold has its own bit, FlagRules reads the
-// bits back, and every such rule is erroneous-class.
+// bits back in bit order, and every such rule is erroneous-class.
 func TestFlagBits(t *testing.T) {
 	var all uint32
-	for _, r := range flagRules {
+	var held []RuleID
+	for r := NoRule + 1; r <= lastFlagRule; r++ {
 		b := FlagBit(r)
 		if all&b != 0 {
 			t.Errorf("%s shares a bit", r)
 		}
 		all |= b
+		held = append(held, r)
 		if got := FlagRules(b); len(got) != 1 || got[0] != r {
 			t.Errorf("FlagRules(FlagBit(%s)) = %v", r, got)
 		}
-		if rl, ok := LookupRule(r); !ok || rl.Class != ClassErroneous {
+		if r.Class() != ClassErroneous {
 			t.Errorf("%s: a state-held rule must be an erroneous-class rule of the catalogue", r)
 		}
 	}
-	defer func() {
-		if recover() == nil {
-			t.Error("FlagBit(U2) did not panic: race-class rules are never held in a state")
+	if got := FlagRules(all); !slices.Equal(got, held) {
+		t.Errorf("FlagRules(all) = %v, want %v", got, held)
+	}
+	for _, r := range []RuleID{NoRule, U2, Race, CConflict, R1} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("FlagBit(%v) did not panic: only erroneous rules a step or an end raises are held in a state", r)
+				}
+			}()
+			FlagBit(r)
+		}()
+	}
+}
+
+// TestRuleIDsAreTheCatalogue: the constants and the catalogue name the same rules, each
+// once, and each id prints and parses back (as text too, as JSON records hold it).
+func TestRuleIDsAreTheCatalogue(t *testing.T) {
+	if len(Rules) != int(numRuleIDs)-1 {
+		t.Errorf("%d rules in the catalogue, %d ids", len(Rules), int(numRuleIDs)-1)
+	}
+	for r := NoRule + 1; r < numRuleIDs; r++ {
+		if r.Order() < 0 || Rules[r.Order()].ID != r {
+			t.Errorf("id %d (%q) has no catalogue entry", uint8(r), r)
+			continue
 		}
-	}()
-	FlagBit("U2")
+		text, err := r.MarshalText()
+		var back RuleID
+		if err != nil || back.UnmarshalText(text) != nil || back != r {
+			t.Errorf("%s: text %q (%v) reads back as %v", r, text, err, back)
+		}
+	}
+	if _, err := NoRule.MarshalText(); err == nil {
+		t.Error("NoRule printed into a record")
+	}
+	var r RuleID
+	if err := r.UnmarshalText([]byte("e-epoch")); err == nil {
+		t.Error("a record's misspelt id was read")
+	}
+	if got := RuleID(200).String(); got != "RuleID(200)" {
+		t.Errorf("RuleID(200).String() = %q", got)
+	}
 }

@@ -28,7 +28,7 @@ func (c Class) String() string {
 // Rule is one entry of the catalogue: an id of SEMANTICS.md, a title, a paragraph that
 // explains it, and the nodes of the MPI-4.1 report it rests on.
 type Rule struct {
-	ID    string
+	ID    RuleID
 	Title string
 	Text  string
 	Nodes []string // e.g. "node337"
@@ -53,18 +53,13 @@ func (r Rule) URLs() []string {
 // Cite is the short citation used in error messages: "node337" or "node327, node330".
 func (r Rule) Cite() string { return strings.Join(r.Nodes, ", ") }
 
-// LookupRule finds a rule by id, ignoring case.
+// LookupRule finds a rule by id, ignoring case: for ids a person types (explain,
+// replay --flag). Files and records spell ids exactly (ParseRuleID).
 func LookupRule(id string) (Rule, bool) {
 	for _, r := range Rules {
-		if strings.EqualFold(r.ID, id) {
+		if strings.EqualFold(r.ID.String(), id) {
 			return r, true
 		}
 	}
 	return Rule{}, false
-}
-
-// IsRuleID reports whether id names a rule that can be raised as a flag.
-func IsRuleID(id string) bool {
-	r, ok := LookupRule(id)
-	return ok && r.Class != ClassRule
 }

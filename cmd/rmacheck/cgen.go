@@ -8,6 +8,7 @@ import (
 
 func newCgenCmd() *cobra.Command {
 	var runs, jitter int
+	maxWindowBytes := byteSize(cgen.DefaultMaxWindowBytes)
 	cmd := &cobra.Command{
 		Use:   "cgen FILE",
 		Short: "Print the C program that runs a litmus test on a real MPI library",
@@ -29,7 +30,7 @@ func newCgenCmd() *cobra.Command {
 				printErrors(cmd.ErrOrStderr(), err)
 				return exitWith(exitBadInput)
 			}
-			src, err := cgen.Generate(t, cgen.Options{Runs: runs, Jitter: jitter})
+			src, err := cgen.Generate(t, cgen.Options{Runs: runs, Jitter: jitter, MaxWindowBytes: int(maxWindowBytes)})
 			if err != nil {
 				printErrors(cmd.ErrOrStderr(), err) // FILE:LINE:COL: cgen: ..., as check prints
 				return exitWith(exitBadInput)
@@ -40,5 +41,6 @@ func newCgenCmd() *cobra.Command {
 	}
 	cmd.Flags().IntVar(&runs, "runs", 10000, "iterations when the program's command line gives none")
 	cmd.Flags().IntVar(&jitter, "jitter", 4, "default bound of each rank's random start delay, in pause instructions (-1: none)")
+	cmd.Flags().Var(&maxWindowBytes, "max-window-bytes", "refuse a test whose window segment on one rank is larger than this (e.g. 16MiB)")
 	return cmd
 }

@@ -3,14 +3,18 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/conform/cgen"
+	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
 )
@@ -116,9 +120,12 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 			}
 			if err != nil {
 				fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
-				if conform.CannotRun(err) {
+				switch conformErrorExit(err) {
+				case exitCannotRun:
 					cannotRun = true
-				} else {
+				case exitBadInput:
+					bad = true
+				default:
 					failed = true
 				}
 				continue
@@ -202,4 +209,23 @@ func clearProgress(w io.Writer, quiet bool) {
 			fmt.Fprint(w, "\r\033[K")
 		}
 	}
+}
+
+// conformErrorExit is the exit status a test's error asks for, the same whatever the
+// target: 3 when the target could not run it, 2 for bad input or an I/O error (a test
+// cgen cannot express, a temporary directory or --keep-c file that cannot be written),
+// 1 otherwise (the model's search stopped at a bound: an incomplete result).
+func conformErrorExit(err error) int {
+	var unsupported *cgen.Unsupported
+	var pathErr *fs.PathError
+	var linkErr *os.LinkError
+	var sysErr *os.SyscallError
+	var writeErr *atomicfile.Error
+	switch {
+	case conform.CannotRun(err):
+		return exitCannotRun
+	case errors.As(err, &unsupported), errors.As(err, &pathErr), errors.As(err, &linkErr), errors.As(err, &sysErr), errors.As(err, &writeErr):
+		return exitBadInput
+	}
+	return exitFailed
 }

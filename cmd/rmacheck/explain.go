@@ -80,7 +80,7 @@ describes all three. With --all it lists every rule.` + "\n" + exitStatusHelp("t
 func unknownName(name string) error {
 	ids := make([]string, len(spec.Rules))
 	for i, r := range spec.Rules {
-		ids[i] = r.ID
+		ids[i] = r.ID.String()
 	}
 	sws := make([]string, len(spec.Switches))
 	for i, si := range spec.Switches {

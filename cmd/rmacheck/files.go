@@ -62,10 +62,17 @@ func collectFiles(args []string) ([]string, error) {
 				}
 				return nil
 			}
-			if strings.HasSuffix(d.Name(), ".lit") && !d.Type().IsDir() {
-				add(p)
-				n++
+			if !strings.HasSuffix(d.Name(), ".lit") {
+				return nil
 			}
+			n++
+			if why := notRegular(p, d); why != "" {
+				// Opening a named pipe or a device blocks or never ends (a FIFO z.lit
+				// hung check and run): skip it, and say so.
+				errs = append(errs, &litmus.Error{File: p, Msg: "skipped: not a regular file (" + why + ")"})
+				return nil
+			}
+			add(p)
 			return nil
 		})
 		if werr != nil {
@@ -75,6 +82,32 @@ func collectFiles(args []string) ([]string, error) {
 		}
 	}
 	return files, errors.Join(errs...)
+}
+
+// notRegular says what a directory entry is when it is not a regular file, nor a
+// symbolic link to one ("" when it is).
+func notRegular(path string, d fs.DirEntry) string {
+	mode := d.Type()
+	if mode&fs.ModeSymlink != 0 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return "a broken symbolic link"
+		}
+		mode = fi.Mode().Type()
+	}
+	switch {
+	case mode.IsRegular():
+		return ""
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	case mode.IsDir():
+		return "a directory"
+	}
+	return "a special file"
 }
 
 func skipDir(name string) bool {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 func newLayoutCmd() *cobra.Command {
@@ -76,7 +77,7 @@ func writeLayout(w io.Writer, test, sem string, abi model.ABI, segs []model.Segm
 			aligned = fmt.Sprint(l.Aligned)
 		}
 		if !l.OK {
-			verdict = "E-ALIGN"
+			verdict = spec.EAlign.String()
 		}
 		rows = append(rows, []string{fmt.Sprintf("P%d row %d: %s", l.Proc, l.Row, l.Instr), l.Loc, l.Type.String(),
 			fmt.Sprint(abi.Align(l.Type)), fmt.Sprint(l.Offset), aligned, verdict})

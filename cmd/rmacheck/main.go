@@ -32,11 +32,18 @@ func main() {
 // run executes the command line args with the given output streams and returns the exit
 // status. Tests call it in-process.
 func run(args []string, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
 	root := newRootCmd()
 	root.SetArgs(args)
-	root.SetOut(stdout)
+	root.SetOut(out)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteContextC(context.WithValue(context.Background(), argvKey{}, args))
+	if out.err != nil && exitCode(err) < exitBadInput {
+		// A result nobody could read is no result (/dev/full, a full disk, a closed
+		// pipe): say so and fail as every other I/O error does.
+		fmt.Fprintf(stderr, "rmacheck: writing standard output: %v\n", out.err)
+		return exitBadInput
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -47,6 +54,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}
 	return exitCode(err)
+}
+
+// checkedWriter passes writes on and keeps the first error, which run reports once the
+// command is done: commands write their output with fmt.Fprint* and do not check each call.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
 }
 
 func errorMessage(err error) string {

@@ -226,13 +226,13 @@ func TestFmtStdin(t *testing.T) {
 
 func TestExplainEveryRule(t *testing.T) {
 	for _, r := range spec.Rules {
-		for _, id := range []string{r.ID, strings.ToLower(r.ID)} {
+		for _, id := range []string{r.ID.String(), strings.ToLower(r.ID.String())} {
 			code, stdout, stderr := runCLI("explain", id)
 			if code != 0 {
 				t.Errorf("explain %s: exit %d, stderr %q", id, code, stderr)
 				continue
 			}
-			if first := strings.SplitN(stdout, "\n", 2)[0]; first != r.ID+": "+r.Title {
+			if first := strings.SplitN(stdout, "\n", 2)[0]; first != r.ID.String()+": "+r.Title {
 				t.Errorf("explain %s: first line %q", id, first)
 			}
 			if !strings.Contains(stdout, "class: "+r.Class.String()) {
@@ -282,7 +282,7 @@ func TestExplainUnknownListsIDs(t *testing.T) {
 	}
 	flat := strings.Join(strings.Fields(stderr), " ")
 	for _, r := range spec.Rules {
-		if !strings.Contains(flat, " "+r.ID+" ") {
+		if !strings.Contains(flat, " "+r.ID.String()+" ") {
 			t.Errorf("known id %s not listed", r.ID)
 		}
 	}

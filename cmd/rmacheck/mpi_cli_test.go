@@ -136,3 +136,44 @@ func TestConformLauncherAndHostfile(t *testing.T) {
 		t.Errorf("--launcher with --hostfile: exit %d, %s", code, stderr)
 	}
 }
+
+// TestConformExitMeansOneThingOnEveryTarget: one meaning per exit status, whatever the
+// target (issue 25 rows 11, 12, 18). A reference run that deadlocks is 3, as an MPI
+// library's timeout is (it was 1); a temporary directory or --keep-c file that cannot be
+// written is an I/O error, 2 (it was 1, as if NON-CONFORMING); a window too large for
+// the C program is refused, 2 (it allocated 8 GB a rank on every run).
+func TestConformExitMeansOneThingOnEveryTarget(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	deadlock := write("dl.lit", "MPI dl\n{ win W allocate size=1; }\n P0 | P1 ;\n r0 = recv 1 | r0 = recv 0 ;\nexists (0:r0=0)\n")
+	big := write("big.lit", "MPI big\n{ win W allocate size=1000000000; x = W@1[0]; }\n P0 | P1 ;\n fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n")
+	sb := "testdata/sb.lit"
+	keep := filepath.Join(dir, "keep")
+	if err := os.MkdirAll(filepath.Join(keep, "SB.c"), 0o755); err != nil { // a directory where SB.c goes
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI("conform", "--target", "reference", "--include-erroneous", "--runs", "10", deadlock)
+	if code != exitCannotRun || !strings.Contains(stderr, "deadlock") {
+		t.Errorf("reference, deadlocking test: exit %d, %s", code, stderr)
+	}
+	needMPICH(t)
+	code, _, stderr = runCLI("conform", "--target", "mpich", "--runs", "10", big)
+	if code != exitBadInput || !strings.Contains(stderr, "--max-window-bytes") {
+		t.Errorf("mpich, an 8 GB window: exit %d, %s", code, stderr)
+	}
+	code, _, stderr = runCLI("conform", "--target", "mpich", "--runs", "10", "--keep-c", keep, sb)
+	if code != exitBadInput || !strings.Contains(stderr, "cannot write") {
+		t.Errorf("mpich, --keep-c over a directory: exit %d, %s", code, stderr)
+	}
+	t.Setenv("TMPDIR", filepath.Join(dir, "nonexistent"))
+	code, _, stderr = runCLI("conform", "--target", "mpich", "--runs", "10", sb)
+	if code != exitBadInput || !strings.Contains(stderr, "nonexistent") {
+		t.Errorf("mpich, TMPDIR missing: exit %d, %s", code, stderr)
+	}
+}

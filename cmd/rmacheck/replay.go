@@ -52,8 +52,9 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 	if (f.outcome == "") == (f.flag == "") {
 		return usageErrorf("give exactly one of --outcome and --flag")
 	}
-	if f.flag != "" && !spec.IsRuleID(f.flag) {
-		return usageErrorf("--flag %q: not a rule that can be raised ('rmacheck explain --all' lists them)", f.flag)
+	rule, err := flagRule(f.flag)
+	if err != nil {
+		return err
 	}
 	sems, err := parseSems([]string{f.sem})
 	if err != nil {
@@ -84,12 +85,9 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 	p := r.Program
 	var steps []model.Step
 	var what string
-	var marks map[int]string
+	var marks map[int]spec.RuleID
 	if f.flag != "" {
-		if _, known := spec.LookupRule(f.flag); !known {
-			return usageErrorf("--flag %q: unknown rule (rmacheck explain --all lists them)", f.flag)
-		}
-		fl := findFlag(r, f.flag)
+		fl := findFlag(r, rule)
 		if fl == nil {
 			return exitError{code: exitFailed, err: fmt.Errorf("no execution of %s under %s (hw %s) raises %s (raised: %s)",
 				t.Name, sems[0].Name, hw, f.flag, flagNames(r))}
@@ -123,9 +121,22 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 	return nil
 }
 
-func findFlag(r *explorer.Result, rule string) *explorer.Flag {
+// flagRule reads --flag: a rule id in any case, one that an execution can raise
+// (NoRule when the flag is not given).
+func flagRule(flag string) (spec.RuleID, error) {
+	if flag == "" {
+		return spec.NoRule, nil
+	}
+	r, ok := spec.LookupRule(flag)
+	if !ok || !r.ID.Raisable() {
+		return spec.NoRule, usageErrorf("--flag %q: not a rule that can be raised ('rmacheck explain --all' lists them)", flag)
+	}
+	return r.ID, nil
+}
+
+func findFlag(r *explorer.Result, rule spec.RuleID) *explorer.Flag {
 	for i := range r.Flags {
-		if strings.EqualFold(r.Flags[i].Rule, rule) {
+		if r.Flags[i].Rule == rule {
 			return &r.Flags[i]
 		}
 	}
@@ -135,7 +146,7 @@ func findFlag(r *explorer.Result, rule string) *explorer.Flag {
 func flagNames(r *explorer.Result) string {
 	var names []string
 	for _, f := range r.Flags {
-		names = append(names, f.Rule)
+		names = append(names, f.Rule.String())
 	}
 	if len(names) == 0 {
 		return "none"

@@ -1,12 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"os"
 	"runtime"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -38,6 +33,7 @@ func (f *searchFlags) options(workers int) (explorer.Options, error) {
 	if err := atLeast("max-states", f.maxStates, 0, "0: no bound"); err != nil {
 		return explorer.Options{}, err
 	}
+	explorer.LimitHeap()
 	limit := defaultMaxMemory()
 	if f.maxMemory != "" {
 		n, err := explorer.ParseBytes(f.maxMemory)
@@ -49,27 +45,13 @@ func (f *searchFlags) options(workers int) (explorer.Options, error) {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	return explorer.Options{MaxStates: f.maxStates, Memory: explorer.NewBudget(limit), Workers: workers}, nil
+	budget := explorer.NewBudget(limit).Lowered(explorer.SystemMemory())
+	return explorer.Options{MaxStates: f.maxStates, Memory: budget, Workers: workers}, nil
 }
 
-// defaultMaxMemory is half of the machine's memory (MemTotal of /proc/meminfo), or 4
-// GiB where that is not known.
-func defaultMaxMemory() int64 {
-	data, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 4 << 30
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			if err == nil && kb > 0 {
-				return kb << 10 / 2 >> 20 << 20 // whole MiB
-			}
-		}
-	}
-	return 4 << 30
-}
+// defaultMaxMemory is explorer.DefaultMemory: half of RAM, within the address-space and
+// cgroup limits.
+func defaultMaxMemory() int64 { return explorer.DefaultMemory() }
 
 // withABI is opt with the ABI of --abi.
 func withABI(opt explorer.Options, abi model.ABI) explorer.Options {

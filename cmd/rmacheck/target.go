@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/conform/cgen"
 	"github.com/rmacheck/rmacheck/litmus"
 )
 
@@ -29,6 +30,8 @@ type targetFlags struct {
 	keepC         string
 	launcher      string
 	hostfile      string
+	// maxWindowBytes bounds a window segment in the C program (--max-window-bytes).
+	maxWindowBytes byteSize
 }
 
 // addLibraryFlags adds the flags that name an MPI install and set its run.
@@ -45,6 +48,8 @@ func addLaunchFlags(fl *pflag.FlagSet, f *targetFlags) {
 	addLibraryFlags(fl, f)
 	fl.BoolVar(&f.oversubscribe, "oversubscribe", false, "mpich: run more ranks than cores (MPICH busy-polls, so this is refused by default)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run (0, the default: 30s + 1ms per iteration)")
+	f.maxWindowBytes = cgen.DefaultMaxWindowBytes
+	fl.Var(&f.maxWindowBytes, "max-window-bytes", "mpich, openmpi: refuse a test whose window segment on one rank is larger than this in the C program (e.g. 16MiB)")
 	fl.StringVar(&f.keepC, "keep-c", "", "mpich, openmpi: also write each test's C program into this directory (created if needed)")
 	fl.StringVar(&f.launcher, "launcher", "", "mpich, openmpi: start the ranks with this command instead of the library's mpiexec, e.g. 'srun -N 2 --ntasks-per-node 1' or 'mpiexec.mpich -hosts a,b' (split at spaces; -n N, the program and its arguments follow)")
 }
@@ -70,7 +75,7 @@ func (f targetFlags) target() (conform.Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	return conform.MPI{Lib: lib, Timeout: f.timeout, KeepDir: f.keepC, Launch: conform.LaunchOptions{
+	return conform.MPI{Lib: lib, Timeout: f.timeout, KeepDir: f.keepC, MaxWindowBytes: int(f.maxWindowBytes), Launch: conform.LaunchOptions{
 		Oversubscribe: f.oversubscribe, Launcher: strings.Fields(f.launcher), Hostfile: f.hostfile}}, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -27,7 +28,13 @@ func readString(t *testing.T, path string) string {
 // also stop go test's own log file.)
 func runLimited(t *testing.T, blocks int, args ...string) (code int, stderr string) {
 	t.Helper()
-	cmd := exec.Command("/bin/sh", append([]string{"-c", fmt.Sprintf(`ulimit -f %d && exec "$0" "$@"`, blocks), os.Args[0]}, args...)...)
+	return runUlimit(t, fmt.Sprintf("-f %d", blocks), args...)
+}
+
+// runUlimit runs rmacheck ARGS in a child process under `ulimit LIMIT`.
+func runUlimit(t *testing.T, limit string, args ...string) (code int, stderr string) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", append([]string{"-c", fmt.Sprintf(`ulimit %s && exec "$0" "$@"`, limit), os.Args[0]}, args...)...)
 	cmd.Env = append(os.Environ(), "RMACHECK_AS_MAIN=1")
 	var errb strings.Builder
 	cmd.Stderr = &errb
@@ -134,5 +141,74 @@ func TestFmtWriteFailureNamesTheFile(t *testing.T) {
 	defer os.Chmod(dir, 0o755)
 	if code, _, stderr := runCLI("fmt", "-w", ro); code != exitBadInput || stderr != ro+": cannot write: permission denied\n" {
 		t.Errorf("fmt -w in a read-only directory: exit %d, %q", code, stderr)
+	}
+}
+
+// TestUnwritableStdoutFails: a command whose output cannot be written (/dev/full: every
+// write fails with ENOSPC) says so and exits 2. It exited 0 with no message, so a script
+// reading `run --json > full-disk/out.json` took an empty file for a result.
+func TestUnwritableStdoutFails(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full: %v", err)
+	}
+	defer full.Close()
+	for _, args := range [][]string{
+		{"run", "--json", "testdata/sb.lit"},
+		{"run", "testdata/sb.lit"},
+		{"check", "-v", "testdata/good.lit"},
+		{"explain", "E-EPOCH"},
+		{"layout", "testdata/align-contig.lit"},
+		{"presets"},
+		{"--help"},
+		{"gen", "--shape", "SB"},
+	} {
+		var stderr strings.Builder
+		code := run(args, full, &stderr)
+		if code != exitBadInput || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("rmacheck %s > /dev/full: exit %d, stderr %q; want exit 2 naming the failed write", strings.Join(args, " "), code, stderr.String())
+		}
+	}
+}
+
+// TestAddressSpaceLimitStopsSearch: under an address-space limit (ulimit -v) a search
+// that would outgrow it stops with the memory-bound message (status 1), even with a
+// --max-memory above what the limit leaves. The runtime's fatal "out of memory" killed
+// the process: the budget ignored RLIMIT_AS and the visited set's table growth asked for
+// blocks it had not counted.
+func TestAddressSpaceLimitStopsSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("grows a search to its memory bound")
+	}
+	for _, extra := range [][]string{nil, {"--max-memory", "300M"}} {
+		args := append([]string{"run", "-j", "2", "--sem", "mpi-4.1", "../../explorer/testdata/fence-ring-16.lit"}, extra...)
+		code, stderr := runUlimit(t, "-v 2500000", args...)
+		named := extra != nil || strings.Contains(stderr, "the address-space limit (ulimit -v) leaves room for")
+		if code != exitFailed || strings.Contains(stderr, "fatal error") || !strings.Contains(stderr, "stopped: its states would pass the memory bound") || !named {
+			t.Errorf("rmacheck %s under ulimit -v 2500000: exit %d, stderr:\n%.600s", strings.Join(args, " "), code, stderr)
+		}
+	}
+}
+
+// TestFIFOInDirectoryIsSkipped: a named pipe called z.lit in a checked directory is
+// skipped with a message (check and run opened it and waited forever for a writer);
+// the directory's other files are still checked.
+func TestFIFOInDirectoryIsSkipped(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.lit"), []byte(readString(t, "testdata/good.lit")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "z.lit")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, cmd := range []string{"check", "run"} {
+		code, stdout, stderr := runCLI(cmd, dir)
+		if code != exitBadInput || !strings.Contains(stderr, fifo+": skipped: not a regular file (a named pipe)") {
+			t.Errorf("%s DIR with a FIFO: exit %d, stderr %q", cmd, code, stderr)
+		}
+		if cmd == "run" && !strings.Contains(stdout, "1 test,") {
+			t.Errorf("run DIR with a FIFO did not run the other file:\n%s", stdout)
+		}
 	}
 }

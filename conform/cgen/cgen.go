@@ -35,7 +35,14 @@ type Options struct {
 	// Jitter is the default bound of the random delay (in pause instructions) each rank
 	// waits after the start barrier (0: 4; -1: none).
 	Jitter int
+	// MaxWindowBytes bounds one rank's segment of a window (0: DefaultMaxWindowBytes).
+	MaxWindowBytes int
 }
+
+// DefaultMaxWindowBytes bounds a rank's window segment in the C program: a litmus test
+// names a few cells, and `win W allocate size=1000000000` passed check (the model keeps
+// no memory for it) and then allocated 8 GB a rank on every run.
+const DefaultMaxWindowBytes = 1 << 20
 
 // Unsupported is the error of a construct cgen cannot express in C and MPI. It prints
 // as every error about a file does: FILE:LINE:COL: cgen: reason (the test's name stands
@@ -82,6 +89,30 @@ func Generate(t *litmus.Test, opt Options) ([]byte, error) {
 		return nil, g.err
 	}
 	return g.out.Bytes(), nil
+}
+
+// checkWindowBytes refuses a segment larger than Options.MaxWindowBytes.
+func (g *gen) checkWindowBytes(w *litmus.Window, rank, n int) error {
+	limit := g.opt.MaxWindowBytes
+	if limit <= 0 {
+		limit = DefaultMaxWindowBytes
+	}
+	if n <= limit {
+		return nil
+	}
+	return &Unsupported{File: g.t.File, Test: g.t.Name, Pos: or(w.SizePos, w.BytesPos, w.Pos),
+		Reason: fmt.Sprintf("window %s: %d bytes on rank %d, more than the %s a window segment may take in the C program (--max-window-bytes raises the bound)",
+			w.Name, n, rank, litmus.SizeString(int64(limit)))}
+}
+
+// or is the first valid position.
+func or(ps ...litmus.Pos) litmus.Pos {
+	for _, p := range ps {
+		if p.IsValid() {
+			return p
+		}
+	}
+	return litmus.Pos{}
 }
 
 type gen struct {
@@ -176,6 +207,9 @@ func (g *gen) prepare() error {
 			}
 			if !w.InGroup(r) {
 				n = 0
+			}
+			if err := g.checkWindowBytes(w, r, n); err != nil {
+				return err
 			}
 			wi.bytes = append(wi.bytes, n)
 		}

@@ -214,7 +214,17 @@ func writeInPlace(path string, data []byte) error {
 	return err
 }
 
-// fail is the error of a file, named as the caller named it: "PATH: cannot write: REASON".
+// Error is a file that could not be written, named as the caller named it; callers
+// tell an I/O error from others by its type (exit status 2).
+type Error struct {
+	Path string
+	Err  error
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: cannot write: %v", e.Path, e.Err) }
+func (e *Error) Unwrap() error { return e.Err }
+
+// fail is the error of a file: "PATH: cannot write: REASON".
 func fail(path string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -224,5 +234,5 @@ func fail(path string, err error) error {
 	if errors.As(err, &le) {
 		err = le.Err
 	}
-	return fmt.Errorf("%s: cannot write: %w", path, err)
+	return &Error{Path: path, Err: err}
 }
