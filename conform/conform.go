@@ -63,6 +63,7 @@ type Report struct {
 	Test          *litmus.Test
 	Target        string
 	Library       string // the MPI library and version, for real-MPI targets
+	Transport     string // the library's transport profile (Library.Transport)
 	Sem           spec.Semantics
 	HW            model.HW // the hw model the target is compared with
 	Runs          int

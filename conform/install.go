@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -19,14 +20,46 @@ type family struct {
 	hostfileFlag string
 	execArgs     []string
 	busyPolls    bool
+	// transports are the paths between the ranks the library can be told to take
+	// (Transports: shm, net), each what it adds to the launcher's options and the
+	// environment.
+	transports map[string]transport
 }
+
+// transport is a named way to make a library's ranks talk: shm, the library's own
+// choice on one node (shared memory), or net, its inter-node path between ranks of
+// one node. README.md says what each exercises, from the libraries' verbose output.
+type transport struct {
+	execArgs []string
+	env      []string
+}
+
+// Transports are the transport profiles, the default first.
+var Transports = []string{"shm", "net"}
 
 // families are the MPI libraries whose launchers rmacheck knows.
 var families = []family{
-	{target: "mpich", name: "MPICH", launcher: regexp.MustCompile(`(?i)hydra`), hostfileFlag: "-f", busyPolls: true},
-	// --mca osc ^rdma: the default RMA component of Open MPI 4.1 crashes on atomics.
+	{target: "mpich", name: "MPICH", launcher: regexp.MustCompile(`(?i)hydra`), hostfileFlag: "-f", busyPolls: true,
+		transports: map[string]transport{
+			"shm": {},
+			// Every rank a node of its own (so no shared-memory module, and
+			// MPI_Comm_split_type gives one rank a node: tests of allocate_shared windows
+			// are skipped), and UCX (ch4:ucx) restricted to TCP: RMA is UCX active
+			// messages over the loopback device (UCX_LOG_LEVEL=info: rma_am(tcp/lo)).
+			"net": {env: []string{"MPIR_CVAR_NOLOCAL=1", "UCX_TLS=tcp,self"}},
+		}},
 	{target: "openmpi", name: "Open MPI", launcher: regexp.MustCompile(`OpenRTE|Open MPI|PRRTE|prterun`), hostfileFlag: "--hostfile",
-		execArgs: []string{"--allow-run-as-root", "--oversubscribe", "--mca", "osc", "^rdma"}},
+		execArgs: []string{"--allow-run-as-root", "--oversubscribe"},
+		transports: map[string]transport{
+			// --mca osc ^rdma: the default RMA component of Open MPI 4.1 crashes on atomics.
+			"shm": {execArgs: []string{"--mca", "osc", "^rdma"}},
+			// Point-to-point over TCP only (pml ob1, btl self and tcp: no vader), RMA
+			// by osc pt2pt over it, every rank a node of its own for the generated
+			// program (RMACHECK_ONE_RANK_PER_NODE: its barrier is MPI_Barrier, and
+			// tests of allocate_shared windows, which pt2pt cannot create, are skipped).
+			"net": {execArgs: []string{"--mca", "pml", "ob1", "--mca", "btl", "self,tcp", "--mca", "osc", "pt2pt"},
+				env: []string{"RMACHECK_ONE_RANK_PER_NODE=1"}},
+		}},
 }
 
 func familyNamed(target string) family {
@@ -38,10 +71,31 @@ func familyNamed(target string) family {
 	panic("conform: no family " + target) // the rows of Libraries name families
 }
 
-// library is a Debian row: family's launch with its suffixed tools.
+// library is the family's library of these tools, on its default transport.
 func (f family) library(cc, exec, packages string) Library {
-	return Library{Target: f.target, Name: f.name, CC: cc, Exec: exec, ExecArgs: f.execArgs,
-		Packages: packages, HostfileFlag: f.hostfileFlag, BusyPolls: f.busyPolls}
+	lib := Library{Target: f.target, Name: f.name, CC: cc, Exec: exec, Packages: packages,
+		HostfileFlag: f.hostfileFlag, BusyPolls: f.busyPolls}
+	lib, _ = lib.Over(Transports[0])
+	return lib
+}
+
+// Over is the library on the named transport profile (Transports): the launcher's
+// options and the environment the profile needs, set over the family's own. Env
+// and options given for the run (--env, --mpiexec-args) go after it, so they win.
+func (lib Library) Over(name string) (Library, error) {
+	i := slices.IndexFunc(families, func(f family) bool { return f.target == lib.Target })
+	if i < 0 {
+		return lib, fmt.Errorf("%s has no transport profiles (only MPICH's and Open MPI's have)", lib.Name)
+	}
+	f := families[i]
+	tr, ok := f.transports[name]
+	if !ok {
+		return lib, fmt.Errorf("transport %q: expected %s", name, strings.Join(Transports, " or "))
+	}
+	lib.Transport = name
+	lib.ExecArgs = append(slices.Clip(f.execArgs), tr.execArgs...)
+	lib.Env = slices.Clip(tr.env)
+	return lib, nil
 }
 
 // LibraryAt is the MPI library installed at prefix: PREFIX/bin/mpicc and

@@ -41,6 +41,8 @@ type Library struct {
 	// Env is set (NAME=VALUE) for the launcher and the ranks, over this process's
 	// environment: transport selection, asynchronous progress.
 	Env []string
+	// Transport is the transport profile the options and Env select (shm, net; Over).
+	Transport string
 }
 
 // Libraries are the MPI libraries of the Debian packages, one row each: the
@@ -269,7 +271,7 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 	}
 	rep, allowed, err := begin(t, sem, m.Name(), hw, opt)
 	if rep != nil {
-		rep.Library = lib.Version()
+		rep.Library, rep.Transport = lib.Version(), lib.Transport
 	}
 	if err != nil || rep.Skipped != "" {
 		return rep, err

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -112,5 +113,33 @@ func TestDebianLibrariesAtAPrefix(t *testing.T) {
 				t.Errorf("SB at a prefix: target %q, library %q, %d runs, %d non-conforming", rep.Target, rep.Library, rep.Runs, rep.NonConforming)
 			}
 		})
+	}
+}
+
+// TestTransportProfiles: a library over a profile launches with the family's options
+// and the profile's alone; the Debian rows are the shm profile, whose Open MPI
+// options are those conform always gave.
+func TestTransportProfiles(t *testing.T) {
+	ompi, _ := KnownLibrary("openmpi")
+	if got := strings.Join(ompi.ExecArgs, " "); got != "--allow-run-as-root --oversubscribe --mca osc ^rdma" || ompi.Transport != "shm" || len(ompi.Env) != 0 {
+		t.Errorf("Debian Open MPI: options %q, transport %q, env %v", got, ompi.Transport, ompi.Env)
+	}
+	net, err := ompi.Over("net")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(net.ExecArgs, " "); got != "--allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,tcp --mca osc pt2pt" ||
+		net.Transport != "net" || !slices.Equal(net.Env, []string{"RMACHECK_ONE_RANK_PER_NODE=1"}) {
+		t.Errorf("Open MPI over net: options %q, transport %q, env %v", got, net.Transport, net.Env)
+	}
+	if back, _ := net.Over("shm"); !slices.Equal(back.ExecArgs, ompi.ExecArgs) || len(back.Env) != 0 {
+		t.Errorf("net then shm: options %v, env %v", back.ExecArgs, back.Env)
+	}
+	mpich, _ := KnownLibrary("mpich")
+	if net, _ := mpich.Over("net"); !slices.Equal(net.Env, []string{"MPIR_CVAR_NOLOCAL=1", "UCX_TLS=tcp,self"}) || len(net.ExecArgs) != 0 {
+		t.Errorf("MPICH over net: options %v, env %v", net.ExecArgs, net.Env)
+	}
+	if _, err := mpich.Over("ib"); err == nil || !strings.Contains(err.Error(), "expected shm or net") {
+		t.Errorf("an unknown profile: %v", err)
 	}
 }

@@ -19,6 +19,9 @@ func Histogram(w io.Writer, rep *conform.Report) {
 	if rep.Library != "" {
 		target += ": " + rep.Library
 	}
+	if rep.Transport != "" {
+		target += " over " + rep.Transport
+	}
 	fmt.Fprintf(w, "Test %s %s (target %s, semantics %s, compared with hw %s)\n", t.Name, t.Quant.VerdictWord(), target, rep.Sem.Name, rep.HW)
 	if rep.Placement != nil {
 		fmt.Fprintf(w, "Placement %s\n", rep.Placement)

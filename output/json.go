@@ -140,6 +140,7 @@ type ConformRecord struct {
 	File          string             `json:"file"`
 	Target        string             `json:"target"`
 	Library       string             `json:"library,omitempty"`
+	Transport     string             `json:"transport,omitempty"` // shm, net (conform --transport)
 	Preset        string             `json:"preset"`
 	HW            string             `json:"hw"`
 	Runs          int                `json:"runs"`
@@ -175,7 +176,7 @@ type BinRecord struct {
 // NewConformRecord turns a conformance report into its record.
 func NewConformRecord(rep *conform.Report) ConformRecord {
 	p := rep.Model.Program
-	j := ConformRecord{Format: FormatVersion, Test: rep.Test.Name, File: rep.Test.File, Target: rep.Target, Library: rep.Library, Preset: rep.Sem.Name,
+	j := ConformRecord{Format: FormatVersion, Test: rep.Test.Name, File: rep.Test.File, Target: rep.Target, Library: rep.Library, Transport: rep.Transport, Preset: rep.Sem.Name,
 		HW: rep.HW.String(), Runs: rep.Runs, Positive: rep.Positive, Negative: rep.Negative, Observation: rep.Observation(),
 		Histogram: []BinRecord{}, NonConforming: rep.NonConforming, Unseen: []map[string]int64{}, Rate: rep.Rate,
 		Seed: rep.Seed, TimeS: rep.Elapsed.Seconds(), Skipped: rep.Skipped, SpinLimit: rep.SpinLimit}

@@ -164,7 +164,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 func (f conformFlags) conformTarget(cmd *cobra.Command) (conform.Target, error) {
 	if f.target.name == "reference" && !f.target.install() {
 		if f.hw != "" || f.target.launchFlagsSet() {
-			return nil, usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile, --timeout, --mpiexec-args and --env are for MPI libraries (--target mpich or openmpi, --mpi PREFIX)")
+			return nil, usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile, --timeout, --mpiexec-args, --env and --transport are for MPI libraries (--target mpich or openmpi, --mpi PREFIX)")
 		}
 		return f.target.target()
 	}

@@ -25,6 +25,7 @@ type targetFlags struct {
 	mpiexec       string   // --mpiexec
 	mpiexecArgs   string   // --mpiexec-args
 	env           []string // --env
+	transport     string   // --transport
 	oversubscribe bool
 	timeout       time.Duration
 	keepC         string
@@ -40,6 +41,7 @@ func addLibraryFlags(fl *pflag.FlagSet, f *targetFlags) {
 	fl.StringVar(&f.mpicc, "mpicc", "", "with --mpiexec: run on the MPI library of this compiler wrapper (path or name on PATH); overrides --mpi's")
 	fl.StringVar(&f.mpiexec, "mpiexec", "", "with --mpicc: launch with this mpiexec (path or name on PATH); overrides --mpi's")
 	fl.StringVar(&f.mpiexecArgs, "mpiexec-args", "", "further options of the library's mpiexec, before -n N (split at spaces), e.g. '--mca btl self,tcp'")
+	fl.StringVar(&f.transport, "transport", "shm", "the library's path between ranks: shm (its own choice on one node) or net (its inter-node path between ranks of this node; see README)")
 	fl.StringArrayVar(&f.env, "env", nil, "NAME=VALUE for the library's processes (repeat for several), e.g. MPIR_CVAR_ASYNC_PROGRESS=1")
 }
 
@@ -56,7 +58,7 @@ func addLaunchFlags(fl *pflag.FlagSet, f *targetFlags) {
 
 // launchFlagsSet reports whether a flag of a library's launch was given.
 func (f targetFlags) launchFlagsSet() bool {
-	return f.install() || f.mpiexecArgs != "" || len(f.env) > 0 || f.oversubscribe || f.keepC != "" || f.launcher != "" || f.hostfile != "" || f.timeout != 0
+	return f.install() || f.mpiexecArgs != "" || len(f.env) > 0 || f.transport != "shm" || f.oversubscribe || f.keepC != "" || f.launcher != "" || f.hostfile != "" || f.timeout != 0
 }
 
 // install reports whether the flags name an MPI install (--mpi, --mpicc, --mpiexec).
@@ -85,9 +87,14 @@ func (f targetFlags) library() (conform.Library, error) {
 	if err != nil {
 		return lib, err
 	}
-	if lib.Env, err = conform.ParseEnv(f.env); err != nil {
+	if lib, err = lib.Over(f.transport); err != nil {
+		return lib, usageErrorf("--transport: %v", err)
+	}
+	env, err := conform.ParseEnv(f.env)
+	if err != nil {
 		return lib, usageErrorf("--env %v", err)
 	}
+	lib.Env = append(lib.Env, env...)
 	lib.ExecArgs = append(slices.Clip(lib.ExecArgs), strings.Fields(f.mpiexecArgs)...)
 	return lib, nil
 }
