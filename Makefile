@@ -1,5 +1,5 @@
 # rmacheck: build, check the corpus, test.
-#   make          build bin/rmacheck, check every .lit file of the corpus and run it
+#   make          build bin/rmacheck, check every .lit file of the corpus and the tutorial and run it
 #   make test     go vet, gofmt check, go test
 #   make bench    benchmarks, a run over the generated family, runtime rates beside MPI
 #   make gen      regenerate the diy7-style family in bench/generated (rmacheck gen --mix)
@@ -12,6 +12,7 @@ GO      ?= go
 RATEFILES = $(wildcard ../shared/acceptance/01-SB.lit ../shared/acceptance/11-MP+put+fence.lit)
 BIN     := bin/rmacheck
 CORPUS  := litmus
+DOCS    := docs/tutorial
 FAMILY  := bench/generated
 VERSION ?=
 LDFLAGS := $(if $(VERSION),-ldflags "-X main.version=$(VERSION)")
@@ -30,8 +31,8 @@ build:
 	CGO_ENABLED=0 $(GO) build $(LDFLAGS) -o $(BIN) ./cmd/rmacheck
 
 corpus: build
-	$(BIN) check $(CORPUS)
-	$(BIN) run $(CORPUS)
+	$(BIN) check $(CORPUS) $(DOCS)
+	$(BIN) run $(CORPUS) $(DOCS)
 
 test: vet fmtcheck gotest
 

@@ -23,8 +23,9 @@ type Options struct {
 	// MaxStates stops the search with ErrStateLimit once this many states are
 	// stored (0: no bound).
 	MaxStates int
-	// NoReduce turns off the partial-order reduction (model.Program.Successors):
-	// the plain search visits every interleaving.
+	// NoReduce turns off the partial-order reduction (model.Program.Successors)
+	// and the live-variable quotient (model.Program.DropDead): the plain search
+	// visits every interleaving and keeps every value.
 	NoReduce bool
 	// NoConflicts turns off the conflict and race checks (for measuring their cost).
 	NoConflicts bool
@@ -43,6 +44,8 @@ type Options struct {
 	// parallelFrom replaces parallelLevel when positive (tests: parallel levels in
 	// small searches).
 	parallelFrom int
+	// noQuotient keeps the reduction and every value (tests: the quotient alone).
+	noQuotient bool
 }
 
 // parallelLevel is the size of a breadth-first level from which a search expands
@@ -232,7 +235,9 @@ func (e *search) newWorker() *worker {
 // lower state than what another recorded (the lowest is what one worker finds first).
 func (e *search) run() error {
 	p := e.p
-	root, _, err := e.seen.insert(p.Initial(), -1, 0)
+	init := p.Initial()
+	e.quotient(init)
+	root, _, err := e.seen.insert(init, -1, 0)
 	if err != nil {
 		return err
 	}
@@ -259,12 +264,23 @@ func (e *search) run() error {
 		if err := e.stop.Load(); err != nil {
 			return *err
 		}
+		if e.pairsOnly() && e.unfound.Load() == 0 {
+			break
+		}
 	}
 	for _, w := range workers {
 		e.trans += w.trans
 	}
 	return nil
 }
+
+// pairsOnly: the search is for its pair flags alone (a program that forgets
+// values: model.Program.WithoutValues), so it may stop at the end of the level in
+// which the last candidate pair was found. Every state of that level and the ones
+// before it has been checked, and later levels hold only higher states, so each
+// pair keeps the lowest state it is concurrent in: its trace is as short as a
+// whole search would give.
+func (e *search) pairsOnly() bool { return e.p.ForgetsValues() && !e.opt.NoConflicts }
 
 func (e *search) parallelLevel() int {
 	if e.opt.parallelFrom > 0 {
@@ -299,6 +315,7 @@ func (e *search) expand(w *worker, idx int, store func(model.Step, model.State))
 	p.Successors(cur, w.scratch, !e.opt.NoReduce, w.rec, func(st model.Step, next model.State) {
 		n++
 		w.trans++
+		e.quotient(next)
 		store(st, next)
 		if e.checking {
 			if m, cands := p.SpeculationPairs(cur, st); m != 0 {
@@ -311,6 +328,14 @@ func (e *search) expand(w *worker, idx int, store func(model.Step, model.State))
 	})
 	if n == 0 {
 		e.final(idx, cur)
+	}
+}
+
+// quotient drops the dead values of a state before it is stored (the reduced
+// search only): states that differ in values nothing reads again are one.
+func (e *search) quotient(s model.State) {
+	if !e.opt.NoReduce && !e.opt.noQuotient {
+		e.p.DropDead(s)
 	}
 }
 

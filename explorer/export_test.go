@@ -6,3 +6,9 @@ func ParallelFrom(opt Options, n int) Options {
 	opt.parallelFrom = n
 	return opt
 }
+
+// NoQuotient keeps every value in a reduced search: the live-variable quotient off.
+func NoQuotient(opt Options) Options {
+	opt.noQuotient = true
+	return opt
+}

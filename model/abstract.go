@@ -12,7 +12,8 @@ package model
 // WithoutValues is the program for its concurrency checks alone, when its control
 // reads no value (ValueFree; else nil): a copy whose steps set every successor's
 // values (registers, memory, RMA and message values) to zero. Its outcomes mean
-// nothing; its pair flags are p's, and their traces replay on p.
+// nothing; its pair flags are p's, and their traces replay on p. A search of it is
+// for those alone: it stops once every candidate pair is found (explorer).
 func (p *Program) WithoutValues() *Program {
 	if !p.ValueFree() {
 		return nil

@@ -13,7 +13,8 @@ import (
 // state (every step kind: plain accesses, RMA issue and perform, fences, locks,
 // flushes, the tso drain, and the steps that raise a rule) allocates nothing. It
 // visits the first states of every corpus program, breadth-first, under two presets
-// and every hw model, and counts the allocations of Successors in each.
+// and every hw model, and counts the allocations of Successors in each, and of the
+// quotient the reduced search stores them through (DropDead).
 func TestStepsAllocateNothing(t *testing.T) {
 	const statesPerProgram = 150
 	checked := 0
@@ -47,6 +48,10 @@ func TestStepsAllocateNothing(t *testing.T) {
 						if n := testing.AllocsPerRun(3, func() { p.Successors(s, scratch, reduce, light, discard) }); n != 0 {
 							t.Fatalf("%s (%s, hw %s): Successors allocates %.1f times a call", f, name, hw, n)
 						}
+					}
+					copy(scratch, s)
+					if n := testing.AllocsPerRun(3, func() { p.DropDead(scratch) }); n != 0 {
+						t.Fatalf("%s (%s, hw %s): DropDead allocates %.1f times a call", f, name, hw, n)
 					}
 					next = next[:0]
 					p.Successors(s, scratch, false, nil, emit)

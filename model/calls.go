@@ -164,6 +164,16 @@ func (p *Program) free(s State, proc, j int, in *Instr, rec *Record) bool {
 		s[p.Layout.InCall[proc]] = byte(j + 1)
 		return true
 	}
-	s[wl.Freed+proc] = 1
+	p.freeReturn(s, proc, in, rec)
 	return true
+}
+
+// freeReturn ends a free (SEMANTICS.md §4, free W): R5 then R6 for the caller's
+// segment, so the memory it hands back to the program holds every update performed
+// before the free; from here on calls on the window are E-EPOCH (winUsable) and its
+// memory follows lsProblem's lifetime rule.
+func (p *Program) freeReturn(s State, proc int, in *Instr, rec *Record) {
+	p.copyR5(s, proc, int(in.Win), rec)
+	p.copyR6(s, proc, int(in.Win), rec)
+	s[p.Layout.Win[in.Win].Freed+proc] = 1
 }

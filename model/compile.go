@@ -72,6 +72,7 @@ func (c *compiler) compile() error {
 		c.localSteps(i)
 	}
 	c.independenceReduction(c.cellOverlaps())
+	c.buildLiveness()
 	if p.ABI.Name == "" {
 		p.ABI = X8664
 	}
@@ -471,6 +472,8 @@ func (c *compiler) mbScope(proc int, ci *Instr) uint64 {
 		widen(spec.FlushLS)
 	case KSync:
 		scope = scopeAll
+	case KFree:
+		scope = scopeOwn // free W (SEMANTICS.md §4): an MB of scope own, with R5 and R6
 	}
 	switch scope {
 	case scopeOwn:

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/rmacheck/rmacheck/litmus"
 )
@@ -63,6 +64,12 @@ func (p *Program) fenceReturn(s State, proc int, in *Instr, rec *Record) {
 		open |= 2
 	}
 	s[wl.FenceOpen+proc] = open
+	if others := s.u32(wl.Holders+4*proc) &^ (1 << uint(proc)); others != 0 && p.fenceExposed(s, int(in.Win), proc) {
+		// the other direction of lockMix: exposed by the fence while another process holds a lock on the caller
+		p.epochMix(s, proc, in, rec, func() string {
+			return fmt.Sprintf("the fence opens an exposure epoch while P%d holds a lock of this window on the caller: locked and exposed at once (node330)", bits.TrailingZeros32(others))
+		})
+	}
 	p.syncPoint(s, proc, in)
 	if !p.Exploit || in.Asserts&AssertNostore == 0 {
 		p.copyR5(s, proc, int(in.Win), rec) // exploit: nostore declares the copy unnecessary
@@ -87,12 +94,10 @@ func (p *Program) returnFrom(s State, proc, j int, rec *Record) bool {
 		}
 		s[p.Layout.Barrs[proc]]++
 	case KFree:
-		wl := &p.Layout.Win[in.Win]
 		if !p.allArrived(s, proc, KFree, int(in.Win), nil, p.Wins[in.Win].Group) {
 			return false
 		}
-		_ = wl
-		s[wl.Freed+proc] = 1
+		p.freeReturn(s, proc, in, rec)
 	}
 	s[p.Layout.InCall[proc]] = 0
 	p.setDone(s, proc, j)

@@ -150,7 +150,10 @@ func (c *compiler) independenceReduction(overlap []uint64) {
 	for i := range p.accesses {
 		a := &p.accesses[i]
 		in := &p.Procs[a.proc].Code[a.instr]
-		if a.sync || in.Local || (p.HW == TSO && a.store) { // a buffered store disables the process's MPI calls until it drains
+		// The issue of an RMA operation is a local step (reduce.go) whatever its
+		// perform does: the perform is the step this reduction is about. A plain
+		// access is never local.
+		if a.sync || (!a.rma && in.Local) || (p.HW == TSO && a.store) { // a buffered store disables the process's MPI calls until it drains
 			continue
 		}
 		if a.rma && (a.slot < 0 || !c.performReductionAllowed()) {

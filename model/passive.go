@@ -49,20 +49,39 @@ func (p *Program) lock(s State, proc int, in *Instr, rec *Record) bool {
 	return true
 }
 
-// lockMix flags a lock epoch mixed with an active-target one (node330): a lock
-// inside the caller's start epoch, or of a target that has posted and not yet
-// waited. The lock still proceeds, so the rest of the execution can be listed.
+// lockMix flags a lock epoch mixed with an active-target one (E-EPOCH-MIX,
+// node330): a lock inside the caller's start epoch, or of a target in an exposure
+// epoch, posted and not yet waited, or in a fence epoch (fenceExposed). The lock
+// still proceeds, so the rest of the execution can be listed.
 func (p *Program) lockMix(s State, proc int, in *Instr, rec *Record, targets uint32) {
 	wl := &p.Layout.Win[in.Win]
 	if s.u32(wl.StartOpen+4*proc) != 0 {
 		p.epochMix(s, proc, in, rec, func() string { return "a lock inside a start epoch" })
 	}
 	for t := 0; t < p.NProcs; t++ {
-		if targets&(1<<uint(t)) != 0 && s.u32(wl.PostOpen+4*t) != 0 {
+		if targets&(1<<uint(t)) == 0 {
+			continue
+		}
+		if s.u32(wl.PostOpen+4*t) != 0 {
 			p.epochMix(s, proc, in, rec, func() string { return fmt.Sprintf("a lock of rank %d, which has called post and not yet wait", t) })
 			return
 		}
+		if p.fenceExposed(s, int(in.Win), t) {
+			p.epochMix(s, proc, in, rec, func() string {
+				return fmt.Sprintf("a lock of rank %d, which is in a fence exposure epoch (returned from a fence without nosucceed, before its next fence)", t)
+			})
+			return
+		}
 	}
+}
+
+// fenceExposed: t is in a fence exposure epoch on win (SEMANTICS.md §5, E-EPOCH-MIX):
+// it returned from a fence without nosucceed, noprecede or not, and calls another
+// fence on win later (after its last fence there is none).
+func (p *Program) fenceExposed(s State, win, t int) bool {
+	wl := &p.Layout.Win[win]
+	k := int(s[wl.FenceDone+t])
+	return k > 0 && s[wl.FenceOpen+t]&1 != 0 && k < len(p.Wins[win].Fences[t])
 }
 
 func (p *Program) release(s State, wl *WinLayout, proc, t int) {
@@ -185,7 +204,13 @@ func (p *Program) flush(s State, proc int, in *Instr, rec *Record) bool {
 		p.completeAtTarget(s, int(in.Win), func(origin int, op *Instr, _, _ int) bool {
 			return origin == proc && (all || op.Target == in.Target)
 		})
+		return true
 	}
+	target := int(in.Target)
+	if all {
+		target = -1
+	}
+	p.completeFetches(s, proc, int(in.Win), target) // §3: their results are at the origin
 	return true
 }
 

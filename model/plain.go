@@ -11,16 +11,23 @@ import (
 // value a load reads (store forwarding, the tso buffer, the process's copy), and
 // the tso store buffer's drain.
 
-// lsProblem is the rule a load/store breaks by touching its cell, or "": the window
-// is freed (E-EPOCH), the cell is another rank's segment of a separate window
-// (E-SEPARATE-SHM), or of a segment the process has no load/store access to: not
-// allocate_shared, and no shared_query of it returned a size > 0 (E-LS-ACCESS, node311).
+// lsProblem is the rule a load/store breaks by touching its cell, or spec.NoRule: the
+// window's memory ended with free (lifetime), the cell is another rank's segment of
+// a separate window (E-SEPARATE-SHM), or of a segment the process has no load/store
+// access to: not allocate_shared, and no shared_query of it returned a size > 0
+// (E-LS-ACCESS, node311).
 func (p *Program) lsProblem(s State, proc int, in *Instr) spec.RuleID {
-	w := &p.Wins[in.Win]
-	wl := &p.Layout.Win[in.Win]
+	win := int(in.Win)
+	if s[p.Layout.Win[win].Freed+proc] != 0 {
+		rule, judgeBy := p.afterFree(s, proc, in)
+		if judgeBy < 0 {
+			return rule
+		}
+		win = judgeBy
+	}
+	w := &p.Wins[win]
+	wl := &p.Layout.Win[win]
 	switch {
-	case s[wl.Freed+proc] != 0:
-		return spec.EEpoch
 	case !in.Remote:
 		return spec.NoRule
 	case w.Model == litmus.Separate || p.Cells[in.Cell].Separate:
@@ -31,15 +38,43 @@ func (p *Program) lsProblem(s State, proc int, in *Instr) spec.RuleID {
 	return spec.ELSAccess
 }
 
+// afterFree is the lifetime rule of free W (SEMANTICS.md §4) for a load/store
+// through window W after the caller freed it: memory MPI allocated for W is gone
+// (E-EPOCH); memory the program gave it (create, dynamic) is the program's again,
+// a plain access to the caller's own cells and E-LS-ACCESS to another rank's,
+// whose address only the window gave. A create window over another window hands
+// the memory back to that window, whose rules then judge the access (judgeBy).
+func (p *Program) afterFree(s State, proc int, in *Instr) (rule spec.RuleID, judgeBy int) {
+	win := int(in.Win)
+	for {
+		w := &p.Wins[win]
+		switch {
+		case w.Flavor == litmus.FlavorAllocate || w.Flavor == litmus.FlavorAllocateShared:
+			return spec.EEpoch, -1
+		case w.Base != win && s[p.Layout.Win[w.Base].Freed+proc] == 0:
+			return spec.NoRule, w.Base
+		case w.Base != win:
+			win = w.Base // freed too: its lifetime rule decides
+			continue
+		case in.Remote:
+			return spec.ELSAccess, -1
+		}
+		return spec.NoRule, -1
+	}
+}
+
 // lsMessage says why a load/store breaks rule (lsProblem).
-func (p *Program) lsMessage(rule spec.RuleID, in *Instr) func() string {
+func (p *Program) lsMessage(s State, proc int, rule spec.RuleID, in *Instr) func() string {
+	freed := s[p.Layout.Win[in.Win].Freed+proc] != 0
 	return func() string {
 		w := &p.Wins[in.Win]
-		switch rule {
-		case spec.EEpoch:
-			return fmt.Sprintf("%s accesses window %s after free", in.Text, w.Name)
-		case spec.ESeparateSHM:
+		switch {
+		case rule == spec.EEpoch:
+			return fmt.Sprintf("%s accesses the memory MPI allocated for window %s after free: it is gone", in.Text, w.Name)
+		case rule == spec.ESeparateSHM:
 			return fmt.Sprintf("%s loads or stores another rank's segment of the separate window %s: MPI does not define it", in.Text, w.Name)
+		case freed:
+			return fmt.Sprintf("%s reaches rank %d's memory through window %s after free: load/store access to another rank's memory ends with the window", in.Text, in.Target, w.Name)
 		}
 		return fmt.Sprintf("%s reaches rank %d's segment of %s window %s without load/store access (no shared_query returned a size > 0)", in.Text, in.Target, w.Flavor, w.Name)
 	}
@@ -48,7 +83,7 @@ func (p *Program) lsMessage(rule spec.RuleID, in *Instr) func() string {
 // lsAccessOK checks that a load/store may touch its cell, raising the rule it breaks.
 func (p *Program) lsAccessOK(s State, proc int, in *Instr, rec *Record) bool {
 	if rule := p.lsProblem(s, proc, in); rule != spec.NoRule {
-		p.raise(s, rec, rule, proc, in, p.lsMessage(rule, in))
+		p.raise(s, rec, rule, proc, in, p.lsMessage(s, proc, rule, in))
 		return false
 	}
 	return true

@@ -298,6 +298,8 @@ type Program struct {
 	valueFields []span
 	// usesNostore: some call asserts nostore, so the state tracks own stores.
 	usesNostore bool
+	// live: the reader masks of the live-variable quotient (live.go, DropDead).
+	live *liveness
 }
 
 // Chan is a FIFO message channel from one rank to another.

@@ -77,6 +77,7 @@ func (p *Program) complete(s State, proc int, in *Instr, rec *Record) bool {
 	if p.pending(s, proc, int(in.Win), func(_ *Instr, kind int) bool { return kind == EpochPSCW }) {
 		return false // R1
 	}
+	p.completeFetches(s, proc, int(in.Win), -1) // §3: R1 brought their results to the origin
 	for t := 0; t < p.NProcs; t++ {
 		if group&(1<<uint(t)) != 0 {
 			s[wl.DoneCnt+proc*p.NProcs+t]++

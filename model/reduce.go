@@ -79,32 +79,39 @@ func (c *compiler) localSteps(proc int) {
 		if in.Kind == KRMA {
 			regs = readRegs(in) // its own result register is written by its perform step
 		}
-		in.Local = guardOK && regs&rmaDst == 0 && c.localKind(in)
+		in.Local = guardOK && regs&rmaDst == 0 && c.localKind(proc, in)
 		// A speculative load's commit writes its register and raises what it raises,
 		// reading no memory: local when its registers are not an RMA result.
 		in.LocalCommit = in.Spec >= 0 && guardOK && regs&rmaDst == 0
 		// A free's return disables the process's later accesses to the window (they
 		// become E-EPOCH), which the concurrency checks see: never local.
-		in.LocalReturn = in.TwoPhase && in.Kind != KFree && (in.Kind != KFence || (!p.hasSeparate && !c.windowHasOps(int(in.Win))))
+		// A fence's return opens an exposure epoch that others' locks read (E-EPOCH-MIX).
+		in.LocalReturn = in.TwoPhase && in.Kind != KFree && (in.Kind != KFence || (!p.hasSeparate && !c.windowHasOps(int(in.Win)) && !c.windowLocked(int(in.Win))))
 		if in.Local || (in.LocalSkip && in.GuardReg >= 0) || in.LocalReturn || in.LocalCommit {
 			p.Procs[proc].LocalMask |= 1 << uint(k)
 		}
 	}
 }
 
-func (c *compiler) localKind(in *Instr) bool {
+func (c *compiler) localKind(proc int, in *Instr) bool {
 	p := c.p
 	// Calls that complete RMA operations at the target (R2-R4) end their
 	// concurrency with other accesses, which the conflict checks read: they are
 	// visible, never local, on windows with RMA operations.
 	completes := in.Win >= 0 && c.windowHasOps(int(in.Win))
 	switch in.Kind {
-	case KArith, KWaitReq, KFlushLocal, KSend, KRecv, KStart, KComplete, KRMA, KRemoteStore, KBarrier, KSharedQuery, KUntil:
+	case KArith, KSend, KRecv, KStart, KRMA, KRemoteStore, KBarrier, KSharedQuery, KUntil:
 		return true
+	case KWaitReq:
+		// completes a fetching operation at its target (SEMANTICS.md §3)
+		return in.ReqSlot < 0 || !fetches(&p.Procs[proc].Code[p.Slots[in.ReqSlot].Instr])
+	case KFlushLocal, KComplete:
+		return !c.issuesFetches(proc, int(in.Win)) // they complete the caller's fetches (§3)
 	case KFlush:
 		return !completes
 	case KFence:
-		return in.TwoPhase || (!p.hasSeparate && !completes) // arrival only; a noprecede fence also copies and completes
+		// arrival only; a noprecede fence also copies, completes and opens an exposure epoch
+		return in.TwoPhase || (!p.hasSeparate && !completes && !c.windowLocked(int(in.Win)))
 	case KSync:
 		return !p.hasSeparate // R5/R6 copies touch the public copy others' RMA reaches
 	case KUnlock, KUnlockAll:
@@ -126,6 +133,17 @@ func (c *compiler) windowHasOps(win int) bool {
 	for _, sl := range c.p.Slots {
 		in := &c.p.Procs[sl.Proc].Code[sl.Instr]
 		if in.Win == int8(win) || c.p.Wins[in.Win].Base == c.p.Wins[win].Base {
+			return true
+		}
+	}
+	return false
+}
+
+// issuesFetches: proc issues a fetching operation (get, gacc, fop, cas) on win.
+func (c *compiler) issuesFetches(proc, win int) bool {
+	for _, sl := range c.p.Slots {
+		in := &c.p.Procs[sl.Proc].Code[sl.Instr]
+		if sl.Proc == proc && int(in.Win) == win && fetches(in) {
 			return true
 		}
 	}

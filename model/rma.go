@@ -267,9 +267,27 @@ func (p *Program) waitReq(s State, in *Instr) bool {
 	if k < 0 {
 		return true
 	}
-	rma := &p.Procs[p.Slots[k].Proc].Code[p.Slots[k].Instr]
-	if rma.Dst >= 0 && s[p.Layout.Slot[k]] == SlotPending {
+	sl := p.Slots[k]
+	rma := &p.Procs[sl.Proc].Code[sl.Instr]
+	off := p.Layout.Slot[k]
+	if rma.Dst >= 0 && s[off] == SlotPending {
 		return false // a request-based get completes locally once its data arrived
 	}
+	if fetches(rma) && s[off] == SlotPerformed {
+		s[off] = SlotCompleted // SEMANTICS.md §3: its result is at the origin
+	}
 	return true
+}
+
+// fetches: a get, gacc, fop or cas, whose result register the perform step writes.
+func fetches(in *Instr) bool { return in.Kind == KRMA && in.Dst >= 0 }
+
+// completeFetches marks proc's performed fetching operations on win to target (any
+// target when target < 0) complete at the target (SEMANTICS.md §3): their result
+// is available at the origin, so their read, and a gacc/fop/cas update, happened
+// when they performed; they are not live any more and conflict with nothing later.
+func (p *Program) completeFetches(s State, proc, win, target int) {
+	p.completeAtTarget(s, win, func(origin int, op *Instr, _, _ int) bool {
+		return origin == proc && fetches(op) && (target < 0 || int(op.Target) == target)
+	})
 }

@@ -129,7 +129,7 @@ func (p *Program) commit(s State, proc, j int, in *Instr, rec *Record) {
 		switch {
 		case status > specOK:
 			rule := specRules[status-specOK-1]
-			p.raise(s, rec, rule, proc, in, p.lsMessage(rule, in))
+			p.raise(s, rec, rule, proc, in, p.lsMessage(s, proc, rule, in))
 		default:
 			p.setReg(s, proc, int(in.Dst), v)
 			if in.AlignErr != "" {

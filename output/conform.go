@@ -22,6 +22,9 @@ func Histogram(w io.Writer, rep *conform.Report) {
 	if rep.Transport != "" {
 		target += " over " + rep.Transport
 	}
+	if rep.Skipped == "" && rep.SpinLimit == "" {
+		fmt.Fprintln(w, plainConform(rep, target))
+	}
 	fmt.Fprintf(w, "Test %s %s (target %s, semantics %s, compared with hw %s)\n", t.Name, t.Quant.VerdictWord(), target, rep.Sem.Name, rep.HW)
 	if rep.Placement != nil {
 		fmt.Fprintf(w, "Placement %s\n", rep.Placement)
@@ -31,11 +34,11 @@ func Histogram(w io.Writer, rep *conform.Report) {
 		return
 	}
 	if rep.SpinLimit != "" {
-		fmt.Fprintf(w, "%s\nNo histogram: the run stopped there. The model allows %d outcomes for %s/%s; a loop that never exits on the target is a finding about the target (or the test is a LIVELOCK)\n\n",
-			rep.SpinLimit, len(rep.Model.Outcomes), rep.Sem.Name, rep.HW)
+		fmt.Fprintf(w, "%s\nNo histogram: the run stopped there. The model allows %s for %s/%s; a loop that never exits on the target is a finding about the target (or the test is a LIVELOCK)\n\n",
+			rep.SpinLimit, Plural(len(rep.Model.Outcomes), "outcome"), rep.Sem.Name, rep.HW)
 		return
 	}
-	fmt.Fprintf(w, "Histogram (%d states)\n", len(rep.Bins))
+	fmt.Fprintf(w, "Histogram (%s)\n", Plural(len(rep.Bins), "state"))
 	width := len(fmt.Sprint(rep.Runs))
 	for _, b := range rep.Bins {
 		mark := ":>"
@@ -55,16 +58,28 @@ func Histogram(w io.Writer, rep *conform.Report) {
 	fmt.Fprintf(w, "Condition %s (%s) %s\n", t.Quant, litmus.CondString(t.Cond), validated[holds])
 	fmt.Fprintf(w, "Observation %s %s %d %d\n", t.Name, rep.Observation(), rep.Positive, rep.Negative)
 	fmt.Fprintf(w, "Rate %s %.0f runs/s (%d runs, seed %d)\n", t.Name, rep.Rate, rep.Runs, rep.Seed)
-	fmt.Fprintf(w, "Model %s/%s allows %d outcomes; %s\n", rep.Sem.Name, rep.HW, len(rep.Model.Outcomes), conformVerdict(rep))
+	fmt.Fprintf(w, "Model %s/%s allows %s; %s\n", rep.Sem.Name, rep.HW, Plural(len(rep.Model.Outcomes), "outcome"), conformVerdict(rep))
 	for _, u := range rep.Unseen {
 		fmt.Fprintf(w, "unseen %s\n", p.OutcomeString(u))
 	}
 	fmt.Fprintf(w, "Time %s %.2f\n\n", t.Name, rep.Elapsed.Seconds())
 }
 
+// plainConform is the result of a conformance run in plain words, as PlainVerdict
+// says a search's: "condition seen on reference: no (never), in 0 of 10000 runs;
+// outcomes mpi-4.1 (hw tso) forbids: none".
+func plainConform(rep *conform.Report, target string) string {
+	line := fmt.Sprintf("condition seen on %s: %s, in %d of %s; outcomes %s (hw %s) forbids: ",
+		target, plainObs(litmus.ObsOf(rep.Positive, rep.Negative)), rep.Positive, Plural(rep.Runs, "run"), rep.Sem.Name, rep.HW)
+	if rep.NonConforming > 0 {
+		return line + fmt.Sprintf("seen in %d (NON-CONFORMING)", rep.NonConforming)
+	}
+	return line + "none seen"
+}
+
 func conformVerdict(rep *conform.Report) string {
 	if rep.NonConforming > 0 {
-		return fmt.Sprintf("NON-CONFORMING: %d runs show outcomes it forbids", rep.NonConforming)
+		return fmt.Sprintf("NON-CONFORMING: outcomes it forbids in %s", Plural(rep.NonConforming, "run"))
 	}
 	return "every observed outcome is allowed"
 }

@@ -23,7 +23,8 @@ const (
 // MaxFlagLines is how many flags a block prints (JSON lists every one).
 const MaxFlagLines = 20
 
-// Block prints one search as herd7 does: Test, States, the outcomes (*> on those that
+// Block prints one search: the answer in plain words (PlainVerdict), then as herd7
+// does: Test, States, the outcomes (*> on those that
 // satisfy the condition, the rules raised after #), Ok/No, Witnesses, one Flag line per
 // rule, Condition, Observation (with the expectation, when the test has one) and Time.
 func Block(w io.Writer, jr *explorer.JobResult, show Show) {
@@ -34,6 +35,7 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 	}
 	r := jr.Result
 	p := r.Program
+	fmt.Fprintln(w, PlainVerdict(t.Quant, jr.Sem.Name, jr.HW.String(), r.Verdict(), r.Positive, r.Negative))
 	fmt.Fprintf(w, "Test %s %s (semantics %s, hw %s)\n", t.Name, t.Quant.VerdictWord(), jr.Sem.Name, jr.HW)
 	fmt.Fprintf(w, "States %d\n", r.Positive+r.Negative)
 	for _, o := range r.Outcomes {
@@ -73,6 +75,46 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 		fmt.Fprintf(w, "Expect %s %s: %s\n", jr.Expect.ObsString(), jr.Sem.Name, jr.ExpectStatus())
 	}
 	fmt.Fprintf(w, "Time %s %.3f\n\n", t.Name, r.Time.Seconds())
+}
+
+// PlainVerdict is the answer of one search in words a reader who does not know
+// herd7 reads right: "condition reachable under mpi-4.1 (hw relaxed): no (never), 0
+// of 2 outcomes; erroneous: none". herd7's "Test NAME Allowed" names the question
+// an exists condition asks, not its answer, and Positive/Negative count outcomes.
+// A forall condition asks whether the condition holds in every outcome.
+func PlainVerdict(q litmus.Quant, sem, hw string, v litmus.Verdict, positive, negative int) string {
+	question, answer := "condition reachable", plainObs(v.Obs)
+	if q == litmus.Forall {
+		question = "condition holds in every outcome"
+		answer = map[litmus.Obs]string{litmus.ObsNever: "no (never)", litmus.ObsSometimes: "no (sometimes)", litmus.ObsAlways: "yes (always)"}[v.Obs]
+	}
+	line := fmt.Sprintf("%s under %s (hw %s): %s, %d of %s; erroneous: ",
+		question, sem, hw, answer, positive, Plural(positive+negative, "outcome"))
+	if v.IsErroneous() {
+		line += strings.Join(spec.RuleNames(v.Erroneous), ", ") + " (not valid MPI: its outcomes are undefined)"
+	} else {
+		line += "none"
+	}
+	if len(v.Race) > 0 {
+		line += "; races: " + strings.Join(spec.RuleNames(v.Race), ", ")
+	}
+	return line
+}
+
+// plainObs answers "is the condition reachable (or seen)?" with the observation.
+func plainObs(o litmus.Obs) string {
+	return map[litmus.Obs]string{litmus.ObsNever: "no (never)", litmus.ObsSometimes: "yes (sometimes)", litmus.ObsAlways: "yes (always)"}[o]
+}
+
+// Plural is "1 test", "2 tests", "1 search", "2 searches", "0 classes".
+func Plural(n int, noun string) string {
+	switch {
+	case n == 1:
+		return "1 " + noun
+	case strings.HasSuffix(noun, "ch"), strings.HasSuffix(noun, "s"):
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // TableWriter prints results side by side as they come, a test at a time: one row

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/rmacheck/rmacheck/output"
 )
 
 func newCheckCmd() *cobra.Command {
@@ -32,7 +34,7 @@ files, M bad").` + "\n" + exitStatusHelp("every file is good", ""),
 					fmt.Fprintf(stdout, "ok %s\n", f)
 				}
 			}
-			fmt.Fprintf(stderr, "checked %s, %d bad\n", plural(len(files), "file"), bad)
+			fmt.Fprintf(stderr, "checked %s, %d bad\n", output.Plural(len(files), "file"), bad)
 			if bad > 0 || cerr != nil {
 				return exitWith(exitBadInput)
 			}

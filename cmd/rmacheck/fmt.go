@@ -21,7 +21,7 @@ whose formatting differs instead; with -w it rewrites those files in place.
 Comments are kept, each before or at the end of the line it belonged to.
 Directories are searched for *.lit files as by check. Without arguments it
 formats standard input. A file that does not parse or validate is reported as by
-check and left alone.` + "\n" + exitStatusHelp("every file parsed and validated (and, with -w, was written)", ""),
+check and left alone.` + "\n" + exitStatusHelp("every file parsed and validated (and, with -w, was written)", "-l without -w listed a file: its formatting differs (as CI scripts use gofmt -l)"),
 		Example: `  rmacheck fmt litmus/rma/put-fence.lit
   rmacheck fmt -l litmus
   rmacheck fmt -w litmus`,
@@ -45,6 +45,7 @@ check and left alone.` + "\n" + exitStatusHelp("every file parsed and validated 
 				if list {
 					if !bytes.Equal(src, out) {
 						fmt.Fprintln(stdout, "<stdin>")
+						return exitWith(exitFailed)
 					}
 					return nil
 				}
@@ -54,6 +55,7 @@ check and left alone.` + "\n" + exitStatusHelp("every file parsed and validated 
 			files, cerr := collectFiles(args)
 			printErrors(stderr, cerr)
 			bad := cerr != nil
+			unformatted := false
 			for _, f := range files {
 				t, src, err := readTest(f)
 				if err != nil {
@@ -65,6 +67,7 @@ check and left alone.` + "\n" + exitStatusHelp("every file parsed and validated 
 				changed := !bytes.Equal(src, out)
 				if list && changed {
 					fmt.Fprintln(stdout, f)
+					unformatted = true
 				}
 				if write && changed {
 					if err := atomicfile.WriteFile(f, out, 0o644); err != nil {
@@ -78,8 +81,11 @@ check and left alone.` + "\n" + exitStatusHelp("every file parsed and validated 
 					}
 				}
 			}
-			if bad {
+			switch {
+			case bad:
 				return exitWith(exitBadInput)
+			case unformatted && !write:
+				return exitWith(exitFailed)
 			}
 			return nil
 		},

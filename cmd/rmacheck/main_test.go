@@ -41,7 +41,8 @@ var goldenCases = []struct {
 	{"check_noargs", []string{"check"}, 2},
 	{"fmt_good", []string{"fmt", "testdata/good.lit"}, 0},
 	{"fmt_ugly", []string{"fmt", "testdata/ugly.lit"}, 0},
-	{"fmt_list", []string{"fmt", "-l", "testdata/good.lit", "testdata/good2.lit", "testdata/ugly.lit"}, 0},
+	{"fmt_list", []string{"fmt", "-l", "testdata/good.lit", "testdata/good2.lit", "testdata/ugly.lit"}, 1},
+	{"fmt_list_canonical", []string{"fmt", "-l", "testdata/good.lit", "testdata/good2.lit"}, 0},
 	{"fmt_bad", []string{"fmt", "testdata/bad.lit", "testdata/good.lit"}, 2},
 	{"explain_r1", []string{"explain", "R1"}, 0},
 	{"explain_conflict", []string{"explain", "c-conflict"}, 0},
@@ -170,8 +171,8 @@ func TestFmtWriteAndList(t *testing.T) {
 	}
 	_, canonical, _ := runCLI("fmt", path)
 
-	if code, stdout, stderr := runCLI("fmt", "-l", path); code != 0 || stdout != path+"\n" {
-		t.Fatalf("fmt -l: exit %d, stdout %q, stderr %q; want the file listed", code, stdout, stderr)
+	if code, stdout, stderr := runCLI("fmt", "-l", path); code != 1 || stdout != path+"\n" {
+		t.Fatalf("fmt -l: exit %d, stdout %q, stderr %q; want the file listed and exit 1", code, stdout, stderr)
 	}
 	if code, stdout, stderr := runCLI("fmt", "-w", path); code != 0 || stdout != "" {
 		t.Fatalf("fmt -w: exit %d, stdout %q, stderr %q", code, stdout, stderr)

@@ -29,6 +29,7 @@ type runFlags struct {
 	noReduce bool
 	assert   string
 	abi      string
+	failOn   []string
 }
 
 func newRunCmd() *cobra.Command {
@@ -43,13 +44,17 @@ func newRunCmd() *cobra.Command {
 			`the result is a table with one row per test and one column per preset; "ok" marks an expect line `+
 			`met, "FAIL" one broken. The hw models that a test's "expect hw=X:" lines name are run too. With one `+
 			`--sem, or with --show, each run prints a herd7-style block instead; --json prints one JSON object `+
-			`per (test, preset, hw) line.`, 80) + "\n" + exitStatusHelp("every expectation is met", "an expectation is broken, or a search stopped at --max-states (that search gives no result)"),
+			`per (test, preset, hw) line.`, 80) + "\n" + wrapText(`--fail-on makes some verdicts fail the run whatever the `+
+			`expect lines say, for CI: erroneous (some execution breaks an erroneous-class rule), race (a race-class rule `+
+			`is raised: RACE, U2, U3), sometimes (herd7's Sometimes: some final outcomes satisfy the condition and `+
+			`some do not).`, 80) + "\n" + exitStatusHelp("every expectation is met", "an expectation is broken, a verdict matches --fail-on, or a search stopped at --max-states (that search gives no result)"),
 		Example: `  rmacheck run litmus/ticket435/*.lit              # every preset, side by side
   rmacheck run --sem A --show witness SB.lit        # herd7-style block with witness traces
   rmacheck run --sem mpi-3.0,lock_ls=on litmus      # a preset with a switch changed
   rmacheck run --hw tso --json litmus > out.jsonl   # machine-readable, one object per run
   rmacheck run -j 2 --shard 1/4 litmus              # one file in four (job arrays), on 2 cores
-  rmacheck run --assert exploit litmus/assertions   # act on the assertions as an implementation may`,
+  rmacheck run --assert exploit litmus/assertions   # act on the assertions as an implementation may
+  rmacheck run --fail-on erroneous,race tests/      # CI: exit 1 on any erroneous or racy verdict`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd, args, f) },
 	}
@@ -63,6 +68,7 @@ func newRunCmd() *cobra.Command {
 	addSearchFlags(fl, &f.search, defaultMaxStates)
 	fl.BoolVar(&f.noReduce, "no-reduce", false, "turn off the partial-order reduction (same results, more states)")
 	addABIFlag(fl, &f.abi)
+	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when a verdict is erroneous, race or sometimes (comma-separated or repeated), whatever the expect lines say")
 	fl.StringVar(&f.assert, "assert", "check", "assertions: check (raise E-ASSERT when false) or exploit (also act on them as an implementation may; expect lines are not checked)")
 	return cmd
 }
@@ -183,6 +189,10 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
+	gates, err := parseFailOn(f.failOn)
+	if err != nil {
+		return err
+	}
 	tests, bad, err := loadTests(cmd, args, f.shard)
 	if err != nil {
 		return err
@@ -202,7 +212,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 		table = output.NewTable(out, sems, tests)
 	}
 	progress := newProgress(errw, len(tests), f.json)
-	var sum runSummary
+	sum := runSummary{gates: gates}
 	var group []explorer.JobResult // the results of the test being printed
 	opt.ABI = abi
 	explorer.Stream(jobs, f.jobs, opt, func(i int, jr *explorer.JobResult) {
@@ -232,7 +242,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	switch {
 	case bad:
 		return exitWith(exitBadInput)
-	case sum.failed+sum.incomplete > 0:
+	case sum.failed+sum.incomplete+sum.gated > 0:
 		return exitWith(exitFailed)
 	}
 	return nil
@@ -241,6 +251,8 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 // runSummary counts what a run did, for its last line.
 type runSummary struct {
 	tests, searches, passed, failed, incomplete int
+	gates                                       failOn
+	gated                                       int // searches whose verdict matches --fail-on
 }
 
 // add counts a search's result, and prints why a search gave none.
@@ -257,30 +269,62 @@ func (s *runSummary) add(w io.Writer, jr *explorer.JobResult) {
 	case "broken":
 		s.failed++
 	}
+	if hit := s.gates.hits(jr.Result.Verdict()); len(hit) > 0 {
+		s.gated++
+		fmt.Fprintf(w, "rmacheck: --fail-on %s: %s (%s) under %s, hw %s: %s\n",
+			strings.Join(hit, ","), jr.Test.Name, jr.Test.File, jr.Sem.Name, jr.HW, jr.Result.Verdict())
+	}
 }
 
 // String is the run's last line: "2 tests, 8 searches, 5 expectations: 4 passed,
 // 1 failed" (and the searches stopped by a bound).
 func (s *runSummary) String() string {
-	line := fmt.Sprintf("%s, %s, %s", plural(s.tests, "test"), plural(s.searches, "search"), plural(s.passed+s.failed, "expectation"))
+	line := fmt.Sprintf("%s, %s, %s", output.Plural(s.tests, "test"), output.Plural(s.searches, "search"), output.Plural(s.passed+s.failed, "expectation"))
 	if s.passed+s.failed > 0 {
 		line += fmt.Sprintf(": %d passed, %d failed", s.passed, s.failed)
 	}
 	if s.incomplete > 0 {
-		line += fmt.Sprintf("; %s gave no result", plural(s.incomplete, "search"))
+		line += fmt.Sprintf("; %s gave no result", output.Plural(s.incomplete, "search"))
+	}
+	if s.gated > 0 {
+		line += fmt.Sprintf("; %s matched --fail-on", output.Plural(s.gated, "search"))
 	}
 	return line
 }
 
-// plural is "1 test", "2 tests", "1 search", "2 searches".
-func plural(n int, noun string) string {
-	switch {
-	case n == 1:
-		return "1 " + noun
-	case strings.HasSuffix(noun, "ch"):
-		return fmt.Sprintf("%d %ses", n, noun)
+// failOn is the set of verdict kinds --fail-on names.
+type failOn struct{ erroneous, race, sometimes bool }
+
+func parseFailOn(words []string) (failOn, error) {
+	var g failOn
+	for _, w := range words {
+		switch strings.TrimSpace(w) {
+		case "erroneous":
+			g.erroneous = true
+		case "race":
+			g.race = true
+		case "sometimes":
+			g.sometimes = true
+		default:
+			return g, usageErrorf("--fail-on %q: expected erroneous, race or sometimes", w)
+		}
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return g, nil
+}
+
+// hits lists the kinds of --fail-on that a verdict matches.
+func (g failOn) hits(v litmus.Verdict) []string {
+	var hit []string
+	if g.erroneous && v.IsErroneous() {
+		hit = append(hit, "erroneous")
+	}
+	if g.race && len(v.Race) > 0 {
+		hit = append(hit, "race")
+	}
+	if g.sometimes && !v.IsErroneous() && v.Obs == litmus.ObsSometimes {
+		hit = append(hit, "sometimes")
+	}
+	return hit
 }
 
 // progress shows, on a terminal, how many tests are done and the time left.

@@ -41,10 +41,16 @@ var runGoldenCases = []struct {
 	{"replay_u2_flag", []string{"replay", "testdata/mp-flush-poll.lit", "--flag", "U2"}, 0},
 	{"run_erroneous_apart", []string{"run", "--sem", "mpi-4.1", "testdata/guarded-put.lit"}, 0},
 	{"diff_erroneous_side", []string{"diff", "--sem", "A", "--sem", "B", "testdata/sb.lit"}, 1},
+	// --fail-on gates on verdicts whatever the expect lines say (all of sb.lit's are met)
+	{"run_fail_on_erroneous", []string{"run", "--fail-on", "erroneous", "testdata/sb.lit"}, 1},
+	{"run_fail_on_race_sometimes", []string{"run", "--sem", "mpi-4.1", "--fail-on", "race", "--fail-on", "sometimes", "testdata/sb.lit"}, 1},
+	{"run_fail_on_clean", []string{"run", "--fail-on", "erroneous,race,sometimes", "testdata/good2.lit"}, 0},
+	{"run_fail_on_bad", []string{"run", "--fail-on", "never", "testdata/good2.lit"}, 2},
 }
 
 var (
 	timeLine = regexp.MustCompile(`(?m)^Time (\S+) [0-9.]+$`)
+	rateLine = regexp.MustCompile(`(?m)^Rate (\S+) [0-9]+ runs/s`)
 	timeJSON = regexp.MustCompile(`"(pair_)?time_s":[0-9.e+-]+`)
 	// the visited set's bytes depend on how the states fall in its shards (by a
 	// hash with a random seed): a measurement, like the times
@@ -53,6 +59,7 @@ var (
 
 func maskTimes(s string) string {
 	s = timeLine.ReplaceAllString(s, "Time $1 T")
+	s = rateLine.ReplaceAllString(s, "Rate $1 N runs/s")
 	s = storeJSON.ReplaceAllString(s, `"store_bytes":B`)
 	return timeJSON.ReplaceAllString(s, `"${1}time_s":T`)
 }

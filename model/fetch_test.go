@@ -1,0 +1,48 @@
+package model_test
+
+import (
+	"github.com/rmacheck/rmacheck/spec"
+	"testing"
+
+	"github.com/rmacheck/rmacheck/model"
+)
+
+// TestCompletedFetches: a get, gacc, fop or cas whose result is available at the
+// origin is complete at the target as well (SEMANTICS.md §3): it conflicts with no
+// later access of its cells. Before the rule each program but the controls raised
+// C-CONFLICT (or U3), the fetch staying live until the epoch ended.
+func TestCompletedFetches(t *testing.T) {
+	lockEpoch := func(body string) string {
+		return `{ win W allocate size=1; x = W@1[0]; x = 5; }
+ P0              | P1 ;
+ lock W 1 shared |    ;
+` + body + ` unlock W 1      |    ;
+exists (x=1)
+`
+	}
+	runCases(t, []ruleCase{
+		{"rget-waitreq-put", "§3: waitreq of a fetch completes it at the target", "mpi-4.1", model.Relaxed,
+			lockEpoch(" r0 = rget x @q |    ;\n waitreq q      |    ;\n put x 1        |    ;\n"), []string{"x=1;"}, nil},
+		{"get-flush-local-put", "§3: flush_local covering the target completes the fetch", "mpi-4.1", model.Relaxed,
+			lockEpoch(" r0 = get x       |    ;\n flush_local W 1  |    ;\n put x 1          |    ;\n"), []string{"x=1;"}, nil},
+		{"fop-flush-local-all-put", "§3: flush_local_all completes every fetch of the caller", "mpi-3.0", model.Relaxed,
+			lockEpoch(" r0 = fop x sum 1   |    ;\n flush_local_all W  |    ;\n put x 1            |    ;\n"), []string{"x=1;"}, nil},
+		{"cas-flush-local-put", "§3: a completed cas conflicts with no later put", "mpi-3.0", model.Relaxed,
+			lockEpoch(" r0 = cas x 5 7   |    ;\n flush_local W 1  |    ;\n put x 1          |    ;\n"), []string{"x=1;"}, nil},
+		{"rget-put-before-waitreq", "control: a put issued before the waitreq is concurrent with the get", "mpi-4.1", model.Relaxed,
+			lockEpoch(" r0 = rget x @q |    ;\n put x 1        |    ;\n waitreq q      |    ;\n"), []string{"x=1;"}, []spec.RuleID{spec.CConflict}},
+		{"put-flush-local-put", "control: flush_local completes a put only locally, not at the target", "mpi-4.1", model.Relaxed,
+			lockEpoch(" put x 2          |    ;\n flush_local W 1  |    ;\n put x 1          |    ;\n"), []string{"x=1;", "x=2;"}, []spec.RuleID{spec.CConflict}},
+		{"pscw-get-complete-store", "§3: complete (R1) completes the fetch at the target before the owner's wait", "mpi-3.0", model.Relaxed,
+			`{ win W allocate_shared size=1; x = W@1[0]; }
+ P0          | P1          ;
+ start W {1} | post W {0}  ;
+ r0 = get x  |             ;
+ complete W  |             ;
+ send 1 1    | r1 = recv 0 ;
+             | [r1 == 1] store x 1 ;
+             | wait W      ;
+exists (0:r0=0)
+`, []string{"0:r0=0;"}, nil},
+	})
+}
