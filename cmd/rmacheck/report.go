@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -24,6 +26,7 @@ type reportFlags struct {
 	question, upstream     string
 	index                  string
 	exploit, noDistinguish bool
+	matrix                 bool
 	distProcs, distInstrs  int
 	search                 searchFlags
 	abi                    string
@@ -58,6 +61,7 @@ func newReportCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.out, "out", "", "the report's folder (required)")
+	fl.BoolVar(&f.matrix, "matrix", false, "write OUT/README.md, the conformance matrix of the --conform files (a column each, its --conform-log of the same name beside it) instead of a report: the tests with a finding in some column")
 	fl.StringVar(&f.title, "title", "", "the report's title (default: from --out)")
 	fl.StringVar(&f.date, "date", "", "the date written in the report (default: today, UTC)")
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics to compare (default: every preset)")
@@ -96,6 +100,9 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
 		return nil
+	}
+	if f.matrix {
+		return writeMatrix(cmd, args, f)
 	}
 	if len(args) == 0 {
 		return usageErrorf("give the test files (or --index DIR)")
@@ -190,5 +197,41 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		return ioError(err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s and %s (%d tests)\n", filepath.Join(f.out, "report.md"), filepath.Join(f.out, "report.html"), len(tests))
+	return nil
+}
+
+// writeMatrix writes the conformance matrix of the --conform files: one column each,
+// with the errors of the --conform-log whose name is the same but for .log.
+func writeMatrix(cmd *cobra.Command, args []string, f reportFlags) error {
+	if len(args) > 0 || f.out == "" || len(f.conform) == 0 {
+		return usageErrorf("--matrix takes no files, and needs --out and --conform")
+	}
+	logs := map[string]string{}
+	for _, path := range f.logs {
+		logs[strings.TrimSuffix(path, filepath.Ext(path))] = path
+	}
+	var cols []evidence.MatrixColumn
+	for _, path := range f.conform {
+		var col evidence.MatrixColumn
+		var err error
+		if col.Records, err = output.ReadConformRecords(path); err != nil {
+			return exitError{code: exitBadInput, err: err}
+		}
+		if log, ok := logs[strings.TrimSuffix(path, filepath.Ext(path))]; ok {
+			if col.Errors, err = evidence.ReadConformLog(log); err != nil {
+				return exitError{code: exitBadInput, err: err}
+			}
+		}
+		cols = append(cols, col)
+	}
+	title := cmp.Or(f.title, "Conformance matrix")
+	path := filepath.Join(f.out, "README.md")
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return ioError(err)
+	}
+	if err := atomicfile.WriteFile(path, evidence.Matrix(title, cols), 0o644); err != nil {
+		return ioError(err)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
 	return nil
 }
