@@ -3,15 +3,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/rmacheck/rmacheck/output"
 )
 
 // twoNodes makes a second "node" on this machine: a network namespace joined to this
@@ -84,21 +81,13 @@ func TestConformTwoNodesNetns(t *testing.T) {
 	needMPICH(t)
 	script, hosts, iface, log := twoNodes(t)
 	launcher := fmt.Sprintf("mpiexec.mpich -bootstrap-exec %s -f %s -iface %s", script, hosts, iface)
-	mp := filepath.Join(t.TempDir(), "mp.lit") // put/fence on an allocate window: no shared memory needed
-	os.WriteFile(mp, []byte("MPI MP+put+fence16\n{ win W allocate size=2; x = W@1[0]; }\n P0 | P1 ;\n fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\n | r0 = load x ;\nexists (1:r0=0)\n"), 0o644)
+	mp := writeMPLit(t)
 	code, stdout, stderr := runCLI("conform", "--target", "mpich", "--transport", "net", "--runs", "200", "--json", "--launcher", launcher, "testdata/sb.lit", mp)
 	if code != 0 {
 		skipIfStarved(t, code, stderr)
 		t.Fatalf("two nodes: exit %d\n%s%s", code, stdout, stderr)
 	}
-	var recs []output.ConformRecord
-	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
-		var r output.ConformRecord
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("%v: %s", err, line)
-		}
-		recs = append(recs, r)
-	}
+	recs := conformRecords(t, stdout)
 	if len(recs) != 2 || !strings.Contains(recs[0].Skipped, "needs memory shared by all ranks") || recs[1].Runs != 200 ||
 		recs[1].NonConforming != 0 || recs[1].Transport != "net" || recs[1].Placement == nil || recs[1].Placement.Nodes != 2 {
 		t.Errorf("two nodes: %s", stdout)
