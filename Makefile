@@ -85,8 +85,9 @@ conform: build
 	$(BIN) conform --target reference --runs 100000 --sem mpi-3.0 --sem A --sem B --sem mpi-4.1 $(CORPUS) ../shared/acceptance
 
 # Evidence reports (reports/*/report.md and report.html, and the index reports/README.md).
-# Deterministic: they read the conformance results committed beside them
-# (reports/*/{reference,mpich,openmpi}.json and .log, reports/alignment/probe-*.json), which
+# Deterministic: they read the conformance records committed beside them
+# (reports/*/{reference,mpich,openmpi}.json, failed and refused runs included, and
+# reports/alignment/probe-*.json), which
 # `make conform-results` regenerates (those runs differ from run to run), the question and
 # the checked answer of each report (reports/*/question.txt) and the upstream status of each
 # library finding (reports/upstream/status.json). The date written is the last commit's.
@@ -101,7 +102,6 @@ REPORT_DATE ?= $(shell git log -1 --format=%cd --date=format:%Y-%m-%d 2>/dev/nul
 reportdata = --question reports/$(1)/question.txt --upstream reports/upstream/status.json \
 	$(if $(REPORT_DATE),--date $(REPORT_DATE)) \
 	$(foreach t,reference mpich openmpi,$(if $(wildcard reports/$(1)/$(t).json),--conform reports/$(1)/$(t).json)) \
-	$(foreach t,reference mpich openmpi,$(if $(wildcard reports/$(1)/$(t).log),--conform-log reports/$(1)/$(t).log)) \
 	$(foreach f,$(wildcard reports/$(1)/probe-*.json),--probe $(f))
 
 reports: build
@@ -118,10 +118,11 @@ reports: build
 	$(BIN) report --index reports
 
 # The conformance data of the reports: real MPI runs, minutes, and counts that differ from
-# run to run (timing decides them; the seed only drives the jitter). Each run's JSON lines go
-# to reports/NAME/TARGET.json and its errors (refusals, time-outs, crashes) to TARGET.log,
-# which the report reads too. MPICH busy-polls, so tests with more ranks than cores are
-# refused (see its .log), not oversubscribed.
+# run to run (timing decides them; the seed only drives the jitter). Each run's record goes
+# to reports/NAME/TARGET.json, a failed or refused one too (status and error), and
+# conform's standard error (the same failures, and notes such as a starved run) to
+# TARGET.log, for people: the report reads the records only. MPICH busy-polls, so tests
+# with more ranks than cores are refused (status "not run"), not oversubscribed.
 REF_RUNS  ?= 20000
 MPI_RUNS  ?= 5000
 conformrun = $(BIN) conform --target $(1) --json --runs $(if $(filter reference,$(1)),$(REF_RUNS),$(MPI_RUNS)) $(3) $(4) \

@@ -24,7 +24,7 @@ exists (0:r0=0 /\ 1:r0=0)
 		t.Fatal(err)
 	}
 	sem, _ := spec.Preset("mpi-4.1")
-	p, _ := model.Compile(lt, sem, model.SC)
+	p, _ := model.Compile(lt, sem, spec.SC)
 	allowed, err := explorer.Explore(p, explorer.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -26,9 +26,9 @@ type Options struct {
 	Progress         func(done, total int)
 	// Search bounds the model's search of the allowed outcomes.
 	Search explorer.Options
-	// HW is the hardware model the observed outcomes are compared with ("": the
+	// HW is the hardware model the observed outcomes are compared with (nil: the
 	// machine's, MachineHW).
-	HW string
+	HW *spec.HW
 	// Context, when not nil, stops a run when it ends (an interrupt): a library's
 	// launcher and its ranks are stopped, the temporary files removed, and Run
 	// returns its cause.
@@ -45,6 +45,9 @@ type Target interface {
 	// Describe is what runs the tests: the library and its version ("MPICH 4.0.2"),
 	// or "" for the reference runtime.
 	Describe() string
+	// Transport is the library's transport profile (shm, net; Library.Over), or ""
+	// for the reference runtime.
+	Transport() string
 	// Run runs t opt.Runs times under sem and compares the histogram with the
 	// outcomes the model allows.
 	Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error)
@@ -65,7 +68,7 @@ type Report struct {
 	Library       string // the MPI library and version, for real-MPI targets
 	Transport     string // the library's transport profile (Library.Transport)
 	Sem           spec.Semantics
-	HW            model.HW // the hw model the target is compared with
+	HW            spec.HW // the hw model the target is compared with
 	Runs          int
 	Bins          []Bin
 	Positive      int // runs whose outcome satisfies the condition
@@ -95,17 +98,16 @@ type Report struct {
 }
 
 // MachineHW is the hardware model the reference runtime is compared with.
-func MachineHW() model.HW {
-	hw, _ := model.ParseHW(reference.MachineHW)
-	return hw
+func MachineHW() spec.HW {
+	return reference.MachineHW
 }
 
-// compareHW is the hardware model opt says to compare with.
-func (opt Options) compareHW() (model.HW, error) {
-	if opt.HW == "" {
-		return MachineHW(), nil
+// ComparedHW is the hardware model opt says to compare with.
+func (opt Options) ComparedHW() spec.HW {
+	if opt.HW == nil {
+		return MachineHW()
 	}
-	return model.ParseHW(opt.HW)
+	return *opt.HW
 }
 
 // Reference is the reference runtime as a target: the program on real shared memory,
@@ -121,20 +123,19 @@ func (Reference) Name() string { return "reference" }
 // Describe is "": the runtime is this program's own.
 func (Reference) Describe() string { return "" }
 
+// Transport is "": the ranks are threads of this program.
+func (Reference) Transport() string { return "" }
+
 // Run runs t on the reference runtime under sem; 0 runs: 10^6 for programs without
 // MPI calls, 10^4 for the others.
 func (r Reference) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error) {
-	hw, err := opt.compareHW()
-	if err != nil {
-		return nil, err
-	}
-	rep, allowed, err := begin(t, sem, r.Name(), hw, opt)
+	rep, allowed, err := begin(t, sem, r.Name(), opt.ComparedHW(), opt)
 	if err != nil || rep.Skipped != "" {
 		return rep, err
 	}
 	// The runtime takes the model's MPI steps; plain accesses are the machine's own,
 	// so the program is compiled without a hw model's store buffers.
-	p, err := model.Compile(t, sem, model.SC)
+	p, err := model.Compile(t, sem, spec.SC)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +162,7 @@ func (r Reference) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report
 
 // begin is what every target does first: the report, the model's allowed outcomes for
 // sem and hw, and the skipping of tests the model finds erroneous.
-func begin(t *litmus.Test, sem spec.Semantics, target string, hw model.HW, opt Options) (*Report, *explorer.Result, error) {
+func begin(t *litmus.Test, sem spec.Semantics, target string, hw spec.HW, opt Options) (*Report, *explorer.Result, error) {
 	rep := &Report{Test: t, Target: target, Sem: sem, HW: hw, Seed: opt.Seed}
 	allowed := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(opt.Search)
 	if allowed.Err != nil {

@@ -1,8 +1,11 @@
 package conform
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/rmacheck/rmacheck/litmus"
 )
 
 // TestDefaultTimeoutSaturates: the default timeout of a huge --runs is the longest
@@ -21,5 +24,25 @@ func TestDefaultTimeoutSaturates(t *testing.T) {
 		if got := defaultTimeout(tc.runs); got != tc.want {
 			t.Errorf("defaultTimeout(%d) = %v, want %v", tc.runs, got, tc.want)
 		}
+	}
+}
+
+// TestCFileNameIsSafeAndOneToOne: a test's C file name never leaves its directory and
+// different names give different files (".." compiled over the temporary directory;
+// X+Y and X_Y were both X_Y.c).
+func TestCFileNameIsSafeAndOneToOne(t *testing.T) {
+	seen := map[string]string{}
+	for _, name := range []string{"..", ".", ".x", "_.x", "X+Y", "X_Y", "X.Y", "SB", "_SB", "a/b", "a%2Fb", "MP+fence+rstore"} {
+		got := cFileName(&litmus.Test{Name: name})
+		if got == "." || got == ".." || strings.HasPrefix(got, ".") || strings.Contains(got, "/") {
+			t.Errorf("cFileName(%q) = %q: not a plain file name", name, got)
+		}
+		if other, ok := seen[got]; ok {
+			t.Errorf("cFileName(%q) = cFileName(%q) = %q", name, other, got)
+		}
+		seen[got] = name
+	}
+	if got := cFileName(&litmus.Test{Name: "MP+fence"}); got != "MP+fence" {
+		t.Errorf("cFileName(MP+fence) = %q, want the name itself", got)
 	}
 }

@@ -174,7 +174,7 @@ func (lib Library) Launch(ctx context.Context, n int, opt LaunchOptions, bin str
 	local := len(opt.Launcher) == 0 && opt.Hostfile == ""
 	if lib.BusyPolls && local && n > runtime.NumCPU() && !opt.Oversubscribe {
 		return nil, &RunError{Lib: lib.Name, Reason: fmt.Sprintf("%s busy-polls: refusing to run %d ranks on %d cores (they would crawl, and the interleavings of interest get rare)",
-			lib.Name, n, runtime.NumCPU()), Hint: "--oversubscribe runs them anyway"}
+			lib.Name, n, runtime.NumCPU()), Hint: "--oversubscribe runs them anyway", Refused: true}
 	}
 	argv := append(append(lib.Command(n, opt), bin), args...)
 	stdout, stderr, err := runGroup(ctx, argv, lib.Env)
@@ -199,6 +199,8 @@ type RunError struct {
 	// Starved: the run timed out on a loaded machine (CPUPressure over one half), so the
 	// timeout may say more about the machine than about the library.
 	Starved bool
+	// Refused: the run was not attempted (a busy-polling library, more ranks than cores).
+	Refused bool
 }
 
 func (e *RunError) Error() string {
@@ -206,14 +208,21 @@ func (e *RunError) Error() string {
 	if e.Test != "" {
 		b.WriteString(e.Test + ": ")
 	}
-	fmt.Fprintf(&b, "%s could not run the test: %s", e.Lib, e.Reason)
-	if e.Hint != "" {
-		b.WriteString("; " + e.Hint)
-	}
+	b.WriteString(e.Summary())
 	if e.Output != "" {
 		b.WriteString("\n" + strings.TrimRight(e.Output, "\n"))
 	}
 	return b.String()
+}
+
+// Summary says what happened and what to do about it, without the test's name and
+// the program's output: "MPICH could not run the test: REASON; HINT".
+func (e *RunError) Summary() string {
+	s := fmt.Sprintf("%s could not run the test: %s", e.Lib, e.Reason)
+	if e.Hint != "" {
+		s += "; " + e.Hint
+	}
+	return s
 }
 
 // CannotRun reports whether err means that the target could not run the test (a
@@ -256,6 +265,9 @@ func (m MPI) Name() string { return m.Lib.Target }
 // Describe is the library's name and version.
 func (m MPI) Describe() string { return m.Lib.Version() }
 
+// Transport is the library's transport profile.
+func (m MPI) Transport() string { return m.Lib.Transport }
+
 // Run runs t on the library: the test's C program (conform/cgen) compiled with the
 // library's mpicc and run opt.Runs times under its mpiexec (0 runs: 10^5 for programs
 // without MPI calls, 10^4 for the others). The histogram is compared with the
@@ -265,11 +277,7 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 	if err := lib.Installed(); err != nil {
 		return nil, err
 	}
-	hw, err := opt.compareHW()
-	if err != nil {
-		return nil, err
-	}
-	rep, allowed, err := begin(t, sem, m.Name(), hw, opt)
+	rep, allowed, err := begin(t, sem, m.Name(), opt.ComparedHW(), opt)
 	if rep != nil {
 		rep.Library, rep.Transport = lib.Version(), lib.Transport
 	}
@@ -302,7 +310,7 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 		return nil, err
 	}
 	if m.KeepDir != "" {
-		if err := atomicfile.WriteFile(filepath.Join(m.KeepDir, name+".c"), src, 0o644); err != nil {
+		if err := atomicfile.WriteOutput(filepath.Join(m.KeepDir, name+".c"), src, 0o644); err != nil {
 			return nil, err
 		}
 	}
@@ -405,13 +413,22 @@ func programTrouble(out []byte) *RunError {
 	return nil
 }
 
+// cFileName is the file name (without .c) of a test's C program: the test's name,
+// which the header restricts to [A-Za-z0-9_.+-], kept as it is so that different tests
+// get different files (X+Y and X_Y were both X_Y.c, and --keep-c lost one), with
+// any other byte as %XX, and "_" put first when the name starts with "." or "_" (a test
+// named ".." compiled its program over the temporary directory itself).
 func cFileName(t *litmus.Test) string {
 	var b strings.Builder
-	for _, r := range t.Name {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
-			b.WriteRune(r)
+	if strings.HasPrefix(t.Name, ".") || strings.HasPrefix(t.Name, "_") || t.Name == "" {
+		b.WriteByte('_')
+	}
+	for i := 0; i < len(t.Name); i++ {
+		c := t.Name[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.+", c) >= 0 {
+			b.WriteByte(c)
 		} else {
-			b.WriteByte('_')
+			fmt.Fprintf(&b, "%%%02X", c)
 		}
 	}
 	return b.String()

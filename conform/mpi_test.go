@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -138,7 +137,7 @@ func TestMPIMPPutFence(t *testing.T) {
 // reported as such without any library.
 func TestMPIWrongExpectation(t *testing.T) {
 	sb := acceptance(t, "01-SB.lit")
-	rep, allowed, err := begin(sb, mpi41(t), "mpich", model.TSO, Options{})
+	rep, allowed, err := begin(sb, mpi41(t), "mpich", spec.TSO, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +158,8 @@ func TestMPIWrongExpectation(t *testing.T) {
 	for _, target := range []string{"mpich", "openmpi"} {
 		t.Run(target, func(t *testing.T) {
 			needLibrary(t, target)
-			rep := mpiRun(t, sb, target, Options{Runs: 50_000, Seed: 3, HW: "sc"})
+			sc := spec.SC
+			rep := mpiRun(t, sb, target, Options{Runs: 50_000, Seed: 3, HW: &sc})
 			if rep.NonConforming == 0 {
 				skipIfStarved(t, "SB compared with hw sc showed nothing the model forbids")
 				t.Errorf("SB compared with hw sc: no NON-CONFORMING run in %d (bins %v)", rep.Runs, rep.Bins)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 )
 
 // TestCommittedReportsNameEveryNonConformingTest: each committed report's Findings
@@ -21,13 +21,13 @@ func TestCommittedReportsNameEveryNonConformingTest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var recs []output.ConformRecord
+		var recs []record.Conform
 		for _, target := range []string{"reference", "mpich", "openmpi"} {
 			path := filepath.Join(filepath.Dir(page), target+".json")
 			if _, err := os.Stat(path); err != nil {
 				continue
 			}
-			rs, err := output.ReadConformRecords(path)
+			rs, err := record.ReadConform(path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -26,7 +25,7 @@ type SwitchEffect struct {
 
 // Attribute toggles, one at a time, each switch on which A and B disagree, and
 // reports which of them change A's answer and which alone turn it into B's.
-func Attribute(t *litmus.Test, a, b spec.Semantics, hw model.HW, opt explorer.Options) ([]SwitchEffect, error) {
+func Attribute(t *litmus.Test, a, b spec.Semantics, hw spec.HW, opt explorer.Options) ([]SwitchEffect, error) {
 	var effects []SwitchEffect
 	for sw := spec.Switch(0); sw < spec.NumSwitches; sw++ {
 		if a.Has(sw) == b.Has(sw) {

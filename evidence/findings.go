@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -32,22 +33,22 @@ type TargetFinding struct {
 	Target, Name string
 	Records      int // conformance records
 	Ran          int // runs with a histogram
-	Statuses     map[string]int
+	Statuses     map[conform.Status]int
 	NonConf      []NonConfFinding
 	Spins        []ResultFinding // SPIN-LIMIT
-	Failures     []ResultFinding // no record: time-out, crash, error
+	Failures     []ResultFinding // no histogram: time-out, crash, error
 	Refused      []string        // tests not run (more ranks than cores)
 }
 
 // NonConfFinding is a test on which a target showed an outcome the model forbids.
 type NonConfFinding struct {
 	Test     string
-	Runs     []output.ConformRecord // the records with forbidden outcomes
-	Outcomes []string               // the forbidden outcomes seen
+	Runs     []record.Conform // the records with forbidden outcomes
+	Outcomes []string         // the forbidden outcomes seen
 	// Forbid: the semantics whose model forbids them (hw: HW); Allow: those whose
 	// model allows them, among the records of the test.
 	Forbid, Allow []string
-	HW            string
+	HW            spec.HW
 	Min, Max      int // forbidden runs per record
 	RunsEach      int // runs per record (the largest)
 	Upstream      *UpstreamEntry
@@ -114,7 +115,7 @@ func (r *Report) computeFindings() *Findings {
 }
 
 func (r *Report) targetFinding(target string) TargetFinding {
-	tf := TargetFinding{Target: target, Name: r.targetName(target), Statuses: map[string]int{}}
+	tf := TargetFinding{Target: target, Name: r.targetName(target), Statuses: map[conform.Status]int{}}
 	for _, tr := range r.Tests {
 		var nc NonConfFinding
 		spins := map[string]*ResultFinding{}
@@ -124,21 +125,21 @@ func (r *Report) targetFinding(target string) TargetFinding {
 				continue
 			}
 			tf.Records++
-			st := recordStatus(c)
+			st := c.Status
 			tf.Statuses[st]++
-			if st == statusOK || st == statusNonConforming {
+			if st == conform.StatusOK || st == conform.StatusNonConforming {
 				tf.Ran++
 			}
 			switch st {
-			case statusSpinLimit:
+			case conform.StatusSpinLimit:
 				rf := spins[c.SpinLimit]
 				if rf == nil {
-					rf = &ResultFinding{Test: tr.Test.Name, Message: c.SpinLimit, Upstream: r.Upstream.ForTest(target, "spin-limit", tr.Test.Name)}
+					rf = &ResultFinding{Test: tr.Test.Name, Message: c.SpinLimit, Upstream: r.Upstream.ForTest(target, KindSpinLimit, tr.Test.Name)}
 					spins[c.SpinLimit] = rf
 					spinOrder = append(spinOrder, c.SpinLimit)
 				}
 				rf.Presets = append(rf.Presets, c.Preset)
-			case statusNonConforming:
+			case conform.StatusNonConforming:
 				nc.Runs = append(nc.Runs, c)
 				nc.HW = c.HW
 			}
@@ -148,7 +149,7 @@ func (r *Report) targetFinding(target string) TargetFinding {
 		}
 		if len(nc.Runs) > 0 {
 			nc.Test = tr.Test.Name
-			nc.Upstream = r.Upstream.ForTest(target, "nonconforming", tr.Test.Name)
+			nc.Upstream = r.Upstream.ForTest(target, KindNonConforming, tr.Test.Name)
 			nc.Min = nc.Runs[0].NonConforming
 			for _, c := range nc.Runs {
 				nc.Min, nc.Max = min(nc.Min, c.NonConforming), max(nc.Max, c.NonConforming)
@@ -164,13 +165,13 @@ func (r *Report) targetFinding(target string) TargetFinding {
 				if c.Target != target || c.Skipped != "" || c.SpinLimit != "" {
 					continue
 				}
-				res := tr.Results[c.Preset+"/"+c.HW]
+				res := tr.Results[ResultKey{c.Preset, c.HW}]
 				if res == nil {
 					continue
 				}
 				allowed := map[string]bool{}
 				for _, o := range res.Outcomes {
-					allowed[valuesText(output.ValueMap(res.Program, o.Values))] = true
+					allowed[valuesText(record.ValueMap(res.Program, o.Values))] = true
 				}
 				forbids := false
 				for _, o := range nc.Outcomes {
@@ -193,17 +194,17 @@ func (r *Report) targetFinding(target string) TargetFinding {
 				continue
 			}
 			tf.Records++
-			tf.Statuses[e.Status()]++
-			if e.Refused() {
+			tf.Statuses[e.Status]++
+			if e.Status == conform.StatusRefused {
 				if !slices.Contains(tf.Refused, tr.Test.Name) {
 					tf.Refused = append(tf.Refused, tr.Test.Name)
 				}
 				continue
 			}
-			msg := shortError(e, tr.Test.Name)
+			msg := e.Error
 			rf := fails[msg]
 			if rf == nil {
-				rf = &ResultFinding{Test: tr.Test.Name, Message: msg, Upstream: r.Upstream.ForTest(target, "failed", tr.Test.Name)}
+				rf = &ResultFinding{Test: tr.Test.Name, Message: msg, Upstream: r.Upstream.ForTest(target, KindFailed, tr.Test.Name)}
 				fails[msg] = rf
 				failOrder = append(failOrder, msg)
 			}
@@ -279,7 +280,7 @@ func versionAtMost(v, claimed string) bool {
 
 // NonConformingTests lists the tests with a NON-CONFORMING record in conformance
 // data, target by target (what the Findings must name).
-func NonConformingTests(recs []output.ConformRecord) map[string][]string {
+func NonConformingTests(recs []record.Conform) map[string][]string {
 	out := map[string][]string{}
 	for _, c := range recs {
 		if c.NonConforming > 0 && !slices.Contains(out[c.Target], c.Test) {

@@ -187,7 +187,7 @@ func (r *Report) testHTML(b *strings.Builder, tr *TestReport) {
 		}
 		for _, er := range tr.Errors {
 			w("<tr><td>%s</td><td>%s</td><td>%s</td><td>-</td><td>-</td><td>-</td><td><span class=\"bad\">%s</span>: %s</td></tr>\n",
-				e(er.Target), e(er.Preset), inlineHTML(modelCell(tr, er.Preset, "")), e(er.Status()), e(shortError(er, t.Name)))
+				e(er.Target), e(er.Preset), inlineHTML(modelCell(tr, er.Preset, er.HW)), e(er.Status.String()), e(er.Error))
 		}
 		w("</table>\n")
 	}

@@ -5,10 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
-	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -114,7 +114,7 @@ func (r *Report) summaryNote() string {
 // testsNote says how to read a test's section.
 func (r *Report) testsNote() string {
 	s := "Each test: its question, its expect lines, the program, the verdict and outcomes under each reading and hw model (**bold**: outcomes that satisfy the condition), each difference between two readings with the witness execution that shows it (each distinct witness once, `W1`, `W2`, …: a step marked `[early: ...]` runs before earlier rows of its process that have not executed, which the hw model allows; `[X from step N]` says which step wrote the value a step read)"
-	if len(r.Conform) > 0 || len(r.ConformErrors) > 0 {
+	if len(r.Conform) > 0 {
 		s += fmt.Sprintf(", and its conformance runs: what each target showed, compared with the outcomes the model allows on hw %s (allowed outcomes no run showed are listed as unseen: not an error, only not observed; the reference runtime executes the model's own steps on real memory, so its rows are evidence about the hardware and the runtime, not an independent check of the model)", r.comparedHW())
 	}
 	return s + "."
@@ -199,7 +199,7 @@ func (r *Report) testMarkdown(b *strings.Builder, tr *TestReport) {
 				mdCell(histogramText(c)), mdCell(unseenText(c)), mdCell(resultText(c)))
 		}
 		for _, e := range tr.Errors {
-			w("| %s | %s | %s | - | - | - | %s |\n", e.Target, e.Preset, mdCell(modelCell(tr, e.Preset, "")), mdCell(e.Status()+": "+shortError(e, t.Name)))
+			w("| %s | %s | %s | - | - | - | %s |\n", e.Target, e.Preset, mdCell(modelCell(tr, e.Preset, e.HW)), mdCell(e.Status.String()+": "+e.Error))
 		}
 	}
 }
@@ -243,7 +243,7 @@ func mdEscape(s string) string {
 
 // targetCell names a run's target: the library, and where its ranks ran when the
 // launcher placed them (conform --launcher, --hostfile).
-func targetCell(c output.ConformRecord) string {
+func targetCell(c record.Conform) string {
 	var parts []string
 	if c.Library != "" {
 		parts = append(parts, c.Library)
@@ -262,18 +262,15 @@ func targetCell(c output.ConformRecord) string {
 
 // modelCell is the model's verdict for the semantics on the hw model a run was
 // compared with, and how many outcomes it allows.
-func modelCell(tr *TestReport, preset, hw string) string {
-	if hw == "" {
-		hw = model.TSO.String()
-	}
-	res := tr.Results[preset+"/"+hw]
+func modelCell(tr *TestReport, preset string, hw spec.HW) string {
+	res := tr.Results[ResultKey{preset, hw}]
 	if res == nil {
 		return "-"
 	}
 	return fmt.Sprintf("%s (hw %s), %d outcomes allowed", res.Verdict(), hw, len(res.Outcomes))
 }
 
-func histogramText(c output.ConformRecord) string {
+func histogramText(c record.Conform) string {
 	if c.Skipped != "" || c.SpinLimit != "" {
 		return "-"
 	}
@@ -288,7 +285,7 @@ func histogramText(c output.ConformRecord) string {
 	return strings.Join(parts, "<br>")
 }
 
-func unseenText(c output.ConformRecord) string {
+func unseenText(c record.Conform) string {
 	if c.Skipped != "" || c.SpinLimit != "" {
 		return "-"
 	}
@@ -302,13 +299,13 @@ func unseenText(c output.ConformRecord) string {
 	return strings.Join(parts, "<br>")
 }
 
-func resultText(c output.ConformRecord) string {
-	switch recordStatus(c) {
-	case statusSpinLimit:
+func resultText(c record.Conform) string {
+	switch c.Status {
+	case conform.StatusSpinLimit:
 		return "**SPIN-LIMIT**: " + c.SpinLimit
-	case statusSkipped:
+	case conform.StatusSkipped:
 		return c.Skipped
-	case statusNonConforming:
+	case conform.StatusNonConforming:
 		return fmt.Sprintf("**NON-CONFORMING**: %d of %d runs (%s)", c.NonConforming, c.Runs, percent(c.NonConforming, c.Runs))
 	}
 	return "ok"
@@ -365,7 +362,7 @@ func flagLinks(res *explorer.Result) string {
 func (r *Report) exploitLines(tr *TestReport) []string {
 	var out []string
 	for _, s := range r.Sems {
-		ex, def := tr.Exploit[s.Name], tr.Result(s, model.Relaxed)
+		ex, def := tr.Exploit[s.Name], tr.Result(s, spec.Relaxed)
 		if ex == nil || def == nil {
 			continue
 		}

@@ -6,59 +6,48 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/record"
 )
 
 // MatrixColumn is one configuration of a conformance matrix: the records of one
-// `conform --json` run (a library version over one transport) and the errors its
-// log names.
-type MatrixColumn struct {
-	Records []output.ConformRecord
-	Errors  []ConformError
-}
+// `conform --json` run, a library version over one transport (failed and refused
+// runs included: conform writes a record for each).
+type MatrixColumn []record.Conform
 
 // name is the column's heading: the library and version over the transport, as the
 // records say ("MPICH 4.0.2 over net"), or the target when they do not.
 func (c MatrixColumn) name() string {
-	for _, r := range c.Records {
+	for _, r := range c {
 		name := cmp.Or(r.Library, r.Target)
 		if r.Transport != "" {
 			name += " over " + r.Transport
 		}
 		return name
 	}
-	if len(c.Errors) > 0 {
-		return c.Errors[0].Target
-	}
 	return "?"
 }
 
-// cell is what the column says about one test file: its status and run counts.
+// cell is what the column says about one test file: its status and run counts, and
+// whether that is a finding (NON-CONFORMING, a spin limit, a failed run).
 func (c MatrixColumn) cell(file string) (text string, finding bool) {
-	for _, r := range c.Records {
-		if r.File != file {
-			continue
-		}
-		switch recordStatus(r) {
-		case statusNonConforming:
-			return fmt.Sprintf("**NON-CONFORMING** %d/%d", r.NonConforming, r.Runs), true
-		case statusSpinLimit:
-			return "**SPIN-LIMIT**", true
-		case statusSkipped:
-			return "skipped", false
-		}
+	i := slices.IndexFunc(c, func(r record.Conform) bool { return r.File == file })
+	if i < 0 {
+		return "-", false
+	}
+	r := c[i]
+	switch r.Status {
+	case conform.StatusNonConforming:
+		return fmt.Sprintf("**NON-CONFORMING** %d/%d", r.NonConforming, r.Runs), true
+	case conform.StatusSpinLimit:
+		return "**SPIN-LIMIT**", true
+	case conform.StatusFailed:
+		reason, _, _ := strings.Cut(r.Error, "; ") // without the hint of what to do
+		return "**failed**: " + mdEscape(reason), true
+	case conform.StatusOK:
 		return fmt.Sprintf("ok %d", r.Runs), false
 	}
-	for _, e := range c.Errors {
-		if e.File == file {
-			if e.Refused() {
-				return statusRefused, false
-			}
-			reason, _, _ := strings.Cut(e.Message, "; ") // without the hint of what to do
-			return "**failed**: " + mdEscape(reason), true
-		}
-	}
-	return "-", false
+	return r.Status.String(), false
 }
 
 // Matrix is the conformance matrix in Markdown: a column for each configuration, a
@@ -67,11 +56,8 @@ func (c MatrixColumn) cell(file string) (text string, finding bool) {
 func Matrix(title string, cols []MatrixColumn) []byte {
 	var files []string
 	for _, c := range cols {
-		for _, r := range c.Records {
+		for _, r := range c {
 			files = append(files, r.File)
-		}
-		for _, e := range c.Errors {
-			files = append(files, e.File)
 		}
 	}
 	slices.Sort(files)

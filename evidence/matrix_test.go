@@ -1,37 +1,28 @@
 package evidence
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/record"
 )
 
 // TestMatrix: a test with a finding in one column is a row with every column's cell;
-// a test that is ok everywhere is only counted; a failed run from the log is a finding.
+// a test that is ok everywhere is only counted; a failed run is a finding.
 func TestMatrix(t *testing.T) {
-	log := filepath.Join(t.TempDir(), "mpich-net.log")
-	os.WriteFile(log, []byte("rmacheck: c.lit (mpi-4.1): c: MPICH could not run the test: the run did not finish within 30s; --timeout raises the bound\n"), 0o644)
-	errs, err := ReadConformLog(log)
-	if err != nil {
-		t.Fatal(err)
+	rec := func(file, transport string, st conform.Status, runs, bad int, msg string) record.Conform {
+		return record.Conform{File: file, Target: "mpich", Library: "MPICH 4.0.2", Transport: transport, Status: st, Runs: runs, NonConforming: bad, Error: msg}
 	}
-	shm := MatrixColumn{Records: []output.ConformRecord{
-		{File: "a.lit", Target: "mpich", Library: "MPICH 4.0.2", Transport: "shm", Runs: 1000, NonConforming: 3},
-		{File: "b.lit", Target: "mpich", Library: "MPICH 4.0.2", Transport: "shm", Runs: 1000},
-		{File: "c.lit", Target: "mpich", Library: "MPICH 4.0.2", Transport: "shm", Runs: 1000},
-	}}
-	net := MatrixColumn{Records: []output.ConformRecord{
-		{File: "a.lit", Target: "mpich", Library: "MPICH 4.0.2", Transport: "net", Runs: 200},
-		{File: "b.lit", Target: "mpich", Library: "MPICH 4.0.2", Transport: "net", Skipped: "skipped: needs shared memory"},
-	}, Errors: errs}
+	shm := MatrixColumn{rec("a.lit", "shm", conform.StatusNonConforming, 1000, 3, ""), rec("b.lit", "shm", conform.StatusOK, 1000, 0, ""),
+		rec("c.lit", "shm", conform.StatusOK, 1000, 0, "")}
+	net := MatrixColumn{rec("a.lit", "net", conform.StatusOK, 200, 0, ""), rec("b.lit", "net", conform.StatusSkipped, 0, 0, ""),
+		rec("c.lit", "net", conform.StatusFailed, 0, 0, "MPICH could not run the test: the run did not finish within 30s; --timeout raises the bound")}
 	got := string(Matrix("M", []MatrixColumn{shm, net}))
 	for _, want := range []string{
 		"| test | MPICH 4.0.2 over shm | MPICH 4.0.2 over net |",
 		"| `a.lit` | **NON-CONFORMING** 3/1000 | ok 200 |",
-		"| `c.lit` | ok 1000 | **failed**: c: MPICH could not run the test: the run did not finish within 30s |",
+		"| `c.lit` | ok 1000 | **failed**: MPICH could not run the test: the run did not finish within 30s |",
 		"2 of 3 test files have a finding in some column; the other 1 are ok",
 	} {
 		if !strings.Contains(got, want) {

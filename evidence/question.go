@@ -6,8 +6,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/explorer"
-	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Question is the question a report answers and its one-line answer, from a small
@@ -45,11 +46,12 @@ type Cite struct {
 type Check struct {
 	Line    int
 	Test    string
-	HW      string   // a model check: the hw model
-	Sems    []string // and the semantics
-	Target  string   // a conformance check: the target
-	Exploit string   // an exploit check: the semantics
-	Want    string   // the verdict, the status, or adds/none
+	HW      spec.HW        // a model check: the hw model
+	Sems    []string       // and the semantics
+	Target  string         // a conformance check: the target
+	Status  conform.Status // and the status every run must have
+	Exploit string         // an exploit check: the semantics
+	Want    string         // the verdict, the status, or adds/none
 }
 
 // ReadQuestion reads a question file.
@@ -120,21 +122,22 @@ func parseCheck(s string) (Check, error) {
 	c := Check{Test: f[0], Want: want}
 	switch {
 	case strings.HasPrefix(f[1], "hw="):
-		c.HW = strings.TrimPrefix(f[1], "hw=")
-		if _, err := model.ParseHW(c.HW); err != nil {
+		hw, err := spec.ParseHW(strings.TrimPrefix(f[1], "hw="))
+		if err != nil {
 			return c, err
 		}
+		c.HW = hw
 		c.Sems = f[2:]
 		if len(c.Sems) == 0 {
 			return c, fmt.Errorf("a model check names the semantics after hw=")
 		}
 	case strings.HasPrefix(f[1], "target=") && len(f) == 2:
 		c.Target = strings.TrimPrefix(f[1], "target=")
-		switch want {
-		case statusOK, statusNonConforming, statusSpinLimit, statusSkipped, statusFailed:
-		default:
+		st, err := conform.ParseStatus(want)
+		if err != nil || st == conform.StatusRefused { // a refused run proves nothing
 			return c, fmt.Errorf("unknown status %q (ok, NON-CONFORMING, SPIN-LIMIT, skipped, failed)", want)
 		}
+		c.Status = st
 	case strings.HasPrefix(f[1], "exploit=") && len(f) == 2:
 		c.Exploit = strings.TrimPrefix(f[1], "exploit=")
 		if want != "adds" && want != "none" {
@@ -177,14 +180,14 @@ func (r *Report) checkQuestion() error {
 				return fmt.Errorf("%s:%d: no conformance data of %s on %s", q.File, c.Line, c.Test, c.Target)
 			}
 			for _, s := range got {
-				if s != c.Want {
+				if s != c.Status {
 					return fmt.Errorf("%s:%d: the answer does not hold: %s on %s is %s, not %s", q.File, c.Line, c.Test, c.Target, s, c.Want)
 				}
 			}
 			continue
 		}
 		if c.Exploit != "" {
-			ex, def := tr.Exploit[c.Exploit], tr.Results[c.Exploit+"/"+model.Relaxed.String()]
+			ex, def := tr.Exploit[c.Exploit], tr.Results[ResultKey{c.Exploit, spec.Relaxed}]
 			if ex == nil || def == nil {
 				return fmt.Errorf("%s:%d: %s was not run with --exploit under %s in this report", q.File, c.Line, c.Test, c.Exploit)
 			}
@@ -197,9 +200,9 @@ func (r *Report) checkQuestion() error {
 			}
 			continue
 		}
-		hw, _ := model.ParseHW(c.HW)
+		hw := c.HW
 		for _, name := range c.Sems {
-			res := tr.Results[name+"/"+hw.String()]
+			res := tr.Results[ResultKey{name, hw}]
 			if res == nil {
 				return fmt.Errorf("%s:%d: %s was not run under %s on hw %s in this report", q.File, c.Line, c.Test, name, hw)
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -27,13 +28,11 @@ type Report struct {
 	Question *Question // the question and its checked answer (--question)
 	Upstream *Upstream // what library maintainers know of each finding (--upstream)
 	Sems     []spec.Semantics
-	HWs      []model.HW
+	HWs      []spec.HW
 	Exploit  bool // also run with --assert exploit and show what it adds
 	Tests    []*TestReport
-	Conform  []output.ConformRecord // conformance results given with --conform
-	// ConformErrors are the runs that gave no record (--conform-log).
-	ConformErrors []ConformError
-	Probes        []Probe // what libraries said to rmacheck probe --json (--probe)
+	Conform  []record.Conform // conformance records given with --conform, failed runs included
+	Probes   []Probe          // what libraries said to rmacheck probe --json (--probe)
 	// Smallest holds, for pairs of Sems, the smallest generated test that tells them
 	// apart (gen.Distinguish, run by the caller); a pair without an entry was not
 	// searched.
@@ -52,10 +51,16 @@ type Probe struct {
 // (gen.SmallestTests finds them).
 type Smallest = gen.Smallest
 
+// ResultKey names one search of a test: a semantics, by name, and a hardware model.
+type ResultKey struct {
+	Sem string
+	HW  spec.HW
+}
+
 // TestReport is one test's section.
 type TestReport struct {
 	Test    *litmus.Test
-	Results map[string]*explorer.Result // key: semName + "/" + hw
+	Results map[ResultKey]*explorer.Result
 	Exploit map[string]*explorer.Result // key: semName (hw relaxed), when Report.Exploit
 	// Distinctions: for each pair of semantics that differ, the diff (hw relaxed),
 	// and each difference of it as a line with its witness.
@@ -67,8 +72,8 @@ type TestReport struct {
 	// Condition is a witness of an outcome that satisfies the condition, when no
 	// difference already shows one (nil when no semantics allows such an outcome).
 	Condition *Witness
-	Conform   []output.ConformRecord
-	Errors    []ConformError // runs of this test that gave no record
+	Conform   []record.Conform // the runs of this test that ran or were skipped
+	Errors    []record.Conform // those that failed or were refused: no histogram
 	// Anchor names the section (default: from the test's name).
 	Anchor string
 }
@@ -127,8 +132,8 @@ type DiffItem struct {
 }
 
 // Result is the result for a semantics and hw model.
-func (tr *TestReport) Result(sem spec.Semantics, hw model.HW) *explorer.Result {
-	return tr.Results[sem.Name+"/"+hw.String()]
+func (tr *TestReport) Result(sem spec.Semantics, hw spec.HW) *explorer.Result {
+	return tr.Results[ResultKey{sem.Name, hw}]
 }
 
 // Build explores every test under every semantics and hw model of the report, the
@@ -136,15 +141,15 @@ func (tr *TestReport) Result(sem spec.Semantics, hw model.HW) *explorer.Result {
 // computes the Findings and checks the answer.
 func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 	for _, t := range tests {
-		tr := &TestReport{Test: t, Results: map[string]*explorer.Result{}, Exploit: map[string]*explorer.Result{}}
+		tr := &TestReport{Test: t, Results: map[ResultKey]*explorer.Result{}, Exploit: map[string]*explorer.Result{}}
 		for _, hw := range r.HWs {
 			for _, sem := range r.Sems {
 				jr := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(opt)
 				if jr.Err != nil {
 					return fmt.Errorf("%s: %v", t.File, jr.Err)
 				}
-				tr.Results[sem.Name+"/"+hw.String()] = jr.Result
-				if r.Exploit && hw == model.Relaxed {
+				tr.Results[ResultKey{sem.Name, hw}] = jr.Result
+				if r.Exploit && hw == spec.Relaxed {
 					ex := explorer.Job{Test: t, Sem: sem, HW: hw, Exploit: true}.Run(opt)
 					if ex.Err != nil {
 						return fmt.Errorf("%s: %v", t.File, ex.Err)
@@ -155,7 +160,7 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 		}
 		for i := range r.Sems {
 			for j := i + 1; j < len(r.Sems); j++ {
-				d, err := explorer.CompareSemantics(t, r.Sems[i], r.Sems[j], model.Relaxed, opt)
+				d, err := explorer.CompareSemantics(t, r.Sems[i], r.Sems[j], spec.Relaxed, opt)
 				if err != nil {
 					return err
 				}
@@ -167,33 +172,29 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 		tr.collectWitnesses()
 		tr.conditionWitness(r.Sems, r.HWs[0])
 		for _, c := range r.Conform {
-			if c.Test == t.Name {
+			switch {
+			case c.Test != t.Name:
+			case c.Status == conform.StatusFailed || c.Status == conform.StatusRefused:
+				tr.Errors = append(tr.Errors, c)
+			default:
 				tr.Conform = append(tr.Conform, c)
-			}
-		}
-		for _, e := range r.ConformErrors {
-			if e.File == t.File && !tr.hasRecord(e) {
-				tr.Errors = append(tr.Errors, e)
 			}
 		}
 		// the model the conformance runs were compared with (the machine's hw)
 		for _, c := range tr.Conform {
-			if c.HW == "" || tr.Results[c.Preset+"/"+c.HW] != nil {
+			key := ResultKey{c.Preset, c.HW}
+			if tr.Results[key] != nil {
 				continue
 			}
 			sem, err := spec.ParseSemantics(c.Preset)
 			if err != nil {
 				return fmt.Errorf("conformance record of %s: %v", t.Name, err)
 			}
-			hw, err := model.ParseHW(c.HW)
-			if err != nil {
-				return fmt.Errorf("conformance record of %s: %v", t.Name, err)
-			}
-			jr := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(opt)
+			jr := explorer.Job{Test: t, Sem: sem, HW: c.HW}.Run(opt)
 			if jr.Err != nil {
 				return fmt.Errorf("%s: %v", t.File, jr.Err)
 			}
-			tr.Results[c.Preset+"/"+c.HW] = jr.Result
+			tr.Results[key] = jr.Result
 		}
 		r.Tests = append(r.Tests, tr)
 	}
@@ -250,7 +251,7 @@ func (tr *TestReport) collectWitnesses() {
 
 // conditionWitness shows an execution that satisfies the test's condition when no
 // difference shows one: the first such outcome of the first semantics that has one.
-func (tr *TestReport) conditionWitness(sems []spec.Semantics, hw model.HW) {
+func (tr *TestReport) conditionWitness(sems []spec.Semantics, hw spec.HW) {
 	for _, w := range tr.Witnesses {
 		if w.Sat {
 			return
@@ -327,16 +328,16 @@ func (r *Report) test(name string) *TestReport {
 }
 
 // conformStatuses lists the status of every conformance run of a test on a target.
-func (r *Report) conformStatuses(tr *TestReport, target string) []string {
-	var out []string
+func (r *Report) conformStatuses(tr *TestReport, target string) []conform.Status {
+	var out []conform.Status
 	for _, c := range tr.Conform {
 		if c.Target == target {
-			out = append(out, recordStatus(c))
+			out = append(out, c.Status)
 		}
 	}
 	for _, e := range tr.Errors {
 		if e.Target == target {
-			out = append(out, e.Status())
+			out = append(out, e.Status)
 		}
 	}
 	return out
@@ -361,9 +362,6 @@ func (r *Report) targets() []string {
 	}
 	for _, c := range r.Conform {
 		note(c.Target)
-	}
-	for _, e := range r.ConformErrors {
-		note(e.Target)
 	}
 	if ref {
 		libs = append(libs, "reference")
@@ -402,12 +400,12 @@ func launcher(target string) string {
 	return strings.Join(append([]string{lib.Exec}, lib.ExecArgs...), " ") + " -n N"
 }
 
-// comparedHW lists the hw models the conformance records were compared with.
+// comparedHW lists the hw models the conformance runs were compared with, by name.
 func (r *Report) comparedHW() string {
 	var hws []string
 	for _, c := range r.Conform {
-		if c.HW != "" && !slices.Contains(hws, c.HW) {
-			hws = append(hws, c.HW)
+		if c.Status != conform.StatusFailed && c.Status != conform.StatusRefused && !slices.Contains(hws, c.HW.String()) {
+			hws = append(hws, c.HW.String())
 		}
 	}
 	sort.Strings(hws)
@@ -482,8 +480,8 @@ func expectLines(t *litmus.Test) []string {
 	var out []string
 	for _, e := range t.Expects {
 		line := "expect "
-		if e.HW != "" {
-			line += "hw=" + e.HW + ": "
+		if e.HWSet {
+			line += "hw=" + e.HW.String() + ": "
 		}
 		var items []string
 		for _, it := range e.Items {
@@ -500,13 +498,4 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// hasRecord reports whether the run a log line is about gave a record after all: the
-// line was a note beside it (the ranks were starved of CPU, the program stopped at
-// its spin limit), not a run that failed, and the record says how it went.
-func (tr *TestReport) hasRecord(e ConformError) bool {
-	return slices.ContainsFunc(tr.Conform, func(c output.ConformRecord) bool {
-		return c.Target == e.Target && c.Preset == e.Preset
-	})
 }

@@ -15,8 +15,8 @@ import (
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -45,7 +45,7 @@ func preset(t *testing.T, name string) spec.Semantics {
 }
 
 // smallReport has everything a report can show: a checked answer, conformance
-// records of every status (one NON-CONFORMING), a failed run from a log, a probe
+// records of every status (one NON-CONFORMING), a failed and a refused run, a probe
 // with violations, upstream entries and a smallest distinguishing test.
 func smallReport(t *testing.T) *Report {
 	t.Helper()
@@ -59,28 +59,29 @@ func smallReport(t *testing.T) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs, err := ReadConformLog("testdata/openmpi.log")
+	failed, err := record.ReadConform("testdata/openmpi.json") // a time-out and a refusal
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := &Report{Title: "A vs B", Command: "rmacheck report testdata --out x", Version: "test", Date: "2026-12-01",
-		Sems: []spec.Semantics{a, b}, HWs: []model.HW{model.Relaxed, model.TSO}, Question: q, Upstream: up, ConformErrors: errs}
-	sb := func(target, sem string, forbidden int) output.ConformRecord {
-		c := output.ConformRecord{Test: "SB", File: "testdata/sb.lit", Target: target, Preset: sem, HW: "tso", Runs: 10, Positive: 1, Negative: 9, Observation: "Sometimes",
-			Histogram: []output.BinRecord{{Values: map[string]int64{"0:r0": 0, "1:r0": 0}, Count: 1, Allowed: true}, {Values: map[string]int64{"0:r0": 1, "1:r0": 0}, Count: 9 - forbidden, Allowed: true}},
+		Sems: []spec.Semantics{a, b}, HWs: []spec.HW{spec.Relaxed, spec.TSO}, Question: q, Upstream: up}
+	sb := func(target, sem string, forbidden int) record.Conform {
+		c := record.Conform{Test: "SB", File: "testdata/sb.lit", Target: target, Preset: sem, HW: spec.TSO, Runs: 10, Positive: 1, Negative: 9, Observation: "Sometimes",
+			Histogram: []record.Bin{{Values: map[string]int64{"0:r0": 0, "1:r0": 0}, Count: 1, Allowed: true}, {Values: map[string]int64{"0:r0": 1, "1:r0": 0}, Count: 9 - forbidden, Allowed: true}},
 			Unseen:    []map[string]int64{{"0:r0": 0, "1:r0": 1}, {"0:r0": 1, "1:r0": 1}}}
 		if target != "reference" {
 			c.Library = map[string]string{"mpich": "MPICH 4.0.2", "openmpi": "Open MPI 4.1.4"}[target]
 		}
 		if forbidden > 0 {
-			c.Histogram = append(c.Histogram, output.BinRecord{Values: map[string]int64{"0:r0": 7, "1:r0": 7}, Count: forbidden})
-			c.NonConforming = forbidden
+			c.Histogram = append(c.Histogram, record.Bin{Values: map[string]int64{"0:r0": 7, "1:r0": 7}, Count: forbidden})
+			c.NonConforming, c.Status = forbidden, conform.StatusNonConforming
 		}
 		return c
 	}
-	r.Conform = []output.ConformRecord{sb("reference", "B", 0), sb("mpich", "B", 2),
-		{Test: "SB", File: "testdata/sb.lit", Target: "mpich", Library: "MPICH 4.0.2", Preset: "A", HW: "tso", Skipped: "skipped: the model finds it Erroneous(E-EPOCH) (undefined behaviour); --include-erroneous runs it anyway"},
-		{Test: "MP+post-start", File: "testdata/mp-post-start.lit", Target: "mpich", Library: "MPICH 4.0.2", Preset: "B", HW: "tso", SpinLimit: "SPIN-LIMIT P0 row 2: the loop did not exit after 67108864 iterations"}}
+	r.Conform = []record.Conform{sb("reference", "B", 0), sb("mpich", "B", 2),
+		{Test: "SB", File: "testdata/sb.lit", Target: "mpich", Library: "MPICH 4.0.2", Preset: "A", HW: spec.TSO, Status: conform.StatusSkipped, Skipped: "skipped: the model finds it Erroneous(E-EPOCH) (undefined behaviour); --include-erroneous runs it anyway"},
+		{Test: "MP+post-start", File: "testdata/mp-post-start.lit", Target: "mpich", Library: "MPICH 4.0.2", Preset: "B", HW: spec.TSO, Status: conform.StatusSpinLimit, SpinLimit: "SPIN-LIMIT P0 row 2: the loop did not exit after 67108864 iterations"}}
+	r.Conform = append(r.Conform, failed...)
 	r.Probes = []Probe{{Name: "probe-mpich.json", Probe: conform.Probe{Target: "mpich", Library: "MPICH Version: 4.0.2", Version: "4.0", Results: []conform.ProbeResult{
 		{Topic: "alignment", Item: "MPI_Win_allocate size=1 rank=1", Value: "address % 64 = 1", Verdict: "VIOLATES MPI-4.0 alignment (16 bytes, the largest predefined type)"},
 		{Topic: "alignment", Item: "MPI_Win_allocate size=3 rank=1", Value: "address % 64 = 3", Verdict: "VIOLATES MPI-4.0 alignment (16 bytes, the largest predefined type)"},
@@ -88,11 +89,11 @@ func smallReport(t *testing.T) *Report {
 		{Topic: "alignment", Item: "MPI_Alloc_mem size=1 rank=0", Value: "address % 64 = 16", Verdict: "ok"},
 	}}}}
 	// the smallest test that tells A and B apart, as distinguish would find it
-	d, err := explorer.CompareSemantics(tests[1], a, b, model.Relaxed, explorer.Options{})
+	d, err := explorer.CompareSemantics(tests[1], a, b, spec.Relaxed, explorer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Smallest = []*Smallest{{X: a, Y: b, HW: model.Relaxed, MaxProcs: 2, MaxInstrs: 4, Candidates: 1, Found: 1, Diff: d, Source: litmus.Format(tests[1]), From: "SB", Instrs: 4}}
+	r.Smallest = []*Smallest{{X: a, Y: b, HW: spec.Relaxed, MaxProcs: 2, MaxInstrs: 4, Candidates: 1, Found: 1, Diff: d, Source: litmus.Format(tests[1]), From: "SB", Instrs: 4}}
 	if err := r.Build(tests, explorer.Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func findingsSection(md string) string {
 
 // checkFindingsName: the Findings name every NON-CONFORMING test of the data, under
 // the name of its target.
-func checkFindingsName(t *testing.T, page string, md string, recs []output.ConformRecord) {
+func checkFindingsName(t *testing.T, page string, md string, recs []record.Conform) {
 	t.Helper()
 	f := findingsSection(md)
 	if f == "" {
@@ -266,7 +267,7 @@ func TestLegibleFontSizes(t *testing.T) {
 // synchronization.
 func TestDiagram(t *testing.T) {
 	mp := parseTests(t, "testdata/mp-fence.lit")[0]
-	jr := explorer.Job{Test: mp, Sem: preset(t, "mpi-3.0"), HW: model.Relaxed}.Run(explorer.Options{})
+	jr := explorer.Job{Test: mp, Sem: preset(t, "mpi-3.0"), HW: spec.Relaxed}.Run(explorer.Options{})
 	if jr.Err != nil {
 		t.Fatal(jr.Err)
 	}
@@ -290,7 +291,7 @@ func TestDiagram(t *testing.T) {
 	}
 
 	put := parseTests(t, "testdata/mp-put-fence.lit")[0]
-	jp := explorer.Job{Test: put, Sem: preset(t, "mpi-3.0"), HW: model.Relaxed}.Run(explorer.Options{})
+	jp := explorer.Job{Test: put, Sem: preset(t, "mpi-3.0"), HW: spec.Relaxed}.Run(explorer.Options{})
 	if jp.Err != nil {
 		t.Fatal(jp.Err)
 	}
@@ -307,7 +308,7 @@ func TestDiagram(t *testing.T) {
 // referred to from each.
 func TestWitnessesDrawnOnce(t *testing.T) {
 	mp := parseTests(t, "testdata/mp-fence.lit")
-	r := &Report{Title: "x", Sems: []spec.Semantics{preset(t, "mpi-3.0"), preset(t, "A"), preset(t, "B")}, HWs: []model.HW{model.Relaxed}}
+	r := &Report{Title: "x", Sems: []spec.Semantics{preset(t, "mpi-3.0"), preset(t, "A"), preset(t, "B")}, HWs: []spec.HW{spec.Relaxed}}
 	if err := r.Build(mp, explorer.Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +345,7 @@ func TestAnswerChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Report{Title: "x", Sems: []spec.Semantics{preset(t, "A")}, HWs: []model.HW{model.Relaxed}, Question: q}
+	r := &Report{Title: "x", Sems: []spec.Semantics{preset(t, "A")}, HWs: []spec.HW{spec.Relaxed}, Question: q}
 	err = r.Build(parseTests(t, "testdata/sb.lit"), explorer.Options{})
 	if err == nil || !strings.Contains(err.Error(), "does not hold") || !strings.Contains(err.Error(), "q.txt:3") {
 		t.Errorf("got %v, want the failed check with its line", err)
@@ -354,20 +355,6 @@ func TestAnswerChecked(t *testing.T) {
 		if _, err := ReadQuestion(path); err == nil {
 			t.Errorf("ReadQuestion accepted %q", bad)
 		}
-	}
-}
-
-// TestConformLog: the errors of a conform run, with their details.
-func TestConformLog(t *testing.T) {
-	errs, err := ReadConformLog("testdata/openmpi.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(errs) != 2 || errs[0].Target != "openmpi" || errs[0].File != "testdata/mp-post-start.lit" || errs[0].Preset != "A" || errs[0].Refused() {
-		t.Fatalf("got %+v", errs)
-	}
-	if !errs[1].Refused() || errs[1].Status() != statusRefused {
-		t.Errorf("the second error is a refusal: %+v", errs[1])
 	}
 }
 
@@ -438,28 +425,12 @@ func TestConformPlacementShown(t *testing.T) {
 	if err := os.WriteFile(path, []byte(line+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runs, err := output.ReadConformRecords(path)
+	runs, err := record.ReadConform(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "mpich (MPICH 4.0.2; 2 ranks on 2 node(s) via srun -N 2 --ntasks-per-node 1 -n 2)"
 	if got := targetCell(runs[0]); got != want {
 		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
-// TestLogNoteBesideARecord: a log line about a run that gave a record (the ranks
-// were starved of CPU) is a note, not a failed run: the report counts the record.
-func TestLogNoteBesideARecord(t *testing.T) {
-	r := smallReport(t)
-	r.ConformErrors = append(r.ConformErrors, ConformError{Target: "reference", File: "testdata/sb.lit", Preset: "B",
-		Message: "the ranks waited for a CPU 34% of the time (the machine is loaded): outcomes that need them side by side may be unseen"})
-	r.Tests = nil
-	if err := r.Build(parseTests(t, "testdata/mp-post-start.lit", "testdata/sb.lit"), explorer.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	md := string(r.Markdown())
-	if strings.Contains(md, "waited for a CPU") || !strings.Contains(md, "**The reference runtime**: of 1 runs (one per test and semantics), 1 ok.") {
-		t.Errorf("a starvation note beside a record shows as a failed run:\n%s", md)
 	}
 }

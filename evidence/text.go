@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
@@ -139,10 +140,10 @@ func instrAt(res *explorer.Result, d *model.Diagnostic) string {
 func (r *Report) targetItem(t TargetFinding) FindingItem {
 	it := FindingItem{}
 	var counts []string
-	for _, st := range []string{statusOK, statusNonConforming, statusSpinLimit, statusFailed, statusSkipped, statusRefused} {
+	for _, st := range []conform.Status{conform.StatusOK, conform.StatusNonConforming, conform.StatusSpinLimit, conform.StatusFailed, conform.StatusSkipped, conform.StatusRefused} {
 		if n := t.Statuses[st]; n > 0 {
 			c := fmt.Sprintf("%d %s", n, st)
-			if st == statusSkipped {
+			if st == conform.StatusSkipped {
 				c += " (" + r.skipReasons(t.Target) + ")"
 			}
 			counts = append(counts, c)
@@ -169,12 +170,12 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 	// one line per kind of result and upstream entry: the tests it covers, then what
 	// they break and what upstream knows, once
 	type group struct {
-		kind  string
+		kind  conform.Status
 		up    *UpstreamEntry
 		tests []string
 	}
 	var groups []*group
-	add := func(kind string, up *UpstreamEntry, text string) {
+	add := func(kind conform.Status, up *UpstreamEntry, text string) {
 		for _, g := range groups {
 			if g.kind == kind && g.up != nil && g.up == up {
 				g.tests = append(g.tests, text)
@@ -201,17 +202,17 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 				text += " and allows under " + strings.Join(nc.Allow, ", ")
 			}
 		}
-		add(statusNonConforming, nc.Upstream, text)
+		add(conform.StatusNonConforming, nc.Upstream, text)
 	}
 	for _, sp := range t.Spins {
-		add(statusSpinLimit, sp.Upstream, fmt.Sprintf("[`%s`](#%s) %s: `%s`", sp.Test, anchor(sp.Test), r.runsText(t.Target, sp.Test, sp.Presets), strings.TrimPrefix(sp.Message, "SPIN-LIMIT ")))
+		add(conform.StatusSpinLimit, sp.Upstream, fmt.Sprintf("[`%s`](#%s) %s: `%s`", sp.Test, anchor(sp.Test), r.runsText(t.Target, sp.Test, sp.Presets), strings.TrimPrefix(sp.Message, "SPIN-LIMIT ")))
 	}
 	for _, f := range t.Failures {
-		add(statusFailed, f.Upstream, fmt.Sprintf("[`%s`](#%s) %s: %s", f.Test, anchor(f.Test), r.runsText(t.Target, f.Test, f.Presets), mdCode(f.Message)))
+		add(conform.StatusFailed, f.Upstream, fmt.Sprintf("[`%s`](#%s) %s: %s", f.Test, anchor(f.Test), r.runsText(t.Target, f.Test, f.Presets), mdCode(f.Message)))
 	}
 	for _, g := range groups {
-		what := map[string]string{statusNonConforming: "an outcome the model forbids", statusSpinLimit: "a spin loop that did not exit (the run stopped there)",
-			statusFailed: "no histogram (the run failed)"}[g.kind]
+		what := map[conform.Status]string{conform.StatusNonConforming: "an outcome the model forbids", conform.StatusSpinLimit: "a spin loop that did not exit (the run stopped there)",
+			conform.StatusFailed: "no histogram (the run failed)"}[g.kind]
 		line := fmt.Sprintf("**%s**, %s: %s.", g.kind, what, strings.Join(g.tests, "; "))
 		it.Sub = append(it.Sub, line+upstreamText(g.up, true))
 	}
@@ -257,11 +258,11 @@ func (r *Report) runsText(target, test string, presets []string) string {
 }
 
 // everyOf is "each of them (mpi-3.0, A; hw tso)" or "B (hw tso)".
-func everyOf(presets []string, hw string) string {
+func everyOf(presets []string, hw spec.HW) string {
 	if len(presets) == 1 {
-		return presets[0] + " (hw " + hw + ")"
+		return presets[0] + " (hw " + hw.String() + ")"
 	}
-	return "each of them (" + strings.Join(presets, ", ") + "; hw " + hw + ")"
+	return "each of them (" + strings.Join(presets, ", ") + "; hw " + hw.String() + ")"
 }
 
 // skipReasons says why a target's runs were skipped.
@@ -465,12 +466,12 @@ func (r *Report) summaryRow(tr *TestReport) []string {
 }
 
 // statusCell is "ok", "NON-CONFORMING 4 of 4", "ok 2, skipped 2", "-".
-func statusCell(sts []string) string {
+func statusCell(sts []conform.Status) string {
 	if len(sts) == 0 {
 		return "-"
 	}
-	count := map[string]int{}
-	var order []string
+	count := map[conform.Status]int{}
+	var order []conform.Status
 	for _, s := range sts {
 		if count[s] == 0 {
 			order = append(order, s)
@@ -479,24 +480,24 @@ func statusCell(sts []string) string {
 	}
 	sort.SliceStable(order, func(i, j int) bool { return statusRank(order[i]) < statusRank(order[j]) })
 	if len(order) == 1 {
-		if order[0] == statusNonConforming || order[0] == statusSpinLimit || order[0] == statusFailed {
-			return "**" + order[0] + "**"
+		if order[0] == conform.StatusNonConforming || order[0] == conform.StatusSpinLimit || order[0] == conform.StatusFailed {
+			return "**" + order[0].String() + "**"
 		}
-		return order[0]
+		return order[0].String()
 	}
 	var parts []string
 	for _, s := range order {
-		w := s
-		if s == statusNonConforming || s == statusSpinLimit || s == statusFailed {
-			w = "**" + s + "**"
+		w := s.String()
+		if s == conform.StatusNonConforming || s == conform.StatusSpinLimit || s == conform.StatusFailed {
+			w = "**" + w + "**"
 		}
 		parts = append(parts, fmt.Sprintf("%s %d", w, count[s]))
 	}
 	return strings.Join(parts, ", ")
 }
 
-func statusRank(s string) int {
-	for i, x := range []string{statusNonConforming, statusSpinLimit, statusFailed, statusOK, statusSkipped, statusRefused} {
+func statusRank(s conform.Status) int {
+	for i, x := range []conform.Status{conform.StatusNonConforming, conform.StatusSpinLimit, conform.StatusFailed, conform.StatusOK, conform.StatusSkipped, conform.StatusRefused} {
 		if x == s {
 			return i
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -30,10 +31,10 @@ type UpstreamSetup struct {
 // nonconforming, spin-limit, failed) or probe item (a prefix of the item and a part
 // of the verdict).
 type UpstreamEntry struct {
-	ID     string   `json:"id"`
-	Target string   `json:"target"`
-	Kind   string   `json:"kind"` // nonconforming, spin-limit, failed, probe
-	Tests  []string `json:"tests,omitempty"`
+	ID     string       `json:"id"`
+	Target string       `json:"target"`
+	Kind   UpstreamKind `json:"kind"`
+	Tests  []string     `json:"tests,omitempty"`
 	// Probe: the item prefix ("MPI_Win_allocate size=") and a part of the verdict
 	// ("VIOLATES MPI-4.0 alignment") of the probe results it covers.
 	ProbeItem    string `json:"probe_item,omitempty"`
@@ -48,6 +49,31 @@ type UpstreamEntry struct {
 	Draft   string        `json:"draft,omitempty"` // reports/upstream/NAME.md, relative to reports/
 	Details string        `json:"details,omitempty"`
 	Note    string        `json:"note,omitempty"`
+}
+
+// UpstreamKind is what an upstream entry is about: a kind of conformance result
+// (nonconforming, spin-limit, failed, as status.json spells them) or a probe result.
+type UpstreamKind uint8
+
+const (
+	KindNonConforming UpstreamKind = iota
+	KindSpinLimit
+	KindFailed
+	KindProbe
+)
+
+var upstreamKinds = [...]string{KindNonConforming: "nonconforming", KindSpinLimit: "spin-limit", KindFailed: "failed", KindProbe: "probe"}
+
+func (k UpstreamKind) String() string { return upstreamKinds[k] }
+
+// UnmarshalText reads a kind of status.json.
+func (k *UpstreamKind) UnmarshalText(b []byte) error {
+	i := slices.Index(upstreamKinds[:], string(b))
+	if i < 0 {
+		return fmt.Errorf("unknown kind %q (%s)", b, strings.Join(upstreamKinds[:], ", "))
+	}
+	*k = UpstreamKind(i)
+	return nil
 }
 
 // UpstreamRef is a link with its text (pmodels/mpich#6140).
@@ -72,9 +98,9 @@ func ReadUpstream(path string) (*Upstream, error) {
 		switch {
 		case e.ID == "" || e.Target == "" || e.Status == "" || e.Breaks == "":
 			return nil, fmt.Errorf("%s: finding %d: id, target, status and breaks are required", path, i+1)
-		case e.Kind == "probe" && e.ProbeItem == "":
+		case e.Kind == KindProbe && e.ProbeItem == "":
 			return nil, fmt.Errorf("%s: finding %s: a probe finding needs probe_item", path, e.ID)
-		case e.Kind != "probe" && len(e.Tests) == 0:
+		case e.Kind != KindProbe && len(e.Tests) == 0:
 			return nil, fmt.Errorf("%s: finding %s: a %s finding needs tests", path, e.ID, e.Kind)
 		}
 	}
@@ -82,7 +108,7 @@ func ReadUpstream(path string) (*Upstream, error) {
 }
 
 // ForTest is the entry about a test's result of a kind on a target, or nil.
-func (u *Upstream) ForTest(target, kind, test string) *UpstreamEntry {
+func (u *Upstream) ForTest(target string, kind UpstreamKind, test string) *UpstreamEntry {
 	if u == nil {
 		return nil
 	}
@@ -107,7 +133,7 @@ func (u *Upstream) ForProbe(target, item, verdict string) *UpstreamEntry {
 	}
 	for i := range u.Findings {
 		e := &u.Findings[i]
-		if e.Target == target && e.Kind == "probe" && strings.HasPrefix(item, e.ProbeItem) && strings.Contains(verdict, e.ProbeVerdict) {
+		if e.Target == target && e.Kind == KindProbe && strings.HasPrefix(item, e.ProbeItem) && strings.Contains(verdict, e.ProbeVerdict) {
 			return e
 		}
 	}

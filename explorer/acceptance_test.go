@@ -8,7 +8,6 @@ import (
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -31,10 +30,7 @@ func TestAcceptance(t *testing.T) {
 			continue
 		}
 		for _, ex := range lt.Expects {
-			hw := model.Relaxed
-			if ex.HW != "" {
-				hw, _ = model.ParseHW(ex.HW)
-			}
+			hw := ex.HW
 			for _, item := range ex.Items {
 				key := strings.Join([]string{filepath.Base(file), item.Preset, hw.String()}, " ")
 				if _, skip := known[key]; skip {

@@ -11,13 +11,12 @@ import (
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
 // exploitDiff runs a job with and without exploiting assertions and returns whether
 // the default run found an assertion false, and the outcomes only exploit allows.
-func exploitDiff(t interface{ Fatalf(string, ...any) }, lt *litmus.Test, sem spec.Semantics, hw model.HW) (falseAssert bool, added []string, missing []string) {
+func exploitDiff(t interface{ Fatalf(string, ...any) }, lt *litmus.Test, sem spec.Semantics, hw spec.HW) (falseAssert bool, added []string, missing []string) {
 	def := explorer.Job{Test: lt, Sem: sem, HW: hw}.Run(explorer.Options{MaxStates: 3_000_000})
 	exp := explorer.Job{Test: lt, Sem: sem, HW: hw, Exploit: true}.Run(explorer.Options{MaxStates: 3_000_000})
 	if def.Err != nil || exp.Err != nil {
@@ -48,7 +47,7 @@ func TestExploitChangesNothingWhenTrue(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		lt := gen.Program(cfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
 		falseAssert, added, missing := exploitDiff(t, lt, sem, hw)
 		if !falseAssert && (len(added) > 0 || len(missing) > 0) {
 			t.Fatalf("assertions hold, yet exploit adds %v and drops %v\n%s", added, missing, litmus.Format(lt))
@@ -67,7 +66,7 @@ func TestExploitCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, sem := range spec.AllPresets() {
-			falseAssert, added, missing := exploitDiff(t, lt, sem, model.Relaxed)
+			falseAssert, added, missing := exploitDiff(t, lt, sem, spec.Relaxed)
 			switch {
 			case !falseAssert && (len(added) > 0 || len(missing) > 0):
 				t.Errorf("%s %s: assertions hold, yet exploit adds %v and drops %v", f, sem.Name, added, missing)
@@ -98,7 +97,7 @@ exists (2:r0=1)
 		t.Fatal(err)
 	}
 	sem, _ := spec.Preset("mpi-3.0")
-	falseAssert, added, missing := exploitDiff(t, lt, sem, model.SC)
+	falseAssert, added, missing := exploitDiff(t, lt, sem, spec.SC)
 	if falseAssert || len(added)+len(missing) > 0 {
 		t.Errorf("assertions hold (false: %v), yet exploit adds %v and drops %v", falseAssert, added, missing)
 	}

@@ -32,7 +32,7 @@ func BenchmarkAcceptance(b *testing.B) {
 		b.Run(strings.TrimSuffix(filepath.Base(f), ".lit"), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				for _, sem := range spec.AllPresets() {
-					if jr := (explorer.Job{Test: lt, Sem: sem, HW: model.Relaxed}).Run(explorer.Options{}); jr.Err != nil {
+					if jr := (explorer.Job{Test: lt, Sem: sem, HW: spec.Relaxed}).Run(explorer.Options{}); jr.Err != nil {
 						b.Fatal(jr.Err)
 					}
 				}
@@ -55,7 +55,7 @@ func BenchmarkAcceptanceAll(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, sem := range spec.AllPresets() {
-			for _, hw := range model.HWModels {
+			for _, hw := range spec.HWModels {
 				jobs = append(jobs, explorer.Job{Test: lt, Sem: sem, HW: hw})
 			}
 		}
@@ -89,7 +89,7 @@ func BenchmarkStress(b *testing.B) {
 			b.Fatal(err)
 		}
 		sem, _ := spec.Preset("mpi-3.0")
-		p, err := model.Compile(lt, sem, model.Relaxed)
+		p, err := model.Compile(lt, sem, spec.Relaxed)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -159,7 +159,7 @@ func BenchmarkPresetRatio(b *testing.B) {
 		var jobs []explorer.Job
 		for _, lt := range tests {
 			for _, s := range sems {
-				jobs = append(jobs, explorer.Job{Test: lt, Sem: s, HW: model.TSO})
+				jobs = append(jobs, explorer.Job{Test: lt, Sem: s, HW: spec.TSO})
 			}
 		}
 		start := cpuTime()

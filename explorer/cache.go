@@ -53,7 +53,7 @@ func (c *Cache) Plan(jobs []Job) {
 		c.relaxed = map[relaxedKey]bool{}
 	}
 	for _, j := range jobs {
-		if j.HW == model.Relaxed {
+		if j.HW == spec.Relaxed {
 			c.relaxed[relaxedKey{j.Test, j.Sem}] = true
 		}
 	}
@@ -125,7 +125,7 @@ type pairSearch struct {
 // full one when the run has the relaxed job too, else one that forgets values
 // when the program's control reads none (model.Program.WithoutValues).
 func (c *Cache) pairs(j Job, opts []model.Option, opt Options) (*pairSearch, error) {
-	rel, err := c.compile(j, model.Relaxed, opts)
+	rel, err := c.compile(j, spec.Relaxed, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func (c *Cache) pairs(j Job, opts []model.Option, opt Options) (*pairSearch, err
 
 // compiled is a program the run compiled for a test (under one hw and Exploit).
 type compiled struct {
-	hw      model.HW
+	hw      spec.HW
 	exploit bool
 	p       *model.Program
 }
@@ -157,7 +157,7 @@ type compiled struct {
 // semantics that agrees with its own on the switches it read (model.Program.Under),
 // so the four presets of a test often compile once or twice, and a tso job and
 // the relaxed job of its preset share the relaxed program.
-func (c *Cache) compile(j Job, hw model.HW, opts []model.Option) (*model.Program, error) {
+func (c *Cache) compile(j Job, hw spec.HW, opts []model.Option) (*model.Program, error) {
 	if c == nil {
 		return model.Compile(j.Test, j.Sem, hw, opts...)
 	}

@@ -36,7 +36,7 @@ func TestWithoutValuesSamePairs(t *testing.T) {
 		cfg.Loops = false
 		lt := gen.Program(cfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		p, err := model.Compile(lt, sem, model.Relaxed)
+		p, err := model.Compile(lt, sem, spec.Relaxed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,14 +89,14 @@ func TestCacheSameResults(t *testing.T) {
 		lt := gen.Program(propCfg).Draw(t, "program")
 		var jobs []explorer.Job
 		for _, sem := range spec.AllPresets() {
-			for _, hw := range model.HWModels {
+			for _, hw := range spec.HWModels {
 				jobs = append(jobs, explorer.Job{Test: lt, Sem: sem, HW: hw})
 			}
 		}
 		if rapid.Bool().Draw(t, "without-relaxed") { // tso and sc forget values
 			jobs = jobs[:0]
 			for _, sem := range spec.AllPresets() {
-				jobs = append(jobs, explorer.Job{Test: lt, Sem: sem, HW: model.TSO}, explorer.Job{Test: lt, Sem: sem, HW: model.SC})
+				jobs = append(jobs, explorer.Job{Test: lt, Sem: sem, HW: spec.TSO}, explorer.Job{Test: lt, Sem: sem, HW: spec.SC})
 			}
 		}
 		shared := explorer.RunAll(jobs, 2, explorer.Options{})

@@ -58,14 +58,14 @@ func flagsOnly(x, y *Result) []Flag {
 // Diff is how two semantics answer one test on one hw model.
 type Diff struct {
 	Test       *litmus.Test
-	HW         model.HW
+	HW         spec.HW
 	SemA, SemB spec.Semantics
 	A, B       *Result
 	Comparison // X is A, Y is B
 }
 
 // CompareSemantics explores t under both semantics on one hw model and compares.
-func CompareSemantics(t *litmus.Test, a, b spec.Semantics, hw model.HW, opt Options) (*Diff, error) {
+func CompareSemantics(t *litmus.Test, a, b spec.Semantics, hw spec.HW, opt Options) (*Diff, error) {
 	ra := Job{Test: t, Sem: a, HW: hw}.Run(opt)
 	if ra.Err != nil {
 		return nil, ra.Err

@@ -15,7 +15,7 @@ import (
 type Job struct {
 	Test *litmus.Test
 	Sem  spec.Semantics
-	HW   model.HW
+	HW   spec.HW
 	// Exploit: the model acts on the test's assertions (model.ExploitAssertions);
 	// expect lines describe the default mode and are not checked then.
 	Exploit bool
@@ -23,12 +23,12 @@ type Job struct {
 
 // JobsFor lists the searches of a test: each semantics under each of hws, or, when
 // none is given, under relaxed and every hw model the test's expect lines name.
-func JobsFor(t *litmus.Test, sems []spec.Semantics, hws ...model.HW) []Job {
+func JobsFor(t *litmus.Test, sems []spec.Semantics, hws ...spec.HW) []Job {
 	if len(hws) == 0 {
-		hws = []model.HW{model.Relaxed}
+		hws = []spec.HW{spec.Relaxed}
 		for _, e := range t.Expects {
-			if h, err := model.ParseHW(e.HW); err == nil && !slices.Contains(hws, h) {
-				hws = append(hws, h)
+			if !slices.Contains(hws, e.HW) {
+				hws = append(hws, e.HW)
 			}
 		}
 	}
@@ -51,15 +51,15 @@ type JobResult struct {
 	Expect *litmus.ExpectItem
 }
 
-// ExpectStatus says whether the expectation was met: "met", "broken" or "none".
-func (jr *JobResult) ExpectStatus() string {
+// ExpectStatus says whether the expectation was met.
+func (jr *JobResult) ExpectStatus() litmus.ExpectStatus {
 	switch {
 	case jr.Expect == nil:
-		return "none"
+		return litmus.NoExpect
 	case jr.Result != nil && jr.Result.Meets(*jr.Expect):
-		return "met"
+		return litmus.ExpectMet
 	}
-	return "broken"
+	return litmus.ExpectBroken
 }
 
 // Run compiles and explores one job.
@@ -82,7 +82,7 @@ func (j Job) Run(opt Options) JobResult {
 		jr.Err = err
 		return jr
 	}
-	if j.HW == model.Relaxed || !p.HasConflictChecks() {
+	if j.HW == spec.Relaxed || !p.HasConflictChecks() {
 		r, err := opt.Cache.explore(j.Test, p, opt)
 		if err != nil {
 			jr.Err = err
@@ -145,16 +145,12 @@ func withRelaxedPairs(own *Result, pairs *pairSearch) *Result {
 
 // FindExpect returns the expect item for a preset and hw model (nil when none). An
 // expectation belongs to a preset name, so a semantics with changed switches has none.
-func FindExpect(t *litmus.Test, sem spec.Semantics, hw model.HW) *litmus.ExpectItem {
+func FindExpect(t *litmus.Test, sem spec.Semantics, hw spec.HW) *litmus.ExpectItem {
 	if sem.Name != sem.Preset {
 		return nil
 	}
 	for _, e := range t.Expects {
-		eh := e.HW
-		if eh == "" {
-			eh = model.Relaxed.String()
-		}
-		if eh != hw.String() {
+		if e.HW != hw {
 			continue
 		}
 		for i := range e.Items {

@@ -29,7 +29,7 @@ func TestParallelSameAsSequential(t *testing.T) {
 		cfg.Asserts = rapid.Bool().Draw(t, "asserts")
 		lt := gen.Program(cfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
 		p, err := model.Compile(lt, sem, hw)
 		if err != nil {
 			t.Fatal(err)
@@ -57,7 +57,7 @@ func TestMemoryBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := model.Compile(lt, mustPreset(t, "mpi-4.1"), model.Relaxed)
+	p, err := model.Compile(lt, mustPreset(t, "mpi-4.1"), spec.Relaxed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestParallelCorpus(t *testing.T) {
 			continue
 		}
 		for _, name := range []string{"mpi-4.1", "B"} {
-			p, err := model.Compile(lt, mustPreset(t, name), model.Relaxed)
+			p, err := model.Compile(lt, mustPreset(t, name), spec.Relaxed)
 			if err != nil {
 				t.Errorf("%s: %v", f, err)
 				continue

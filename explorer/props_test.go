@@ -27,7 +27,7 @@ func endRaises(p *model.Program, s model.State, rule spec.RuleID) bool {
 	return false
 }
 
-func mustExplore(t *rapid.T, lt *litmus.Test, sem spec.Semantics, hw model.HW) *explorer.Result {
+func mustExplore(t *rapid.T, lt *litmus.Test, sem spec.Semantics, hw spec.HW) *explorer.Result {
 	p, err := model.Compile(lt, sem, hw)
 	if err != nil {
 		t.Fatalf("compile: %v\n%s", err, litmus.Format(lt))
@@ -54,8 +54,8 @@ func TestHardwareInclusion(t *testing.T) {
 		lt := gen.Program(propCfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
 		var prev map[string]bool
-		var prevHW model.HW
-		for _, hw := range model.HWModels {
+		var prevHW spec.HW
+		for _, hw := range spec.HWModels {
 			r := mustExplore(t, lt, sem, hw)
 			if len(r.Flags) > 0 {
 				return
@@ -76,7 +76,7 @@ func TestDeterministic(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		lt := gen.Program(propCfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
 		a, b := mustExplore(t, lt, sem, hw), mustExplore(t, lt, sem, hw)
 		summary := func(r *explorer.Result) any {
 			return []any{r.States, r.Transitions, r.Outcomes, r.Flags, r.Positive, r.Negative}
@@ -93,7 +93,7 @@ func TestWitnessesReplay(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		lt := gen.Program(propCfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
 		r := mustExplore(t, lt, sem, hw)
 		checkReplays(t, r.Program, r)
 	})
@@ -171,7 +171,7 @@ func sameVerdict(a, b *explorer.Result) string {
 	return cmp.Diff(view(a), view(b))
 }
 
-func exploreBoth(lt *litmus.Test, sem spec.Semantics, hw model.HW) (reduced, plain *explorer.Result, err error) {
+func exploreBoth(lt *litmus.Test, sem spec.Semantics, hw spec.HW) (reduced, plain *explorer.Result, err error) {
 	p, err := model.Compile(lt, sem, hw)
 	if err != nil {
 		return nil, nil, err
@@ -190,7 +190,7 @@ func TestReductionRandom(t *testing.T) {
 		cfg.Asserts = rapid.Bool().Draw(t, "asserts")
 		lt := gen.Program(cfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
 		reduced, plain, err := exploreBoth(lt, sem, hw)
 		if err != nil {
 			t.Fatal(err)
@@ -208,7 +208,7 @@ func TestReductionPlainAccesses(t *testing.T) {
 		cfg := gen.Config{MinProcs: 2, MaxProcs: 4, MaxInstrs: 4, Syncs: []string{"none", "lock_all", "barrier"}, NoRMA: rapid.Bool().Draw(t, "no-rma")}
 		lt := gen.Program(cfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
 		reduced, plain, err := exploreBoth(lt, sem, hw)
 		if err != nil {
 			t.Fatal(err)
@@ -231,7 +231,7 @@ func TestReductionCorpus(t *testing.T) {
 			continue
 		}
 		for _, sem := range spec.AllPresets() {
-			for _, hw := range model.HWModels {
+			for _, hw := range spec.HWModels {
 				reduced, plain, err := exploreBoth(lt, sem, hw)
 				if err != nil {
 					t.Errorf("%s: %v", f, err)
@@ -257,13 +257,13 @@ func TestRaceFreeIsHardwareIndependent(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		lt := gen.Program(propCfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		relaxed := mustExplore(t, lt, sem, model.Relaxed)
+		relaxed := mustExplore(t, lt, sem, spec.Relaxed)
 		if len(relaxed.Flags) > 0 {
 			return
 		}
 		raceFree++
 		want := outcomeSet(relaxed)
-		for _, hw := range []model.HW{model.SC, model.TSO} {
+		for _, hw := range []spec.HW{spec.SC, spec.TSO} {
 			got := outcomeSet(mustExplore(t, lt, sem, hw))
 			if d := cmp.Diff(want, got); d != "" {
 				t.Fatalf("%s: race-free under relaxed, yet %s gives other outcomes (-relaxed +%s):\n%s\n%s", sem.Name, hw, hw, d, litmus.Format(lt))

@@ -21,7 +21,7 @@ func TestReductionStates(t *testing.T) {
 	for _, c := range []struct {
 		name, src string
 		sem       string
-		hw        model.HW
+		hw        spec.HW
 		states    int
 	}{
 		// The perform of a put that nothing else touches is taken alone (42 states
@@ -39,7 +39,7 @@ func TestReductionStates(t *testing.T) {
  unlock_all W | store y 2    ;
               | unlock_all W ;
 exists (x=1)
-`, "mpi-4.1", model.Relaxed, 30},
+`, "mpi-4.1", spec.Relaxed, 30},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			lt, err := litmus.Parse(c.name+".lit", []byte(c.src))
@@ -93,7 +93,7 @@ func TestQuotientRandom(t *testing.T) {
 		cfg.Asserts = rapid.Bool().Draw(t, "asserts")
 		lt := gen.Program(cfg).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		hw := rapid.SampledFrom(model.HWModels).Draw(t, "hw")
+		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
 		p, err := model.Compile(lt, sem, hw)
 		if err != nil {
 			t.Fatal(err)
@@ -141,7 +141,7 @@ exists (1:r0=1)
 		t.Fatal(err)
 	}
 	sem, _ := spec.Preset("mpi-4.1")
-	p, err := model.Compile(lt, sem, model.Relaxed)
+	p, err := model.Compile(lt, sem, spec.Relaxed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,14 +8,13 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
 // DistinguishOptions bound the search for tests on which two semantics differ.
 type DistinguishOptions struct {
 	X, Y      spec.Semantics
-	HW        model.HW
+	HW        spec.HW
 	MaxProcs  int // processes of a test (default 3)
 	MaxInstrs int // instructions of a process, sync calls included (default 4)
 	// Candidates replace the programs searched (default: Candidates(MaxProcs)).
@@ -79,7 +78,7 @@ func SmallSearch(search explorer.Options) explorer.Options {
 
 // Compare runs t under both semantics and returns the difference, or nil when they
 // answer alike (the same outcomes and the same rules, rule by rule).
-func Compare(t *litmus.Test, x, y spec.Semantics, hw model.HW, search explorer.Options) (*Difference, error) {
+func Compare(t *litmus.Test, x, y spec.Semantics, hw spec.HW, search explorer.Options) (*Difference, error) {
 	d, err := explorer.CompareSemantics(t, x, y, hw, SmallSearch(search))
 	if err != nil || !d.Differs() {
 		return nil, err

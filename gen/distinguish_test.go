@@ -7,7 +7,6 @@ import (
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -31,7 +30,7 @@ func TestDistinguishAcceptance(t *testing.T) {
 		t.Skip("../shared/acceptance is absent")
 	}
 	a, b := mustSem(t, "A"), mustSem(t, "B")
-	found := map[model.HW][]*Difference{}
+	found := map[spec.HW][]*Difference{}
 	checked := 0
 	for _, f := range files {
 		lt, err := litmus.ParseFile(f)
@@ -46,10 +45,7 @@ func TestDistinguishAcceptance(t *testing.T) {
 			if obs["A"] == "" || obs["B"] == "" || obs["A"] == obs["B"] {
 				continue
 			}
-			hw := model.Relaxed
-			if e.HW != "" {
-				hw, _ = model.ParseHW(e.HW)
-			}
+			hw := e.HW
 			if found[hw] == nil {
 				found[hw], _, err = Distinguish(DistinguishOptions{X: a, Y: b, HW: hw, MaxProcs: 2, MaxInstrs: 6, NoShrink: true})
 				if err != nil {
@@ -105,7 +101,7 @@ func obsMatch(got, want string) bool {
 func TestDistinguishSelf(t *testing.T) {
 	for _, p := range []string{"B", "mpi-4.1"} {
 		s := mustSem(t, p)
-		diffs, n, err := Distinguish(DistinguishOptions{X: s, Y: s, HW: model.Relaxed, MaxProcs: 3, NoShrink: true})
+		diffs, n, err := Distinguish(DistinguishOptions{X: s, Y: s, HW: spec.Relaxed, MaxProcs: 3, NoShrink: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +120,7 @@ func TestDistinguishShrinks(t *testing.T) {
 	for _, ft := range fam {
 		cands = append(cands, ft.Test)
 	}
-	diffs, _, err := Distinguish(DistinguishOptions{X: a, Y: b, HW: model.Relaxed, Candidates: cands})
+	diffs, _, err := Distinguish(DistinguishOptions{X: a, Y: b, HW: spec.Relaxed, Candidates: cands})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +128,7 @@ func TestDistinguishShrinks(t *testing.T) {
 		t.Fatalf("%d differences between A and B on SB and MP", len(diffs))
 	}
 	for _, d := range diffs {
-		again, err := Compare(d.Test, a, b, model.Relaxed, explorer.Options{})
+		again, err := Compare(d.Test, a, b, spec.Relaxed, explorer.Options{})
 		if err != nil || again == nil || again.Signature() != d.Signature() {
 			t.Errorf("%s: the shrunk test does not keep its difference", d.Test.Name)
 		}

@@ -17,7 +17,7 @@ import (
 func Example() {
 	programs := gen.Program(gen.Config{MaxProcs: 2, MaxInstrs: 3, Syncs: []string{"fence"}})
 	sem, _ := spec.Preset("B")
-	explore := func(lt *litmus.Test, hw model.HW) *explorer.Result {
+	explore := func(lt *litmus.Test, hw spec.HW) *explorer.Result {
 		p, err := model.Compile(lt, sem, hw)
 		if err != nil {
 			panic(err)
@@ -31,7 +31,7 @@ func Example() {
 	included := 0
 	for seed := 0; seed < 20; seed++ {
 		lt := programs.Example(seed)
-		sc, relaxed := explore(lt, model.SC), explore(lt, model.Relaxed)
+		sc, relaxed := explore(lt, spec.SC), explore(lt, spec.Relaxed)
 		if only := explorer.Compare(sc, relaxed).OnlyX; len(only) > 0 {
 			fmt.Printf("seed %d: sc allows %s, relaxed does not\n", seed, sc.Program.OutcomeString(only[0].Values))
 			continue

@@ -7,7 +7,6 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -45,7 +44,7 @@ func TestFamilyWellFormed(t *testing.T) {
 			continue
 		}
 		for _, sem := range spec.AllPresets() {
-			jr := explorer.Job{Test: lt, Sem: sem, HW: model.Relaxed}.Run(explorer.Options{MaxStates: 1_000_000})
+			jr := explorer.Job{Test: lt, Sem: sem, HW: spec.Relaxed}.Run(explorer.Options{MaxStates: 1_000_000})
 			if jr.Err != nil {
 				t.Fatalf("%s %s: %v", ft.Name, sem.Name, jr.Err)
 			}
@@ -113,7 +112,7 @@ func TestFamilyAcceptanceShapes(t *testing.T) {
 		}
 		found++
 		for _, sem := range spec.AllPresets() {
-			jr := explorer.Job{Test: ft.Test, Sem: sem, HW: model.Relaxed}.Run(explorer.Options{})
+			jr := explorer.Job{Test: ft.Test, Sem: sem, HW: spec.Relaxed}.Run(explorer.Options{})
 			if jr.Err != nil {
 				t.Fatal(jr.Err)
 			}

@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/rmacheck/rmacheck/explorer"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -13,7 +12,7 @@ import (
 // which two semantics differ.
 type Smallest struct {
 	X, Y                spec.Semantics
-	HW                  model.HW
+	HW                  spec.HW
 	MaxProcs, MaxInstrs int // the bounds of the search
 	Candidates          int // tests searched
 	Found               int // distinguishing tests found (after shrinking, distinct)
@@ -64,11 +63,11 @@ func SmallestTests(sems []spec.Semantics, procs, instrs int) ([]*Smallest, error
 
 // smallestFor is the smallest test of the family that tells x and y apart.
 func smallestFor(x, y spec.Semantics, procs, instrs int) (*Smallest, error) {
-	diffs, searched, err := Distinguish(DistinguishOptions{X: x, Y: y, HW: model.Relaxed, MaxProcs: procs, MaxInstrs: instrs})
+	diffs, searched, err := Distinguish(DistinguishOptions{X: x, Y: y, HW: spec.Relaxed, MaxProcs: procs, MaxInstrs: instrs})
 	if err != nil {
 		return nil, fmt.Errorf("distinguish %s and %s: %v", x.Name, y.Name, err)
 	}
-	s := &Smallest{X: x, Y: y, HW: model.Relaxed, MaxProcs: procs, MaxInstrs: instrs, Candidates: searched, Found: len(diffs)}
+	s := &Smallest{X: x, Y: y, HW: spec.Relaxed, MaxProcs: procs, MaxInstrs: instrs, Candidates: searched, Found: len(diffs)}
 	if len(diffs) > 0 {
 		d := diffs[0]
 		s.Diff, s.Source, s.From, s.Instrs = d.Diff, d.Source, d.From, Size(d.Test)

@@ -5,6 +5,7 @@ package litmus
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/rmacheck/rmacheck/spec"
@@ -148,6 +149,23 @@ func (t Type) Size() int {
 	default:
 		return 8
 	}
+}
+
+// ExactRange is the range of integers the type holds exactly (bounded false: all of
+// int64's). A double or long double holds every integer up to 2^53 in magnitude; the
+// vector types hold an int64 per element.
+func (t Type) ExactRange() (lo, hi int64, bounded bool) {
+	switch t {
+	case Int8:
+		return math.MinInt8, math.MaxInt8, true
+	case Int16:
+		return math.MinInt16, math.MaxInt16, true
+	case Int32:
+		return math.MinInt32, math.MaxInt32, true
+	case Double, LongDouble:
+		return -1 << 53, 1 << 53, true
+	}
+	return 0, 0, false
 }
 
 // TypeByName finds a type by its .lit spelling.
@@ -324,7 +342,8 @@ const (
 // Expect is one `expect [hw=H:] PRESET=OBS ...` line.
 type Expect struct {
 	Pos   Pos
-	HW    string // "" for the default (relaxed)
+	HW    spec.HW // spec.Relaxed unless hw= names another
+	HWSet bool    // the line says hw= (fmt prints it back)
 	HWPos Pos
 	Items []ExpectItem
 

@@ -38,6 +38,8 @@ var badCases = []struct {
 		[]string{`t.lit:3:9: unknown window flavor "alloc" (flavors: create, allocate, allocate_shared, dynamic)`}},
 	{"bad type", src("  win W allocate size=1 type=int128;\n  x = W@1[0];", table2, ""),
 		[]string{`t.lit:3:30: unknown type "int128" (types: int8, int16, int32, int64, double, longdouble, v32, v64)`}},
+	{"value too large for int8", src("  win W allocate size=2 type=int8;\n  x = W@0[0];\n  W@0[1] = 128;", " P0 | P1 ;\n store x 300 | put W@0[1] -129 ;\n store x -128 | ;", ""),
+		[]string{`t.lit:5:3: value 128 does not fit W@0[1] (type int8: -128 to 127)`, `t.lit:8:10: value 300 does not fit x (type int8: -128 to 127)`, `t.lit:8:27: value -129 does not fit W@0[1] (type int8: -128 to 127)`}},
 	{"missing semicolon init", src("  win W allocate size=1\n  x = W@1[0];", table2, ""),
 		[]string{`t.lit:4:3: expected ";" after window declaration, found "x"`}},
 	{"missing semicolon row", src(initW, " P0 | P1 ;\n fence W | fence W\n fence W | fence W ;", ""),

@@ -94,7 +94,7 @@ func Format(t *Test) []byte {
 	for _, e := range t.Expects {
 		p.lead(e.Comments.Lead, "")
 		p.WriteString("expect")
-		if e.HW != "" {
+		if e.HWSet {
 			fmt.Fprintf(&p, " hw=%s:", e.HW)
 		}
 		for _, it := range e.Items {

@@ -235,13 +235,20 @@ func (g *gen) memInits() {
 	seen := map[[3]any]bool{}
 	for i := g.intn(0, 3, "nminit"); i > 0; i-- {
 		l := g.loc()
-		w, r, d, _, _ := g.tst.ResolveLoc(*l)
+		w, r, d, typ, _ := g.tst.ResolveLoc(*l)
 		k := [3]any{w.Name, r, d}
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
-		g.tst.Inits = append(g.tst.Inits, &Init{Loc: l, Value: rapid.Int64().Draw(g.t, "v")})
+		if typ == TypeDefault {
+			typ = w.CellType()
+		}
+		v := rapid.Int64()
+		if lo, hi, bounded := typ.ExactRange(); bounded { // the validator refuses others
+			v = rapid.Int64Range(lo, hi)
+		}
+		g.tst.Inits = append(g.tst.Inits, &Init{Loc: l, Value: v.Draw(g.t, "v")})
 	}
 }
 
@@ -251,7 +258,7 @@ func (g *gen) value() Value {
 	if g.coin("isreg") {
 		return Value{Reg: pick(g, "reg", regNames)}
 	}
-	return Value{Imm: rapid.Int64Range(-1000, 1000).Draw(g.t, "imm")}
+	return Value{Imm: rapid.Int64Range(-128, 127).Draw(g.t, "imm")} // fits every cell type
 }
 
 func (g *gen) other(self int) int {
@@ -502,7 +509,11 @@ func (g *gen) cond(depth int) Cond {
 func (g *gen) expects() {
 	hws := rapid.Permutation([]string{"", "tso", "sc"}).Draw(g.t, "hws")
 	for i := g.intn(0, 3, "nexp"); i > 0; i-- {
-		e := &Expect{HW: hws[i-1]}
+		e := &Expect{HW: spec.Relaxed}
+		if hws[i-1] != "" {
+			e.HW, _ = spec.ParseHW(hws[i-1])
+			e.HWSet = true
+		}
 		for _, p := range presetNames() {
 			if !g.coin("preset") {
 				continue

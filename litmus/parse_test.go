@@ -272,7 +272,7 @@ expect hw=tso: mpi-4.1=Always
 	}
 	e := tst.Expects
 	if len(e) != 2 || e[0].Items[1].Obs != ObsErroneous || e[0].Items[1].Rule != spec.NoRule ||
-		e[0].Items[2].Rule != spec.EEpoch || e[1].HW != "tso" || e[1].Items[0].Obs != ObsAlways {
+		e[0].Items[2].Rule != spec.EEpoch || e[1].HW != spec.TSO || !e[1].HWSet || e[0].HWSet || e[0].HW != spec.Relaxed || e[1].Items[0].Obs != ObsAlways {
 		t.Errorf("expects: %+v", e)
 	}
 	want := `# a comment before the header

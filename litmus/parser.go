@@ -1260,14 +1260,27 @@ func (p *parser) erroneousRule(item Pos) spec.RuleID {
 	return id
 }
 
+// hardwareModel reads the MODEL of hw=MODEL: names are resolved here, at the parse
+// edge; an unknown one is reported and read as relaxed.
+func (p *parser) hardwareModel() (spec.HW, Pos) {
+	w, pos := p.word("hardware model (" + spec.HWNames(", ") + ")")
+	hw, err := spec.ParseHW(w)
+	if err != nil {
+		p.softf(pos, "unknown hardware model %q (hw: %s)", w, spec.HWNames(", "))
+		return spec.Relaxed, pos
+	}
+	return hw, pos
+}
+
 func (p *parser) parseExpect() {
-	e := &Expect{Pos: p.tpos()}
+	e := &Expect{Pos: p.tpos(), HW: spec.Relaxed}
 	p.next()
 	p.t.Expects = append(p.t.Expects, e)
 	if p.isIdent("hw") && p.peek().kind == tAssign {
 		p.next()
 		p.next()
-		e.HW, e.HWPos = p.word("hardware model (sc, tso or relaxed)")
+		e.HW, e.HWPos = p.hardwareModel()
+		e.HWSet = true
 		p.expect(tColon, "after hw=MODEL")
 	}
 	for p.tok.kind != tEOF && !p.isIdent("expect") {

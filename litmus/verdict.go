@@ -1,6 +1,7 @@
 package litmus
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -165,4 +166,42 @@ func Eval(c Cond, atom func(*Atom) bool) bool {
 		return x.V
 	}
 	return true
+}
+
+// ExpectStatus says whether a search met the expectation of the test's expect lines
+// for its preset and hw: there was none, it was met, or it was broken. Its words
+// (none, met, broken) are printed by String and read back by UnmarshalText only.
+type ExpectStatus uint8
+
+const (
+	NoExpect ExpectStatus = iota
+	ExpectMet
+	ExpectBroken
+)
+
+var expectStatusWords = [...]string{NoExpect: "none", ExpectMet: "met", ExpectBroken: "broken"}
+
+func (s ExpectStatus) String() string {
+	if int(s) < len(expectStatusWords) {
+		return expectStatusWords[s]
+	}
+	return fmt.Sprintf("ExpectStatus(%d)", uint8(s))
+}
+
+// MarshalText prints the status in JSON records.
+func (s ExpectStatus) MarshalText() ([]byte, error) {
+	if int(s) >= len(expectStatusWords) {
+		return nil, fmt.Errorf("litmus: no expectation status %d", uint8(s))
+	}
+	return []byte(expectStatusWords[s]), nil
+}
+
+// UnmarshalText reads the status of a JSON record.
+func (s *ExpectStatus) UnmarshalText(b []byte) error {
+	i := slices.Index(expectStatusWords[:], string(b))
+	if i < 0 {
+		return fmt.Errorf("litmus: unknown expectation status %q", b)
+	}
+	*s = ExpectStatus(i)
+	return nil
 }

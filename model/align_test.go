@@ -59,7 +59,7 @@ exists (1:r0=0)
 		abi  model.ABI
 		want bool
 	}{{model.X8664, true}, {model.I386, false}} {
-		p, err := model.Compile(lt, sem, model.Relaxed, model.WithABI(c.abi))
+		p, err := model.Compile(lt, sem, spec.Relaxed, model.WithABI(c.abi))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,7 +25,7 @@ func TestStepsAllocateNothing(t *testing.T) {
 		}
 		for _, name := range []string{"mpi-3.0", "A"} {
 			sem, _ := spec.Preset(name)
-			for _, hw := range model.HWModels {
+			for _, hw := range spec.HWModels {
 				p, err := model.Compile(lt, sem, hw)
 				if err != nil {
 					t.Fatal(err)

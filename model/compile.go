@@ -10,7 +10,7 @@ import (
 
 // Compile turns a validated litmus test into a program for one semantics and one
 // hardware model. The test must have passed litmus.Validate.
-func Compile(t *litmus.Test, sem spec.Semantics, hw HW, opts ...Option) (*Program, error) {
+func Compile(t *litmus.Test, sem spec.Semantics, hw spec.HW, opts ...Option) (*Program, error) {
 	c := &compiler{t: t, p: &Program{Test: t, Sem: sem, HW: hw, NProcs: t.NumProcs()}, cellIdx: map[cellKey]int{},
 		nocheckPSCW: make([]bool, len(t.Windows)), nocheckLock: make([]bool, len(t.Windows))}
 	for _, o := range opts {

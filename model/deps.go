@@ -2,6 +2,7 @@ package model
 
 import (
 	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Dependencies (SEMANTICS.md §2): for each instruction, the earlier instructions of
@@ -68,12 +69,12 @@ const (
 // loop above it, is known (hw relaxed, §2): a plain load. Stores, RMA and MPI calls
 // never do; register arithmetic may, but nothing can tell (spec.go), so it waits.
 func (c *compiler) speculates(in *Instr) bool {
-	return c.p.HW == Relaxed && in.Kind == KPlainLoad
+	return c.p.HW == spec.Relaxed && in.Kind == KPlainLoad
 }
 
 // relation says how earlier instruction a holds b back (SEMANTICS.md §2).
 func (c *compiler) relation(a, b *Instr) dependency {
-	if c.p.HW != Relaxed {
+	if c.p.HW != spec.Relaxed {
 		return blocks // sc and tso execute in program order
 	}
 	if a.IsMPI && b.IsMPI {
@@ -175,7 +176,7 @@ func untilRegs(in *Instr) uint32 {
 func (c *compiler) forwarding(proc, j int) {
 	code := c.p.Procs[proc].Code
 	in := &code[j]
-	if c.p.HW != Relaxed || in.Kind != KPlainLoad {
+	if c.p.HW != spec.Relaxed || in.Kind != KPlainLoad {
 		return
 	}
 	for i := j - 1; i >= 0; i-- {

@@ -3,8 +3,6 @@ package model_test
 import (
 	"github.com/rmacheck/rmacheck/spec"
 	"testing"
-
-	"github.com/rmacheck/rmacheck/model"
 )
 
 // TestFenceExposureLock: E-EPOCH-MIX (SEMANTICS.md §5) for a lock held on a target
@@ -22,13 +20,13 @@ exists (0:r0=0)
 	}
 	lockGet := " lock W 1 shared | ;\n r0 = get x | ;\n unlock W 1 | ;\n"
 	runCases(t, []ruleCase{
-		{"lock-after-noprecede-fence", "E-EPOCH-MIX: a noprecede fence opens an exposure epoch too", "mpi-4.1", model.Relaxed,
+		{"lock-after-noprecede-fence", "E-EPOCH-MIX: a noprecede fence opens an exposure epoch too", "mpi-4.1", spec.Relaxed,
 			src("noprecede", lockGet, "nosucceed"), []string{"0:r0=0;"}, []spec.RuleID{spec.EEpochMix}},
-		{"lock-after-fence", "E-EPOCH-MIX: a lock of a target between its fences", "mpi-3.0", model.Relaxed,
+		{"lock-after-fence", "E-EPOCH-MIX: a lock of a target between its fences", "mpi-3.0", spec.Relaxed,
 			src("", lockGet, "nosucceed"), []string{"0:r0=0;"}, []spec.RuleID{spec.EEpochMix}},
-		{"lock-after-nosucceed", "control: a fence with nosucceed opens no exposure epoch", "mpi-4.1", model.Relaxed,
+		{"lock-after-nosucceed", "control: a fence with nosucceed opens no exposure epoch", "mpi-4.1", spec.Relaxed,
 			src("nosucceed", lockGet, "noprecede"), []string{"0:r0=0;"}, nil},
-		{"lock-after-last-fence", "control: after the target's last fence there is no exposure epoch", "mpi-4.1", model.Relaxed,
+		{"lock-after-last-fence", "control: after the target's last fence there is no exposure epoch", "mpi-4.1", spec.Relaxed,
 			`{ win W allocate size=1; x = W@1[0]; }
  P0              | P1      ;
  fence W         | fence W ;

@@ -3,8 +3,6 @@ package model_test
 import (
 	"github.com/rmacheck/rmacheck/spec"
 	"testing"
-
-	"github.com/rmacheck/rmacheck/model"
 )
 
 // TestCompletedFetches: a get, gacc, fop or cas whose result is available at the
@@ -21,19 +19,19 @@ exists (x=1)
 `
 	}
 	runCases(t, []ruleCase{
-		{"rget-waitreq-put", "§3: waitreq of a fetch completes it at the target", "mpi-4.1", model.Relaxed,
+		{"rget-waitreq-put", "§3: waitreq of a fetch completes it at the target", "mpi-4.1", spec.Relaxed,
 			lockEpoch(" r0 = rget x @q |    ;\n waitreq q      |    ;\n put x 1        |    ;\n"), []string{"x=1;"}, nil},
-		{"get-flush-local-put", "§3: flush_local covering the target completes the fetch", "mpi-4.1", model.Relaxed,
+		{"get-flush-local-put", "§3: flush_local covering the target completes the fetch", "mpi-4.1", spec.Relaxed,
 			lockEpoch(" r0 = get x       |    ;\n flush_local W 1  |    ;\n put x 1          |    ;\n"), []string{"x=1;"}, nil},
-		{"fop-flush-local-all-put", "§3: flush_local_all completes every fetch of the caller", "mpi-3.0", model.Relaxed,
+		{"fop-flush-local-all-put", "§3: flush_local_all completes every fetch of the caller", "mpi-3.0", spec.Relaxed,
 			lockEpoch(" r0 = fop x sum 1   |    ;\n flush_local_all W  |    ;\n put x 1            |    ;\n"), []string{"x=1;"}, nil},
-		{"cas-flush-local-put", "§3: a completed cas conflicts with no later put", "mpi-3.0", model.Relaxed,
+		{"cas-flush-local-put", "§3: a completed cas conflicts with no later put", "mpi-3.0", spec.Relaxed,
 			lockEpoch(" r0 = cas x 5 7   |    ;\n flush_local W 1  |    ;\n put x 1          |    ;\n"), []string{"x=1;"}, nil},
-		{"rget-put-before-waitreq", "control: a put issued before the waitreq is concurrent with the get", "mpi-4.1", model.Relaxed,
+		{"rget-put-before-waitreq", "control: a put issued before the waitreq is concurrent with the get", "mpi-4.1", spec.Relaxed,
 			lockEpoch(" r0 = rget x @q |    ;\n put x 1        |    ;\n waitreq q      |    ;\n"), []string{"x=1;"}, []spec.RuleID{spec.CConflict}},
-		{"put-flush-local-put", "control: flush_local completes a put only locally, not at the target", "mpi-4.1", model.Relaxed,
+		{"put-flush-local-put", "control: flush_local completes a put only locally, not at the target", "mpi-4.1", spec.Relaxed,
 			lockEpoch(" put x 2          |    ;\n flush_local W 1  |    ;\n put x 1          |    ;\n"), []string{"x=1;", "x=2;"}, []spec.RuleID{spec.CConflict}},
-		{"pscw-get-complete-store", "§3: complete (R1) completes the fetch at the target before the owner's wait", "mpi-3.0", model.Relaxed,
+		{"pscw-get-complete-store", "§3: complete (R1) completes the fetch at the target before the owner's wait", "mpi-3.0", spec.Relaxed,
 			`{ win W allocate_shared size=1; x = W@1[0]; }
  P0          | P1          ;
  start W {1} | post W {0}  ;

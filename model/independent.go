@@ -3,6 +3,8 @@ package model
 import (
 	"math/bits"
 	"slices"
+
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // The second reduction: a plain access whose cell nobody else can still touch in
@@ -48,7 +50,7 @@ func (p *Program) independent(s State, proc int, ind *independence) bool {
 			return false
 		}
 	}
-	if p.HW == TSO {
+	if p.HW == spec.TSO {
 		for q := range p.Procs {
 			if q != proc && p.buffers(s, q, ind.cells) {
 				return false
@@ -153,7 +155,7 @@ func (c *compiler) independenceReduction(overlap []uint64) {
 		// The issue of an RMA operation is a local step (reduce.go) whatever its
 		// perform does: the perform is the step this reduction is about. A plain
 		// access is never local.
-		if a.sync || (!a.rma && in.Local) || (p.HW == TSO && a.store) { // a buffered store disables the process's MPI calls until it drains
+		if a.sync || (!a.rma && in.Local) || (p.HW == spec.TSO && a.store) { // a buffered store disables the process's MPI calls until it drains
 			continue
 		}
 		if a.rma && (a.slot < 0 || !c.performReductionAllowed()) {
@@ -180,7 +182,7 @@ func (c *compiler) independenceReduction(overlap []uint64) {
 		in.indep = ind
 		p.Procs[a.proc].IndepMask |= 1 << uint(a.instr)
 	}
-	if p.HW == TSO {
+	if p.HW == spec.TSO {
 		c.drainIndependence(overlap, conflict)
 	}
 }

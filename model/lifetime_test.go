@@ -3,8 +3,6 @@ package model_test
 import (
 	"github.com/rmacheck/rmacheck/spec"
 	"testing"
-
-	"github.com/rmacheck/rmacheck/model"
 )
 
 // TestWindowLifetime: free W (SEMANTICS.md §4) ends the window, not the program's
@@ -32,21 +30,21 @@ exists (1:r0=2)
 `
 	}
 	runCases(t, []ruleCase{
-		{"create-load-after-free", "free W: create memory is the program's, the load is ordered after the put", "mpi-4.1", model.Relaxed,
+		{"create-load-after-free", "free W: create memory is the program's, the load is ordered after the put", "mpi-4.1", spec.Relaxed,
 			putThenFree("win W create size=1;"), []string{"1:r0=1;"}, nil},
-		{"create-load-after-free-tso", "free W: the same on tso", "mpi-3.0", model.TSO,
+		{"create-load-after-free-tso", "free W: the same on tso", "mpi-3.0", spec.TSO,
 			putThenFree("win W create size=1;"), []string{"1:r0=1;"}, nil},
-		{"separate-create-load-after-free", "free W: R6 at free brings the put into the private copy", "mpi-3.0", model.Relaxed,
+		{"separate-create-load-after-free", "free W: R6 at free brings the put into the private copy", "mpi-3.0", spec.Relaxed,
 			putThenFree("win W create size=1 model=separate;"), []string{"1:r0=1;"}, nil},
-		{"allocate-load-after-free", "free W: memory MPI allocated is gone (E-EPOCH)", "mpi-4.1", model.Relaxed,
+		{"allocate-load-after-free", "free W: memory MPI allocated is gone (E-EPOCH)", "mpi-4.1", spec.Relaxed,
 			putThenFree("win W allocate size=1;"), []string{"1:r0=0;"}, []spec.RuleID{spec.EEpoch}},
-		{"allocate-shared-load-after-free", "free W: allocate_shared memory is gone too (E-EPOCH)", "mpi-4.1", model.Relaxed,
+		{"allocate-shared-load-after-free", "free W: allocate_shared memory is gone too (E-EPOCH)", "mpi-4.1", spec.Relaxed,
 			putThenFree("win W allocate_shared size=1;"), []string{"1:r0=0;"}, []spec.RuleID{spec.EEpoch}},
-		{"create-store-after-free", "free W: the owner's store and load of create memory are plain", "mpi-4.1", model.Relaxed,
+		{"create-store-after-free", "free W: the owner's store and load of create memory are plain", "mpi-4.1", spec.Relaxed,
 			ownStoreAfterFree("create"), []string{"1:r0=2;"}, nil},
-		{"dynamic-store-after-free", "free W: attached memory of a dynamic window stays the program's", "mpi-4.1", model.Relaxed,
+		{"dynamic-store-after-free", "free W: attached memory of a dynamic window stays the program's", "mpi-4.1", spec.Relaxed,
 			ownStoreAfterFree("dynamic"), []string{"1:r0=2;"}, nil},
-		{"remote-create-after-free", "free W: another rank's memory reached through shared_query is E-LS-ACCESS after free", "mpi-4.1", model.Relaxed,
+		{"remote-create-after-free", "free W: another rank's memory reached through shared_query is E-LS-ACCESS after free", "mpi-4.1", spec.Relaxed,
 			`{ win W create size=1; x = W@0[0]; }
  P0     | P1                    ;
  free W | r1 = shared_query W 0 ;
@@ -54,7 +52,7 @@ exists (1:r0=2)
         | r0 = load x           ;
 exists (1:r0=0)
 `, []string{"1:r0=0;"}, []spec.RuleID{spec.ELSAccess}},
-		{"create-over-shared-after-free", "free W: memory a create window was given over another window stays that window's (sc: the remote load, outside free's scope own, would pass it on relaxed)", "mpi-4.1", model.SC,
+		{"create-over-shared-after-free", "free W: memory a create window was given over another window stays that window's (sc: the remote load, outside free's scope own, would pass it on relaxed)", "mpi-4.1", spec.SC,
 			`{ win S allocate_shared size=1; win W create over=S; x = W@0[0]; }
  P0     | P1          ;
  free W | free W      ;

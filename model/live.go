@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // The live-variable quotient (Bozga, Fernandez and Ghirvu, "State space reduction
@@ -143,7 +144,7 @@ func (p *Program) dropDeadMemory(s State, live uint64) {
 			p.setPub(s, c, 0)
 		}
 	}
-	if p.HW == TSO {
+	if p.HW == spec.TSO {
 		for proc := range p.Procs {
 			for k := 0; k < int(s[l.TSOLen[proc]]); k++ {
 				if off := l.TSOBuf[proc] + 9*k; live&(1<<uint(s[off])) == 0 {

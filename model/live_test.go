@@ -33,7 +33,7 @@ exists (0:r2=7)
 		t.Fatal(err)
 	}
 	sem, _ := spec.Preset("mpi-4.1")
-	p, err := model.Compile(lt, sem, model.Relaxed)
+	p, err := model.Compile(lt, sem, spec.Relaxed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -104,7 +104,7 @@ func (p *Program) plainAccess(s State, proc int, in *Instr, rec *Record) bool {
 		return true
 	}
 	v := p.val(s, proc, in.Args[0])
-	if p.HW == TSO {
+	if p.HW == spec.TSO {
 		l := &p.Layout
 		n := int(s[l.TSOLen[proc]])
 		off := l.TSOBuf[proc] + 9*n
@@ -137,7 +137,7 @@ func (p *Program) noteLoad(s State, proc int, in *Instr, rec *Record) {
 		rec.Forwarded = 1 + int(in.FwdStore)
 		return
 	}
-	if p.HW == TSO {
+	if p.HW == spec.TSO {
 		l := &p.Layout
 		for k := int(s[l.TSOLen[proc]]) - 1; k >= 0; k-- {
 			if int(s[l.TSOBuf[proc]+9*k]) == c {
@@ -156,7 +156,7 @@ func (p *Program) loadValue(s State, proc int, in *Instr) int64 {
 	if in.FwdStore >= 0 && p.done(s, proc)&(1<<uint(in.FwdStore)) == 0 {
 		return p.val(s, proc, p.Procs[proc].Code[in.FwdStore].Args[0])
 	}
-	if p.HW == TSO {
+	if p.HW == spec.TSO {
 		l := &p.Layout
 		for k := int(s[l.TSOLen[proc]]) - 1; k >= 0; k-- {
 			off := l.TSOBuf[proc] + 9*k

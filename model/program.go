@@ -11,38 +11,11 @@ package model
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"reflect"
 
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
 )
-
-// HW is the hardware model of plain loads and stores (SEMANTICS.md §2).
-type HW int
-
-const (
-	SC HW = iota
-	TSO
-	Relaxed
-)
-
-var hwNames = [...]string{"sc", "tso", "relaxed"}
-
-func (h HW) String() string { return hwNames[h] }
-
-// HWModels lists the hardware models, weakest last.
-var HWModels = []HW{SC, TSO, Relaxed}
-
-// ParseHW reads a hardware model name.
-func ParseHW(s string) (HW, error) {
-	for i, n := range hwNames {
-		if n == s {
-			return HW(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown hardware model %q (expected sc, tso or relaxed)", s)
-}
 
 // Limits of a compiled program: they keep every per-process set a machine word.
 const (
@@ -259,7 +232,7 @@ type Slot struct {
 type Program struct {
 	Test   *litmus.Test
 	Sem    spec.Semantics
-	HW     HW
+	HW     spec.HW
 	NProcs int
 	Procs  []Proc
 	Cells  []Cell

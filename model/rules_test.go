@@ -15,7 +15,7 @@ import (
 
 // explore runs a .lit program (given without its header) and returns its outcomes as
 // "name=v;" strings, sorted, and the rules raised.
-func explore(t *testing.T, src, sem string, hw model.HW) (outcomes []string, flags []spec.RuleID) {
+func explore(t *testing.T, src, sem string, hw spec.HW) (outcomes []string, flags []spec.RuleID) {
 	t.Helper()
 	lt, err := litmus.Parse("t.lit", []byte("MPI t\n"+src))
 	if err != nil {
@@ -51,7 +51,7 @@ type ruleCase struct {
 	name     string
 	rule     string // the SEMANTICS.md rule or switch the case shows
 	sem      string
-	hw       model.HW
+	hw       spec.HW
 	src      string
 	outcomes []string      // every allowed outcome, sorted
 	flags    []spec.RuleID // rules raised, each once, in catalogue order
@@ -111,43 +111,43 @@ func TestHardwareModels(t *testing.T) {
 	// under sc the barrier still orders the store before the load, so no pair is co-enabled.
 	race := []spec.RuleID{spec.Race}
 	runCases(t, []ruleCase{
-		{"SB", "sc: accesses act on memory at once, in program order", "mpi-3.0", model.SC, sbSrc, sb3, race},
-		{"SB", "tso: stores wait in a FIFO store buffer", "mpi-3.0", model.TSO, sbSrc, sb4, race},
-		{"SB", "relaxed: a load may pass a store to another cell", "mpi-3.0", model.Relaxed, sbSrc, sb4, race},
-		{"MP", "tso keeps store-store and load-load order", "mpi-3.0", model.TSO, mpSrc, mp3, race},
-		{"MP", "relaxed reorders accesses to different cells", "mpi-3.0", model.Relaxed, mpSrc, mp4, race},
-		{"LB", "tso: loads are not delayed past later stores", "mpi-3.0", model.TSO, lbSrc, lb3, race},
-		{"LB", "relaxed: a store may pass a load to another cell", "mpi-3.0", model.Relaxed, lbSrc, lb4, race},
-		{"LB+data", "relaxed: a data dependency orders the store after the load (no thin air)", "mpi-3.0", model.Relaxed, lbDepSrc,
+		{"SB", "sc: accesses act on memory at once, in program order", "mpi-3.0", spec.SC, sbSrc, sb3, race},
+		{"SB", "tso: stores wait in a FIFO store buffer", "mpi-3.0", spec.TSO, sbSrc, sb4, race},
+		{"SB", "relaxed: a load may pass a store to another cell", "mpi-3.0", spec.Relaxed, sbSrc, sb4, race},
+		{"MP", "tso keeps store-store and load-load order", "mpi-3.0", spec.TSO, mpSrc, mp3, race},
+		{"MP", "relaxed reorders accesses to different cells", "mpi-3.0", spec.Relaxed, mpSrc, mp4, race},
+		{"LB", "tso: loads are not delayed past later stores", "mpi-3.0", spec.TSO, lbSrc, lb3, race},
+		{"LB", "relaxed: a store may pass a load to another cell", "mpi-3.0", spec.Relaxed, lbSrc, lb4, race},
+		{"LB+data", "relaxed: a data dependency orders the store after the load (no thin air)", "mpi-3.0", spec.Relaxed, lbDepSrc,
 			[]string{"0:r0=0; 1:r1=0;"}, race},
 		{"CoWR", "relaxed: coherence and store forwarding, a load reads its own earlier store",
-			"mpi-3.0", model.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; }
+			"mpi-3.0", spec.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; }
  P0          | P1        ;
  store x 1   | store x 2 ;
  r0 = load x |           ;
 exists (0:r0=2)
 `, []string{"0:r0=1;", "0:r0=2;"}, race},
 		{"CoRR", "relaxed: two loads of one cell keep their order",
-			"mpi-3.0", model.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; }
+			"mpi-3.0", spec.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; }
  P0        | P1          ;
  store x 1 | r0 = load x ;
            | r1 = load x ;
 exists (1:r0=1 /\ 1:r1=0)
 `, []string{"1:r0=0; 1:r1=0;", "1:r0=0; 1:r1=1;", "1:r0=1; 1:r1=1;"}, race},
 		{"MP+barrier", "barrier synchronizes processes but is no memory barrier",
-			"mpi-3.0", model.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; }
+			"mpi-3.0", spec.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; }
  P0        | P1          ;
  store x 1 | barrier     ;
  barrier   | r0 = load x ;
 exists (1:r0=0)
 `, []string{"1:r0=0;", "1:r0=1;"}, race},
-		{"MP+barrier", "under sc a barrier orders everything", "mpi-3.0", model.SC, `{ win W allocate_shared size=1; x = W@0[0]; }
+		{"MP+barrier", "under sc a barrier orders everything", "mpi-3.0", spec.SC, `{ win W allocate_shared size=1; x = W@0[0]; }
  P0        | P1          ;
  store x 1 | barrier     ;
  barrier   | r0 = load x ;
 exists (1:r0=0)
 `, []string{"1:r0=1;"}, nil},
-		{"SB+sync", "sync is an MB of scope all in every preset", "mpi-3.0", model.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
+		{"SB+sync", "sync is an MB of scope all in every preset", "mpi-3.0", spec.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
  P0          | P1          ;
  lock_all W  | lock_all W  ;
  store x 1   | store y 1   ;
@@ -162,7 +162,7 @@ exists (0:r0=0 /\ 1:r0=0)
 // TestRMA: SEMANTICS.md §3, RMA issue, perform and completion.
 func TestRMA(t *testing.T) {
 	runCases(t, []ruleCase{
-		{"put+fence", "R2: the target's closing fence waits for the put", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
+		{"put+fence", "R2: the target's closing fence waits for the put", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
  P0      | P1          ;
  fence W | fence W     ;
  put x 1 |             ;
@@ -170,14 +170,14 @@ func TestRMA(t *testing.T) {
          | r0 = load x ;
 exists (1:r0=1)
 `, []string{"1:r0=1;"}, nil},
-		{"get+fence", "a get reads its value when performed, after the epoch's opening fence", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
+		{"get+fence", "a get reads its value when performed, after the epoch's opening fence", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
  P0         | P1        ;
  fence W    | store x 5 ;
  r0 = get x | fence W   ;
  fence W    | fence W   ;
 exists (0:r0=5)
 `, []string{"0:r0=5;"}, nil},
-		{"lock+flush", "R4: flush performs the put at the target before returning", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
+		{"lock+flush", "R4: flush performs the put at the target before returning", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
  P0            | P1            ;
  lock W 1 excl | r1 = recv 0   ;
  put x 1       | lock W 1 excl ;
@@ -187,7 +187,7 @@ exists (0:r0=5)
 locations [1:r1];
 exists (1:r0=1)
 `, []string{"1:r0=1; 1:r1=9;"}, nil},
-		{"acc-order", "accumulates from one origin to one cell perform in issue order", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; c = W@1[0]; }
+		{"acc-order", "accumulates from one origin to one cell perform in issue order", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1; c = W@1[0]; }
  P0              | P1 ;
  lock_all W      |    ;
  acc c replace 1 |    ;
@@ -195,7 +195,7 @@ exists (1:r0=1)
  unlock_all W    |    ;
 exists (c=2)
 `, []string{"c=2;"}, nil},
-		{"acc-order-none", "accumulate_ordering=none lets them perform in any order", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 accumulate_ordering=none; c = W@1[0]; }
+		{"acc-order-none", "accumulate_ordering=none lets them perform in any order", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1 accumulate_ordering=none; c = W@1[0]; }
  P0              | P1 ;
  lock_all W      |    ;
  acc c replace 1 |    ;
@@ -203,7 +203,7 @@ exists (c=2)
  unlock_all W    |    ;
 exists (c=2)
 `, []string{"c=1;", "c=2;"}, nil},
-		{"acc-order-war", "a partial accumulate_ordering keeps only the listed pairs (waw kept)", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 accumulate_ordering="rar,war"; c = W@1[0]; }
+		{"acc-order-war", "a partial accumulate_ordering keeps only the listed pairs (waw kept)", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1 accumulate_ordering="rar,war"; c = W@1[0]; }
  P0                   | P1 ;
  lock_all W           |    ;
  r0 = fop c replace 1 |    ;
@@ -212,7 +212,7 @@ exists (c=2)
 locations [0:r0; 0:r1];
 exists (c=2)
 `, []string{"c=2; 0:r0=0; 0:r1=1;"}, nil},
-		{"acc-order-raw-missing", "without raw and waw, a later fetch may read before an earlier update", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 accumulate_ordering="rar,war"; c = W@1[0]; }
+		{"acc-order-raw-missing", "without raw and waw, a later fetch may read before an earlier update", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1 accumulate_ordering="rar,war"; c = W@1[0]; }
  P0                   | P1 ;
  lock_all W           |    ;
  acc c replace 1      |    ;
@@ -221,7 +221,7 @@ exists (c=2)
 locations [c];
 exists (0:r1=0)
 `, []string{"0:r1=0; c=1;", "0:r1=1; c=1;"}, nil},
-		{"cas", "compare-and-swap swaps only on a match", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; c = W@1[0]; c = 3; }
+		{"cas", "compare-and-swap swaps only on a match", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1; c = W@1[0]; c = 3; }
  P0           | P1 ;
  lock W 1 excl|    ;
  r0 = cas c 3 7 |  ;
@@ -230,7 +230,7 @@ exists (0:r1=0)
 locations [0:r0; 0:r1];
 exists (c=7)
 `, []string{"c=7; 0:r0=3; 0:r1=7;"}, nil},
-		{"rget+waitreq", "a request-based get completes locally at waitreq", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; x = 4; }
+		{"rget+waitreq", "a request-based get completes locally at waitreq", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1; x = W@1[0]; x = 4; }
  P0               | P1 ;
  lock W 1 shared  |    ;
  r0 = rget x @q   |    ;
@@ -240,7 +240,7 @@ exists (c=7)
 locations [0:r0];
 exists (0:r1=5)
 `, []string{"0:r1=5; 0:r0=4;"}, nil},
-		{"flush_local", "flush_local waits for the result of a get", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; x = 4; }
+		{"flush_local", "flush_local waits for the result of a get", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1; x = W@1[0]; x = 4; }
  P0               | P1 ;
  lock W 1 shared  |    ;
  r0 = get x       |    ;
@@ -250,14 +250,14 @@ exists (0:r1=5)
 locations [0:r0];
 exists (0:r1=5)
 `, []string{"0:r1=5; 0:r0=4;"}, nil},
-		{"pscw", "R3: wait returns after the origin's complete, and the put is performed", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
+		{"pscw", "R3: wait returns after the origin's complete, and the put is performed", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
  P0          | P1          ;
  start W {1} | post W {0}  ;
  put x 1     | wait W      ;
  complete W  | r0 = load x ;
 exists (1:r0=1)
 `, []string{"1:r0=1;"}, nil},
-		{"pscw-two-epochs", "the first wait matches the first complete only (R3), not a put of the next epoch", "mpi-3.0", model.Relaxed,
+		{"pscw-two-epochs", "the first wait matches the first complete only (R3), not a put of the next epoch", "mpi-3.0", spec.Relaxed,
 			`{ win W allocate size=1; x = W@1[0]; }
  P0          | P1         ;
  start W {1} | post W {0} ;
@@ -267,7 +267,7 @@ exists (1:r0=1)
  complete W  |            ;
 exists (x=1)
 `, []string{"x=1;"}, nil},
-		{"pscw-self", "PSCW with the origin as its own target (node316: the target may be the origin)", "mpi-3.0", model.Relaxed,
+		{"pscw-self", "PSCW with the origin as its own target (node316: the target may be the origin)", "mpi-3.0", spec.Relaxed,
 			`{ win W allocate size=1; x = W@0[0]; }
  P0          | P1 ;
  post W {0}  |    ;
@@ -278,7 +278,7 @@ exists (x=1)
  r0 = load x |    ;
 exists (0:r0=1)
 `, []string{"0:r0=1;"}, nil},
-		{"fence-epochs", "operations of consecutive fence epochs land in epoch order", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
+		{"fence-epochs", "operations of consecutive fence epochs land in epoch order", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1; x = W@1[0]; }
  P0      | P1      ;
  fence W | fence W ;
  put x 1 |         ;
@@ -287,25 +287,25 @@ exists (0:r0=1)
  fence W | fence W ;
 exists (x=2)
 `, []string{"x=2;"}, nil},
-		{"sendrecv-fifo", "messages between two processes arrive in order", "mpi-3.0", model.Relaxed, `{ win W allocate size=1; }
+		{"sendrecv-fifo", "messages between two processes arrive in order", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1; }
  P0       | P1          ;
  send 1 1 | r0 = recv 0 ;
  send 1 2 | r1 = recv 0 ;
 exists (1:r0=1 /\ 1:r1=2)
 `, []string{"1:r0=1; 1:r1=2;"}, nil},
-		{"guard", "a predicated instruction runs only when its guard holds", "mpi-3.0", model.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
+		{"guard", "a predicated instruction runs only when its guard holds", "mpi-3.0", spec.Relaxed, `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
  P0                  | P1          ;
  store x 1           | r0 = load x ;
                      | [r0 == 1] store y 1 ;
 locations [1:r0];
 exists (y=1)
 `, []string{"y=0; 1:r0=0;", "y=1; 1:r0=1;"}, []spec.RuleID{spec.Race}},
-		{"shared-query-shared", "shared_query on allocate_shared gives the segment size", "mpi-3.0", model.Relaxed, `{ win W allocate_shared size=[1,3]; }
+		{"shared-query-shared", "shared_query on allocate_shared gives the segment size", "mpi-3.0", spec.Relaxed, `{ win W allocate_shared size=[1,3]; }
  P0                    | P1 ;
  r0 = shared_query W 1 |    ;
 exists (0:r0=3)
 `, []string{"0:r0=3;"}, nil},
-		{"shared-query-any", "sq_any_flavor: on allocate, both answers, one per (window, caller, target)", "mpi-4.1", model.Relaxed, `{ win W allocate size=2; }
+		{"shared-query-any", "sq_any_flavor: on allocate, both answers, one per (window, caller, target)", "mpi-4.1", spec.Relaxed, `{ win W allocate size=2; }
  P0                    | P1 ;
  r0 = shared_query W 1 |    ;
  r1 = shared_query W 1 |    ;
@@ -318,7 +318,7 @@ exists (0:r0=2)
 // TestSeparate: R5 and R6 copies of a separate window (SEMANTICS.md §3).
 func TestSeparate(t *testing.T) {
 	runCases(t, []ruleCase{
-		{"no-R6", "R6: a put reaches the private copy only at an owner's R6 call", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 model=separate; x = W@1[0]; }
+		{"no-R6", "R6: a put reaches the private copy only at an owner's R6 call", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1 model=separate; x = W@1[0]; }
  P0            | P1          ;
  lock W 1 excl | recv 0      ;
  put x 1       | r0 = load x ;
@@ -327,7 +327,7 @@ func TestSeparate(t *testing.T) {
 locations [x];
 exists (1:r0=0)
 `, []string{"1:r0=0; x=0;"}, []spec.RuleID{spec.S1}},
-		{"R6-lock", "R6: the owner's lock copies the public update into the private copy", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 model=separate; x = W@1[0]; }
+		{"R6-lock", "R6: the owner's lock copies the public update into the private copy", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1 model=separate; x = W@1[0]; }
  P0            | P1            ;
  lock W 1 excl | recv 0        ;
  put x 1       | lock W 1 excl ;
@@ -336,7 +336,7 @@ exists (1:r0=0)
 locations [x];
 exists (1:r0=1)
 `, []string{"1:r0=1; x=1;"}, nil},
-		{"no-R5", "R5: the owner's store stays private without an R5 call", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 model=separate; x = W@1[0]; }
+		{"no-R5", "R5: the owner's store stays private without an R5 call", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1 model=separate; x = W@1[0]; }
  P0              | P1        ;
  recv 1          | store x 1 ;
  lock W 1 shared | send 0    ;
@@ -345,7 +345,7 @@ exists (1:r0=1)
 locations [x];
 exists (0:r0=0)
 `, []string{"0:r0=0; x=1;"}, nil},
-		{"R5-unlock", "R5: the owner's unlock makes its store public", "mpi-3.0", model.Relaxed, `{ win W allocate size=1 model=separate; x = W@1[0]; }
+		{"R5-unlock", "R5: the owner's unlock makes its store public", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1 model=separate; x = W@1[0]; }
  P0              | P1            ;
  recv 1          | lock W 1 excl ;
  lock W 1 shared | store x 1     ;
@@ -363,31 +363,31 @@ func TestErrors(t *testing.T) {
  P0 | P1 ;
 `
 	runCases(t, []ruleCase{
-		{"put-no-epoch", "E-EPOCH", "mpi-3.0", model.Relaxed, two + " put x 1 | ;\nexists (x=1)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpoch}},
-		{"put-after-last-fence", "E-EPOCH: after the caller's last fence there is no epoch", "mpi-3.0", model.Relaxed,
+		{"put-no-epoch", "E-EPOCH", "mpi-3.0", spec.Relaxed, two + " put x 1 | ;\nexists (x=1)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpoch}},
+		{"put-after-last-fence", "E-EPOCH: after the caller's last fence there is no epoch", "mpi-3.0", spec.Relaxed,
 			two + " fence W | fence W ;\n put x 1 | ;\nexists (x=1)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpoch}},
-		{"put-after-nosucceed", "E-EPOCH: a fence with nosucceed opens no epoch", "mpi-3.0", model.Relaxed,
+		{"put-after-nosucceed", "E-EPOCH: a fence with nosucceed opens no epoch", "mpi-3.0", spec.Relaxed,
 			two + " fence W nosucceed | fence W nosucceed ;\n put x 1 | ;\n fence W | fence W ;\nexists (x=1)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpoch, spec.EAssert}},
-		{"put-after-free", "E-EPOCH: any access to a freed window", "mpi-3.0", model.Relaxed,
+		{"put-after-free", "E-EPOCH: any access to a freed window", "mpi-3.0", spec.Relaxed,
 			two + " free W | free W ;\n lock W 1 excl | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpoch}},
-		{"free-in-epoch", "E-EPOCH-MIX: free with an epoch open", "mpi-3.0", model.Relaxed,
+		{"free-in-epoch", "E-EPOCH-MIX: free with an epoch open", "mpi-3.0", spec.Relaxed,
 			two + " lock W 1 excl | ;\n free W | free W ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpochMix}},
-		{"double-lock", "E-EPOCH-MIX: two lock epochs from one origin to one target", "mpi-3.0", model.Relaxed,
+		{"double-lock", "E-EPOCH-MIX: two lock epochs from one origin to one target", "mpi-3.0", spec.Relaxed,
 			two + " lock W 1 excl | ;\n lock W 1 shared | ;\n unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpochMix}},
-		{"lock-in-start", "E-EPOCH-MIX: a lock inside a start epoch", "mpi-3.0", model.Relaxed,
+		{"lock-in-start", "E-EPOCH-MIX: a lock inside a start epoch", "mpi-3.0", spec.Relaxed,
 			two + " start W {1} | post W {0} ;\n lock W 1 excl | ;\n unlock W 1 | ;\n complete W | wait W ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpochMix}},
-		{"nested-start", "E-EPOCH-MIX: a nested start", "mpi-3.0", model.Relaxed,
+		{"nested-start", "E-EPOCH-MIX: a nested start", "mpi-3.0", spec.Relaxed,
 			two + " start W {1} | post W {0} ;\n start W {1} | ;\n complete W | wait W ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpochMix}},
-		{"lock-while-exposed", "E-EPOCH-MIX: a lock of a target between its post and wait (node330)", "mpi-3.0", model.Relaxed,
+		{"lock-while-exposed", "E-EPOCH-MIX: a lock of a target between its post and wait (node330)", "mpi-3.0", spec.Relaxed,
 			two + " | post W {0} ;\n | lock W 1 excl ;\n | unlock W 1 ;\n | wait W ;\n start W {1} | ;\n complete W | ;\nexists (x=0)\n",
 			[]string{"x=0;"}, []spec.RuleID{spec.EEpochMix}},
-		{"lock-after-free", "E-EPOCH only: the unlock that follows names the same freed window", "mpi-3.0", model.Relaxed,
+		{"lock-after-free", "E-EPOCH only: the unlock that follows names the same freed window", "mpi-3.0", spec.Relaxed,
 			two + " free W | free W ;\n lock W 1 excl | ;\n unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpoch}},
-		{"flush-no-epoch", "E-SYNC-EPOCH: flush outside a passive-target epoch", "mpi-3.0", model.Relaxed,
+		{"flush-no-epoch", "E-SYNC-EPOCH: flush outside a passive-target epoch", "mpi-3.0", spec.Relaxed,
 			two + " flush W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.ESyncEpoch}},
-		{"unlock-no-lock", "E-SYNC-EPOCH: unlock without lock", "mpi-3.0", model.Relaxed,
+		{"unlock-no-lock", "E-SYNC-EPOCH: unlock without lock", "mpi-3.0", spec.Relaxed,
 			two + " unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.ESyncEpoch}},
-		{"origin-buf-source", "E-ORIGIN-BUF: the source register of a put rewritten before completion", "mpi-3.0", model.Relaxed,
+		{"origin-buf-source", "E-ORIGIN-BUF: the source register of a put rewritten before completion", "mpi-3.0", spec.Relaxed,
 			`{ win W allocate size=1; x = W@1[0]; 0:r0 = 1; }
  P0            | P1 ;
  lock W 1 excl |    ;
@@ -396,7 +396,7 @@ func TestErrors(t *testing.T) {
  unlock W 1    |    ;
 exists (x=1)
 `, []string{"x=1;"}, []spec.RuleID{spec.EOriginBuf}},
-		{"origin-buf-after-completion", "no E-ORIGIN-BUF once the completing call stands before the use", "mpi-3.0", model.Relaxed,
+		{"origin-buf-after-completion", "no E-ORIGIN-BUF once the completing call stands before the use", "mpi-3.0", spec.Relaxed,
 			`{ win W allocate size=1; x = W@1[0]; 0:r0 = 1; }
  P0            | P1 ;
  lock W 1 excl |    ;
@@ -405,49 +405,49 @@ exists (x=1)
  r0 = 2        |    ;
 exists (x=1)
 `, []string{"x=1;"}, nil},
-		{"sq-create", "E-SQ-FLAVOR: shared_query on create before MPI-4.1", "mpi-3.0", model.Relaxed,
+		{"sq-create", "E-SQ-FLAVOR: shared_query on create before MPI-4.1", "mpi-3.0", spec.Relaxed,
 			`{ win W create size=1; }
  P0                    | P1 ;
  r0 = shared_query W 1 |    ;
 exists (0:r0=0)
 `, []string{"0:r0=0;"}, []spec.RuleID{spec.ESQFlavor}},
-		{"ls-access", "E-LS-ACCESS: a remote store to a create window", "mpi-4.1", model.Relaxed,
+		{"ls-access", "E-LS-ACCESS: a remote store to a create window", "mpi-4.1", spec.Relaxed,
 			`{ win W create size=1; x = W@1[0]; }
  P0        | P1 ;
  store x 1 |    ;
 exists (x=0)
 `, []string{"x=0;"}, []spec.RuleID{spec.ELSAccess}},
-		{"ls-access-wrong-rank", "E-LS-ACCESS: shared_query grants access to the queried segment only", "mpi-4.1", model.Relaxed,
+		{"ls-access-wrong-rank", "E-LS-ACCESS: shared_query grants access to the queried segment only", "mpi-4.1", spec.Relaxed,
 			`{ win W allocate size=1; x = W@1[0]; y = W@2[0]; }
  P0                    | P1 | P2 ;
  r0 = shared_query W 1 |    |    ;
  [r0 != 0] store y 1   |    |    ;
 exists (y=0)
 `, []string{"y=0;"}, []spec.RuleID{spec.ELSAccess}},
-		{"separate-shm", "E-SEPARATE-SHM: remote load/store on a separate window", "mpi-3.0", model.Relaxed,
+		{"separate-shm", "E-SEPARATE-SHM: remote load/store on a separate window", "mpi-3.0", spec.Relaxed,
 			`{ win W allocate_shared size=1 model=separate; x = W@1[0]; }
  P0          | P1 ;
  r0 = load x |    ;
 exists (0:r0=0)
 `, []string{"0:r0=0;"}, []spec.RuleID{spec.ESeparateSHM}},
-		{"no-locks-lock_all", "E-INFO: lock_all on a no_locks window", "mpi-3.0", model.Relaxed,
+		{"no-locks-lock_all", "E-INFO: lock_all on a no_locks window", "mpi-3.0", spec.Relaxed,
 			`{ win W allocate size=1 no_locks=true; x = W@1[0]; }
  P0           | P1 ;
  lock_all W   |    ;
  unlock_all W |    ;
 exists (x=0)
 `, []string{"x=0;"}, []spec.RuleID{spec.EInfo}},
-		{"deadlock-fence", "DEADLOCK: a fence that one member never calls", "mpi-3.0", model.Relaxed,
+		{"deadlock-fence", "DEADLOCK: a fence that one member never calls", "mpi-3.0", spec.Relaxed,
 			two + " fence W | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.Deadlock}},
-		{"deadlock-locks", "DEADLOCK: an exclusive lock never released (and E-EPOCH-END: its holder finishes with it)", "mpi-3.0", model.Relaxed,
+		{"deadlock-locks", "DEADLOCK: an exclusive lock never released (and E-EPOCH-END: its holder finishes with it)", "mpi-3.0", spec.Relaxed,
 			two + " lock W 1 excl | lock W 1 excl ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.Deadlock, spec.EEpochEnd}},
-		{"align-allocate-int32", "E-ALIGN: an int64 at byte 4 of an allocate window", "mpi-4.1", model.Relaxed,
+		{"align-allocate-int32", "E-ALIGN: an int64 at byte 4 of an allocate window", "mpi-4.1", spec.Relaxed,
 			`{ win W allocate bytes=[16,16]; z = W@1[4] : int64; }
  P0 | P1          ;
     | r0 = load z ;
 exists (1:r0=0)
 `, []string{"1:r0=0;"}, []spec.RuleID{spec.EAlign}},
-		{"align-create", "no E-ALIGN on create windows: user memory is aligned for its type", "mpi-3.0", model.Relaxed,
+		{"align-create", "no E-ALIGN on create windows: user memory is aligned for its type", "mpi-3.0", spec.Relaxed,
 			`{ win W create bytes=[32,32]; z = W@1[16] : longdouble; }
  P0 | P1          ;
     | r0 = load z ;
@@ -527,8 +527,8 @@ exists (1:r0=0)
 	}
 	for _, c := range cases {
 		t.Run(c.sw, func(t *testing.T) {
-			off, offFlags := explore(t, c.src, "mpi-3.0,"+c.sw+"=off", model.Relaxed)
-			on, onFlags := explore(t, c.src, "mpi-3.0,"+c.sw+"=on", model.Relaxed)
+			off, offFlags := explore(t, c.src, "mpi-3.0,"+c.sw+"=off", spec.Relaxed)
+			on, onFlags := explore(t, c.src, "mpi-3.0,"+c.sw+"=on", spec.Relaxed)
 			if d := cmp.Diff(c.off, off); d != "" {
 				t.Errorf("%s=off: outcomes (-want +got):\n%s", c.sw, d)
 			}
@@ -621,11 +621,11 @@ func TestRuleTwins(t *testing.T) {
 	}
 	for _, c := range twins {
 		t.Run(c.rule.String(), func(t *testing.T) {
-			_, flags := explore(t, c.breaks, c.sem, model.Relaxed)
+			_, flags := explore(t, c.breaks, c.sem, spec.Relaxed)
 			if !slices.Contains(flags, c.rule) {
 				t.Errorf("%s not raised (flags %v) by:\n%s", c.rule, flags, c.breaks)
 			}
-			_, flags = explore(t, c.twin, c.sem, model.Relaxed)
+			_, flags = explore(t, c.twin, c.sem, spec.Relaxed)
 			if slices.Contains(flags, c.rule) {
 				t.Errorf("%s raised by the twin (flags %v):\n%s", c.rule, flags, c.twin)
 			}
@@ -637,7 +637,7 @@ func TestRuleTwins(t *testing.T) {
 func TestReviewRegressions(t *testing.T) {
 	runCases(t, []ruleCase{
 		{"forwarded-load-after-completer", "§3: an instruction after the completing call does not execute before it returns, even a forwarded load",
-			"mpi-3.0", model.Relaxed, `{ win W allocate size=1; win V allocate_shared size=1; y = V@0[0]; W@1[0] = 5; }
+			"mpi-3.0", spec.Relaxed, `{ win W allocate size=1; win V allocate_shared size=1; y = V@0[0]; W@1[0] = 5; }
  P0              | P1      ;
  fence W         | fence W ;
  r0 = get W@1[0] |         ;
@@ -646,7 +646,7 @@ func TestReviewRegressions(t *testing.T) {
  r0 = load y     |         ;
 exists (0:r0=5)
 `, []string{"0:r0=1;"}, nil},
-		{"guard-is-no-origin-buffer", "§3: a guard register is not the source register of a put", "mpi-3.0", model.Relaxed,
+		{"guard-is-no-origin-buffer", "§3: a guard register is not the source register of a put", "mpi-3.0", spec.Relaxed,
 			`{ win W allocate size=1; 0:r1 = 1; }
  P0                     | P1      ;
  fence W                | fence W ;
@@ -655,7 +655,7 @@ exists (0:r0=5)
  fence W                | fence W ;
 exists (W@1[0]=7)
 `, []string{"W@1[0]=7;"}, nil},
-		{"post-while-locked", "E-EPOCH-MIX: a post while the caller's window is locked (locked and exposed at once)", "mpi-3.0", model.Relaxed,
+		{"post-while-locked", "E-EPOCH-MIX: a post while the caller's window is locked (locked and exposed at once)", "mpi-3.0", spec.Relaxed,
 			`{ win W allocate size=1; }
  P0            | P1         | P2          ;
  lock W 1 excl | recv 0     | start W {1} ;
@@ -664,13 +664,13 @@ exists (W@1[0]=7)
  unlock W 1    | wait W     |             ;
 exists (W@1[0]=0)
 `, []string{"W@1[0]=0;"}, []spec.RuleID{spec.EEpochMix}},
-		{"align-guard-false", "§6: a misaligned access raises E-ALIGN only when it executes, not when its guard skips it", "mpi-3.0", model.Relaxed,
+		{"align-guard-false", "§6: a misaligned access raises E-ALIGN only when it executes, not when its guard skips it", "mpi-3.0", spec.Relaxed,
 			`{ win W allocate_shared bytes=[3,16]; z = W@1[0] : longdouble; 1:r0 = 0; }
  P0 | P1                   ;
     | [r0 == 1] r1 = load z ;
 exists (1:r1=0)
 `, []string{"1:r1=0;"}, nil},
-		{"noop-gacc-vs-separate-store", "§5: a no_op accumulate conflicts with stores in separate windows (S3)", "mpi-3.0", model.Relaxed,
+		{"noop-gacc-vs-separate-store", "§5: a no_op accumulate conflicts with stores in separate windows (S3)", "mpi-3.0", spec.Relaxed,
 			`{ win W allocate size=1 model=separate; x = W@1[0]; }
  P0                  | P1        ;
  lock W 1 shared     | store x 1 ;
@@ -699,7 +699,7 @@ exists (1:r0=1)
 		t.Fatal(err)
 	}
 	sem, _ := spec.Preset("mpi-4.1")
-	p, _ := model.Compile(lt, sem, model.Relaxed)
+	p, _ := model.Compile(lt, sem, spec.Relaxed)
 	flags := func(noReduce bool) []spec.RuleID {
 		r, err := explorer.Explore(p, explorer.Options{NoReduce: noReduce})
 		if err != nil {

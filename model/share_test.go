@@ -31,7 +31,7 @@ func TestUnderIsCompile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, hw := range model.HWModels {
+		for _, hw := range spec.HWModels {
 			first, err := model.Compile(lt, sems[0], hw)
 			if err != nil {
 				t.Fatal(err)

@@ -1,6 +1,10 @@
 package model
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/rmacheck/rmacheck/spec"
+)
 
 // State is a fixed-width encoding of one state of the program: every field at
 // an offset fixed by the program's Layout. Equal states are equal byte strings,
@@ -109,9 +113,9 @@ func (p *Program) buildLayout() {
 		l.Done = append(l.Done, take(8, true))
 		l.InCall = append(l.InCall, take(1, uses.twoPhase[i]))
 		l.Regs = append(l.Regs, take(8*len(pr.Regs), len(pr.Regs) > 0))
-		l.TSOLen = append(l.TSOLen, take(1, p.HW == TSO))
+		l.TSOLen = append(l.TSOLen, take(1, p.HW == spec.TSO))
 		bufCap := 0
-		if p.HW == TSO {
+		if p.HW == spec.TSO {
 			bufCap = pr.Stores
 		}
 		l.TSOBuf = append(l.TSOBuf, take(9*bufCap, bufCap > 0))

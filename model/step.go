@@ -76,7 +76,7 @@ func (p *Program) try(s, scratch State, st Step, rec *Record) bool {
 
 func (p *Program) procSuccessors(s, scratch State, proc int, rec *Record, emit func(Step, State)) {
 	l := &p.Layout
-	if p.HW == TSO && s[l.TSOLen[proc]] > 0 {
+	if p.HW == spec.TSO && s[l.TSOLen[proc]] > 0 {
 		st := Step{Kind: StepDrain, Proc: int8(proc)}
 		p.try(s, scratch, st, rec)
 		emit(st, scratch)
@@ -124,7 +124,7 @@ func (p *Program) ready(s State, proc, j int, done uint64) bool {
 		return false // read, and waiting for its guard to commit
 	}
 	if in.Blockers&^done == 0 {
-		return !in.IsMPI || p.HW != TSO || s[p.Layout.TSOLen[proc]] == 0
+		return !in.IsMPI || p.HW != spec.TSO || s[p.Layout.TSOLen[proc]] == 0
 	}
 	return p.canForward(proc, in, done)
 }

@@ -15,10 +15,6 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// FormatVersion is the version of the JSON records; a change that removes or
-// renames a field raises it.
-const FormatVersion = 1
-
 // Citation is the MPI-4.1 report nodes a rule rests on, as a message suffix
 // (" [node327, node330]"), or "" for a rule with none (DEADLOCK, RACE).
 func Citation(rule spec.RuleID) string {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -134,7 +133,7 @@ const verdictWidth = 22
 
 // NewTable starts a table of the tests' results under sems, and prints its header.
 func NewTable(w io.Writer, sems []spec.Semantics, tests []*litmus.Test) *TableWriter {
-	t := &TableWriter{w: w, sems: sems, widths: []int{len("Test"), len("relaxed")}}
+	t := &TableWriter{w: w, sems: sems, widths: []int{len("Test"), len(spec.Relaxed.String())}}
 	for _, lt := range tests {
 		t.widths[0] = max(t.widths[0], len(lt.Name))
 	}
@@ -161,8 +160,8 @@ func (t *TableWriter) row(cells []string) {
 
 // Test prints the rows of one test: its results, in any order of hw and semantics.
 func (t *TableWriter) Test(results []explorer.JobResult) {
-	var hws []model.HW
-	cells := map[model.HW][]string{}
+	var hws []spec.HW
+	cells := map[spec.HW][]string{}
 	var failures []string
 	for i := range results {
 		jr := &results[i]
@@ -171,7 +170,7 @@ func (t *TableWriter) Test(results []explorer.JobResult) {
 			cells[jr.HW] = make([]string, len(t.sems))
 		}
 		cells[jr.HW][semIndex(t.sems, jr.Sem)] = tableCell(jr)
-		if jr.ExpectStatus() == "broken" && jr.Err == nil {
+		if jr.ExpectStatus() == litmus.ExpectBroken && jr.Err == nil {
 			failures = append(failures, fmt.Sprintf("FAIL %s (%s): %s hw=%s: expected %s, found %s",
 				jr.Test.Name, jr.Test.File, jr.Sem.Name, jr.HW, jr.Expect.ObsString(), jr.Result.Verdict()))
 		}
@@ -199,9 +198,9 @@ func tableCell(jr *explorer.JobResult) string {
 	}
 	cell := jr.Result.Verdict().String()
 	switch jr.ExpectStatus() {
-	case "met":
+	case litmus.ExpectMet:
 		cell += " ok"
-	case "broken":
+	case litmus.ExpectBroken:
 		cell += " FAIL"
 	}
 	return cell

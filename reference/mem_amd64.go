@@ -1,5 +1,7 @@
 package reference
 
+import "github.com/rmacheck/rmacheck/spec"
+
 // load is a plain 64-bit machine load.
 //
 //go:noescape
@@ -18,7 +20,7 @@ func fence()
 func cycles() int64
 
 // MachineHW is the hardware model of this machine's plain accesses.
-const MachineHW = "tso"
+const MachineHW = spec.TSO
 
 // relaxedVisible reports whether plain accesses show the processor's reordering.
 const relaxedVisible = true

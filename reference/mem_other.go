@@ -5,6 +5,8 @@ package reference
 import (
 	"sync/atomic"
 	"time"
+
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 // Without assembly stubs for this architecture, plain accesses go through Go's
@@ -16,7 +18,7 @@ func store(p *int64, v int64) { atomic.StoreInt64(p, v) }
 func fence()                  { atomic.AddInt64(new(int64), 0) }
 
 // MachineHW is the hardware model the runtime's accesses follow here.
-const MachineHW = "sc"
+const MachineHW = spec.SC
 
 const relaxedVisible = false
 

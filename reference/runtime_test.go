@@ -22,7 +22,7 @@ func compile(t testing.TB, src, sem string) *model.Program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := model.Compile(lt, s, model.SC)
+	p, err := model.Compile(lt, s, spec.SC)
 	if err != nil {
 		t.Fatal(err)
 	}

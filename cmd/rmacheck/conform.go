@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,8 +14,10 @@ import (
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/conform/cgen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
-	"github.com/rmacheck/rmacheck/model"
+	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 type conformFlags struct {
@@ -90,6 +91,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	if err != nil {
 		return err
 	}
+	hw, _ := f.comparedHW() // checked by conformTarget
 	if len(f.sems) == 0 {
 		f.sems = []string{"mpi-4.1"}
 	}
@@ -100,6 +102,11 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	tests, bad, err := loadTests(cmd, args, f.shard)
 	if err != nil {
 		return err
+	}
+	if f.target.keepC != "" {
+		if err := sameNames(tests); err != nil {
+			return exitError{code: exitBadInput, err: fmt.Errorf("--keep-c: %w", err)}
+		}
 	}
 	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	var ctx context.Context
@@ -112,7 +119,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	for _, t := range tests {
 		for _, sem := range sems {
 			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, Search: search,
-				HW: f.hw, Context: ctx, Progress: conformProgress(errw, t.Name, f.json)}
+				HW: hw, Context: ctx, Progress: conformProgress(errw, t.Name, f.json)}
 			rep, err := target.Run(t, sem, opt)
 			clearProgress(errw, f.json)
 			if exit, ok := interruptedExit(err); ok {
@@ -120,6 +127,9 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 			}
 			if err != nil {
 				fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
+				if f.json { // a record for every run: reports read the failed ones from it
+					record.WriteLine(out, record.FailedConform(t, sem, target, opt.ComparedHW(), f.seed, err))
+				}
 				switch conformErrorExit(err) {
 				case exitCannotRun:
 					cannotRun = true
@@ -143,7 +153,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 					t.File, sem.Name, 100*rep.Starvation)
 			}
 			if f.json {
-				json.NewEncoder(out).Encode(output.NewConformRecord(rep))
+				record.WriteLine(out, record.NewConform(rep))
 			} else {
 				output.Histogram(out, rep)
 			}
@@ -171,10 +181,8 @@ func (f conformFlags) conformTarget(cmd *cobra.Command) (conform.Target, error) 
 	if _, ok := conform.KnownLibrary(f.target.name); !ok && !f.target.install() {
 		return f.target.target() // the usage error naming the targets
 	}
-	if f.hw != "" {
-		if _, err := model.ParseHW(f.hw); err != nil {
-			return nil, usageErrorf("--hw: %v", err)
-		}
+	if _, err := f.comparedHW(); err != nil {
+		return nil, err
 	}
 	if err := f.target.checkLaunch(func(err error) { printErrors(cmd.ErrOrStderr(), err) }); err != nil {
 		return nil, err
@@ -184,6 +192,18 @@ func (f conformFlags) conformTarget(cmd *cobra.Command) (conform.Target, error) 
 		return nil, err
 	}
 	return target, makeKeepDir(f.target.keepC)
+}
+
+// comparedHW is the hardware model --hw names (nil: the machine's).
+func (f conformFlags) comparedHW() (*spec.HW, error) {
+	if f.hw == "" {
+		return nil, nil
+	}
+	hw, err := spec.ParseHW(f.hw)
+	if err != nil {
+		return nil, usageErrorf("--hw: %v", err)
+	}
+	return &hw, nil
 }
 
 // conformProgress prints the rate and an estimate of the time left, on a terminal.
@@ -228,4 +248,17 @@ func conformErrorExit(err error) int {
 		return exitBadInput
 	}
 	return exitFailed
+}
+
+// sameNames refuses two tests of one name: their C programs would be one file of
+// --keep-c, and the second would silently replace the first.
+func sameNames(tests []*litmus.Test) error {
+	first := map[string]string{}
+	for _, t := range tests {
+		if f, ok := first[t.Name]; ok {
+			return fmt.Errorf("%s and %s are both test %s: their C programs would overwrite each other (rename one)", f, t.File, t.Name)
+		}
+		first[t.Name] = t.File
+	}
+	return nil
 }

@@ -8,8 +8,8 @@ import (
 
 	"github.com/rmacheck/rmacheck/evidence"
 	"github.com/rmacheck/rmacheck/explorer"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 type diffFlags struct {
@@ -39,7 +39,7 @@ func newDiffCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.sems, "sem", nil, "the two semantics to compare (give --sem twice)")
-	fl.StringVar(&f.hw, "hw", "relaxed", "hardware model: sc, tso or relaxed")
+	fl.StringVar(&f.hw, "hw", spec.Relaxed.String(), "hardware model: sc, tso or relaxed")
 	fl.BoolVar(&f.switches, "switches", false, "say which switch makes each difference (toggling them one at a time)")
 	addSearchFlags(fl, &f.search, defaultMaxStates)
 	return cmd
@@ -57,7 +57,7 @@ func runDiff(cmd *cobra.Command, args []string, f diffFlags) error {
 	if err != nil {
 		return err
 	}
-	hw, err := model.ParseHW(f.hw)
+	hw, err := spec.ParseHW(f.hw)
 	if err != nil {
 		return usageErrorf("--hw: %v", err)
 	}

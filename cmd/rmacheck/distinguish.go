@@ -11,8 +11,8 @@ import (
 
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 type distinguishFlags struct {
@@ -49,7 +49,7 @@ func newDistinguishCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.sems, "sem", nil, "the two semantics PRESET[,switch=on|off...] (give --sem twice)")
-	fl.StringVar(&f.hw, "hw", "relaxed", "hardware model: sc, tso or relaxed")
+	fl.StringVar(&f.hw, "hw", spec.Relaxed.String(), "hardware model: sc, tso or relaxed")
 	fl.IntVar(&f.maxProcs, "max-procs", 3, "at most this many processes")
 	fl.IntVar(&f.maxInstrs, "max-instrs", 4, "at most this many instructions per process (sync calls included) in the tests reported")
 	fl.StringVar(&f.out, "out", "", "write the printed tests as DIR/NAME.lit")
@@ -68,7 +68,7 @@ func runDistinguish(cmd *cobra.Command, f distinguishFlags) error {
 	if len(f.sems) == 0 || len(sems) != 2 {
 		return usageErrorf("give exactly two semantics: --sem X --sem Y")
 	}
-	hw, err := model.ParseHW(f.hw)
+	hw, err := spec.ParseHW(f.hw)
 	if err != nil {
 		return usageErrorf("--hw: %v", err)
 	}
@@ -107,7 +107,7 @@ func runDistinguish(cmd *cobra.Command, f distinguishFlags) error {
 		if err := os.MkdirAll(f.out, 0o755); err != nil {
 			return ioError(err)
 		}
-		var b atomicfile.Batch
+		b := atomicfile.Batch{Outputs: true}
 		for _, d := range shown {
 			b.Add(filepath.Join(f.out, d.Test.Name+".lit"), d.Source, 0o644)
 		}

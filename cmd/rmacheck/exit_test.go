@@ -116,6 +116,10 @@ func TestNonsenseFlagsRefused(t *testing.T) {
 			t.Errorf("rmacheck %s: exit %d, stdout %q, stderr %q; want 2 and a message on %s", strings.Join(c.args, " "), code, stdout, stderr, c.flag)
 		}
 	}
+	// Both of fuzz's bounds 0: it would run forever.
+	if code, _, stderr := runCLI("fuzz", "--time", "0", "--programs", "0"); code != exitBadInput || !strings.Contains(stderr, "give one bound") {
+		t.Errorf("fuzz --time 0 --programs 0: exit %d, %s", code, stderr)
+	}
 	// 0 keeps its documented meaning.
 	if code, _, stderr := runCLI("run", "-j", "0", "--max-states", "0", "testdata/sb.lit"); code != 0 {
 		t.Errorf("run -j 0 --max-states 0: exit %d, %s", code, stderr)

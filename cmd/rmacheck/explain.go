@@ -58,7 +58,7 @@ describes all three. With --all it lists every rule.` + "\n" + exitStatusHelp("t
 				}
 			}
 			if strings.EqualFold(name, "hw") {
-				for i, h := range spec.HardwareModels {
+				for i, h := range spec.HWModels {
 					if i > 0 {
 						fmt.Fprintln(out)
 					}
@@ -66,7 +66,7 @@ describes all three. With --all it lists every rule.` + "\n" + exitStatusHelp("t
 				}
 				return nil
 			}
-			if h, ok := spec.LookupHardwareModel(strings.ToLower(name)); ok {
+			if h, err := spec.ParseHW(strings.ToLower(name)); err == nil {
 				explainHW(out, h)
 				return nil
 			}
@@ -91,7 +91,7 @@ func unknownName(name string) error {
 	b.WriteString(wrapIndent("rules: "+strings.Join(ids, " "), 80, "  "))
 	b.WriteString(wrapIndent("switches: "+strings.Join(sws, " "), 80, "  "))
 	b.WriteString(wrapIndent("presets: "+strings.Join(spec.PresetNames(), " "), 80, "  "))
-	b.WriteString(wrapIndent("hardware models: sc tso relaxed (and hw for all three)", 80, "  "))
+	b.WriteString(wrapIndent("hardware models: "+spec.HWNames(" ")+" (and hw for all three)", 80, "  "))
 	return fmt.Errorf("%s", strings.TrimSuffix(b.String(), "\n"))
 }
 
@@ -107,8 +107,9 @@ func classMeaning(c spec.Class) string {
 	}
 }
 
-func explainHW(w io.Writer, h spec.HardwareModel) {
-	fmt.Fprintf(w, "%s: a hardware model of --hw: %s\n\n", h.Name, h.About)
+func explainHW(w io.Writer, hw spec.HW) {
+	h := hw.Info()
+	fmt.Fprintf(w, "%s: a hardware model of --hw: %s\n\n", hw, h.About)
 	fmt.Fprint(w, wrapText(h.Text, 80))
 }
 

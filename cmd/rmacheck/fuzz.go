@@ -92,6 +92,10 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 		atLeast("programs", f.programs, 0, "0: only --time")); err != nil {
 		return err
 	}
+	if f.dur == 0 && f.programs == 0 {
+		// Neither bound: the fuzzer would never stop by itself.
+		return usageErrorf("--time 0 and --programs 0: give one bound (a time, or a number of programs)")
+	}
 	for _, s := range f.syncs {
 		switch s {
 		case "none", "fence", "lock_all", "pscw", "barrier":
@@ -124,7 +128,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 			if err := os.MkdirAll(f.out, 0o755); err != nil {
 				return ioError(err)
 			}
-			var b atomicfile.Batch // the .lit and its C, both or neither
+			b := atomicfile.Batch{Outputs: true} // the .lit and its C, both or neither
 			written := []string{filepath.Join(f.out, fd.Test.Name+".lit")}
 			b.Add(written[0], fd.Source, 0o644)
 			if isMPI { // the C a library's developers can run

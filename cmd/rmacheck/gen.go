@@ -89,7 +89,7 @@ func runGen(cmd *cobra.Command, f genFlags) error {
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return ioError(err)
 	}
-	var b atomicfile.Batch
+	b := atomicfile.Batch{Outputs: true}
 	for _, ft := range fam {
 		b.Add(filepath.Join(f.out, ft.Name+".lit"), ft.Source, 0o644)
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 )
 
 // skipIfStarved skips a test whose MPI run timed out on a loaded machine (exit 3 and
@@ -86,11 +86,11 @@ func writeMPLit(t *testing.T) string {
 }
 
 // conformRecords reads conform --json's records, one a line.
-func conformRecords(t *testing.T, stdout string) []output.ConformRecord {
+func conformRecords(t *testing.T, stdout string) []record.Conform {
 	t.Helper()
-	var recs []output.ConformRecord
+	var recs []record.Conform
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
-		var r output.ConformRecord
+		var r record.Conform
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("%v: %s", err, line)
 		}
@@ -185,6 +185,12 @@ func TestConformExitMeansOneThingOnEveryTarget(t *testing.T) {
 	code, _, stderr = runCLI("conform", "--target", "mpich", "--runs", "10", "--keep-c", keep, sb)
 	if code != exitBadInput || !strings.Contains(stderr, "cannot write") {
 		t.Errorf("mpich, --keep-c over a directory: exit %d, %s", code, stderr)
+	}
+	dupA := write("a.lit", "MPI dup\n{ win W allocate size=1; x = W@1[0]; }\n P0 | P1 ;\n fence W | fence W ;\n fence W | fence W ;\nexists (x=0)\n")
+	dupB := write("b.lit", "MPI dup\n{ win W allocate size=1; x = W@1[0]; }\n P0 | P1 ;\n fence W | fence W ;\nexists (x=0)\n")
+	code, _, stderr = runCLI("conform", "--target", "mpich", "--runs", "10", "--keep-c", keep, dupA, dupB)
+	if code != exitBadInput || !strings.Contains(stderr, "would overwrite each other") {
+		t.Errorf("mpich, --keep-c with two tests named dup: exit %d, %s", code, stderr)
 	}
 	t.Setenv("TMPDIR", filepath.Join(dir, "nonexistent"))
 	code, _, stderr = runCLI("conform", "--target", "mpich", "--runs", "10", sb)

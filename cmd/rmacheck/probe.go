@@ -1,13 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/record"
 )
 
 func newProbeCmd() *cobra.Command {
@@ -49,9 +49,7 @@ func newProbeCmd() *cobra.Command {
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(pr); err != nil {
+				if err := record.WriteProbe(out, pr); err != nil {
 					return err
 				}
 			} else {

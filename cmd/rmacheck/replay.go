@@ -35,7 +35,7 @@ func newReplayCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.sem, "sem", "mpi-4.1", "semantics PRESET[,switch=on|off...]")
-	fl.StringVar(&f.hw, "hw", "relaxed", "hardware model: sc, tso or relaxed")
+	fl.StringVar(&f.hw, "hw", spec.Relaxed.String(), "hardware model: sc, tso or relaxed")
 	fl.StringVar(&f.outcome, "outcome", "", `the outcome, e.g. '1:r0=0; x=1' or '1:r0=0 /\ x=1'`)
 	fl.StringVar(&f.flag, "flag", "", "a rule id, e.g. E-EPOCH: replay the first execution found that breaks it")
 	addSearchFlags(fl, &f.search, defaultMaxStates)
@@ -60,7 +60,7 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 	if err != nil {
 		return err
 	}
-	hw, err := model.ParseHW(f.hw)
+	hw, err := spec.ParseHW(f.hw)
 	if err != nil {
 		return usageErrorf("--hw: %v", err)
 	}

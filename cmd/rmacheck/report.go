@@ -2,11 +2,9 @@ package main
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,14 +13,14 @@ import (
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
-	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 type reportFlags struct {
 	out, title, date       string
 	sems, hws              []string
-	conform, logs, probes  []string
+	conform, probes        []string
 	question, upstream     string
 	index                  string
 	exploit, noDistinguish bool
@@ -48,26 +46,25 @@ func newReportCmd() *cobra.Command {
 			`the program, the verdict and outcomes per semantics and hw model, the flags with links to the MPI-4.1 `+
 			`report nodes, every difference between two semantics with its witness (each distinct witness drawn once `+
 			`as an execution diagram in the HTML, with reads-from edges and the steps that run out of program order `+
-			`marked), and the conformance runs of the JSON files given with --conform (from rmacheck conform --json) `+
-			`and of the logs given with --conform-log (its standard error: time-outs, crashes, refusals), each `+
-			`compared with the model on the hw model it names. The page needs no network. The report states the `+
+			`marked), and the conformance runs of the JSON files given with --conform (from rmacheck conform --json, `+
+			`which records failed and refused runs too: time-outs, crashes, refusals), each compared with the model `+
+			`on the hw model it names. The page needs no network. The report states the `+
 			`command, the rmacheck version and the date that produced it. --index DIR writes DIR/README.md, the `+
 			`list of the reports in DIR with their questions and answers.`, 80) + "\n" + exitStatusHelp("the report was written", "a search stopped at --max-states (no report is written)"),
 		Example: `  rmacheck report litmus/ticket435 --out reports/ticket-435
-  rmacheck conform --target reference --json litmus/ticket435 > ref.json 2> ref.log
-  rmacheck report litmus/ticket435 --out reports/ticket-435 --conform ref.json --conform-log ref.log
+  rmacheck conform --target reference --json litmus/ticket435 > ref.json
+  rmacheck report litmus/ticket435 --out reports/ticket-435 --conform ref.json
   rmacheck report --index reports`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runReport(cmd, args, f) },
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.out, "out", "", "the report's folder (required)")
-	fl.BoolVar(&f.matrix, "matrix", false, "write OUT/README.md, the conformance matrix of the --conform files (a column each, its --conform-log of the same name beside it) instead of a report: the tests with a finding in some column")
+	fl.BoolVar(&f.matrix, "matrix", false, "write OUT/README.md, the conformance matrix of the --conform files (a column each) instead of a report: the tests with a finding in some column")
 	fl.StringVar(&f.title, "title", "", "the report's title (default: from --out)")
 	fl.StringVar(&f.date, "date", "", "the date written in the report (default: today, UTC)")
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics to compare (default: every preset)")
-	fl.StringArrayVar(&f.hws, "hw", []string{"relaxed"}, "hardware models (repeat for several)")
+	fl.StringArrayVar(&f.hws, "hw", []string{spec.Relaxed.String()}, "hardware models (repeat for several)")
 	fl.StringArrayVar(&f.conform, "conform", nil, "conformance results (rmacheck conform --json output) to include")
-	fl.StringArrayVar(&f.logs, "conform-log", nil, "the standard error of a conform run (TARGET.log): its failed runs")
 	fl.StringArrayVar(&f.probes, "probe", nil, "rmacheck probe --json output of a library to include")
 	fl.StringVar(&f.question, "question", "", "the question the report answers, its answer and the checks the answer rests on")
 	fl.StringVar(&f.upstream, "upstream", "", "the status upstream of library findings (reports/upstream/status.json)")
@@ -95,7 +92,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 			return exitError{code: exitBadInput, err: err}
 		}
 		path := filepath.Join(f.index, "README.md")
-		if err := atomicfile.WriteFile(path, page, 0o644); err != nil {
+		if err := atomicfile.WriteOutput(path, page, 0o644); err != nil {
 			return ioError(err)
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
@@ -114,9 +111,9 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	if err != nil {
 		return err
 	}
-	var hws []model.HW
+	var hws []spec.HW
 	for _, h := range f.hws {
-		hw, err := model.ParseHW(h)
+		hw, err := spec.ParseHW(h)
 		if err != nil {
 			return usageErrorf("--hw: %v", err)
 		}
@@ -138,29 +135,22 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		r.Date = time.Now().UTC().Format("2006-01-02")
 	}
 	for _, path := range f.conform {
-		runs, err := output.ReadConformRecords(path)
+		runs, err := record.ReadConform(path)
 		if err != nil {
 			return exitError{code: exitBadInput, err: err}
 		}
 		r.Conform = append(r.Conform, runs...)
-	}
-	for _, path := range f.logs {
-		errs, err := evidence.ReadConformLog(path)
-		if err != nil {
-			return exitError{code: exitBadInput, err: err}
-		}
-		r.ConformErrors = append(r.ConformErrors, errs...)
 	}
 	for _, path := range f.probes {
 		data, err := litmus.ReadFile(path, maxFileSize)
 		if err != nil {
 			return exitError{code: exitBadInput, err: err}
 		}
-		pr := evidence.Probe{Name: filepath.Base(path)}
-		if err := json.Unmarshal(data, &pr.Probe); err != nil {
-			return exitError{code: exitBadInput, err: fmt.Errorf("%s: %v (want rmacheck probe --json output)", path, err)}
+		pr, err := record.ParseProbe(path, data)
+		if err != nil {
+			return exitError{code: exitBadInput, err: err}
 		}
-		r.Probes = append(r.Probes, pr)
+		r.Probes = append(r.Probes, evidence.Probe{Name: filepath.Base(path), Probe: *pr})
 	}
 	if f.question != "" {
 		if r.Question, err = evidence.ReadQuestion(f.question); err != nil {
@@ -190,7 +180,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return ioError(err)
 	}
-	var b atomicfile.Batch // both or neither: never a new report.md beside an old report.html
+	b := atomicfile.Batch{Outputs: true} // both or neither: never a new report.md beside an old report.html
 	b.Add(filepath.Join(f.out, "report.md"), r.Markdown(), 0o644)
 	b.Add(filepath.Join(f.out, "report.html"), r.HTML(), 0o644)
 	if err := b.Commit(); err != nil {
@@ -200,36 +190,25 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	return nil
 }
 
-// writeMatrix writes the conformance matrix of the --conform files: one column each,
-// with the errors of the --conform-log whose name is the same but for .log.
+// writeMatrix writes the conformance matrix of the --conform files, one column each.
 func writeMatrix(cmd *cobra.Command, args []string, f reportFlags) error {
 	if len(args) > 0 || f.out == "" || len(f.conform) == 0 {
 		return usageErrorf("--matrix takes no files, and needs --out and --conform")
 	}
-	logs := map[string]string{}
-	for _, path := range f.logs {
-		logs[strings.TrimSuffix(path, filepath.Ext(path))] = path
-	}
 	var cols []evidence.MatrixColumn
 	for _, path := range f.conform {
-		var col evidence.MatrixColumn
-		var err error
-		if col.Records, err = output.ReadConformRecords(path); err != nil {
+		recs, err := record.ReadConform(path)
+		if err != nil {
 			return exitError{code: exitBadInput, err: err}
 		}
-		if log, ok := logs[strings.TrimSuffix(path, filepath.Ext(path))]; ok {
-			if col.Errors, err = evidence.ReadConformLog(log); err != nil {
-				return exitError{code: exitBadInput, err: err}
-			}
-		}
-		cols = append(cols, col)
+		cols = append(cols, recs)
 	}
 	title := cmp.Or(f.title, "Conformance matrix")
 	path := filepath.Join(f.out, "README.md")
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return ioError(err)
 	}
-	if err := atomicfile.WriteFile(path, evidence.Matrix(title, cols), 0o644); err != nil {
+	if err := atomicfile.WriteOutput(path, evidence.Matrix(title, cols), 0o644); err != nil {
 		return ioError(err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -13,8 +12,8 @@ import (
 
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -168,13 +167,13 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	var hws []model.HW // none: relaxed and the hw models of each test's expect lines
+	var hws []spec.HW // none: relaxed and the hw models of each test's expect lines
 	if f.hw != "" {
-		hw, err := model.ParseHW(f.hw)
+		hw, err := spec.ParseHW(f.hw)
 		if err != nil {
 			return usageErrorf("--hw: %v", err)
 		}
-		hws = []model.HW{hw}
+		hws = []spec.HW{hw}
 	}
 	switch f.show {
 	case "", "outcomes", "witness", "all":
@@ -219,7 +218,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 		sum.add(errw, jr)
 		switch {
 		case f.json:
-			json.NewEncoder(out).Encode(output.NewRunRecord(jr))
+			record.WriteLine(out, record.NewRun(jr))
 		case table == nil:
 			output.Block(out, jr, output.Show(f.show))
 		default:
@@ -264,9 +263,9 @@ func (s *runSummary) add(w io.Writer, jr *explorer.JobResult) {
 		return
 	}
 	switch jr.ExpectStatus() {
-	case "met":
+	case litmus.ExpectMet:
 		s.passed++
-	case "broken":
+	case litmus.ExpectBroken:
 		s.failed++
 	}
 	if hit := s.gates.hits(jr.Result.Verdict()); len(hit) > 0 {

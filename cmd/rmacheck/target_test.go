@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 )
 
 // fakeMPI is an MPI install whose mpicc and mpiexec are scripts: its programs print
@@ -39,7 +39,7 @@ func TestConformMPIPrefix(t *testing.T) {
 	}
 	code, stdout, stderr = runCLI("conform", "--mpicc", fakeMPI+"/bin/mpicc", "--mpiexec", fakeMPI+"/bin/mpiexec",
 		"--env", "FAKE_OUTCOMES=1,1;2,2", "--env", "FAKE_LIBRARY=MPICH Version: 9.8", "--runs", "50", "--json", "testdata/sb.lit")
-	var rec output.ConformRecord
+	var rec record.Conform
 	if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
 		t.Fatalf("%v: %s%s", err, stdout, stderr)
 	}

@@ -68,7 +68,7 @@ func (e *Unsupported) Error() string {
 // Generate writes the C program of a validated test.
 func Generate(t *litmus.Test, opt Options) ([]byte, error) {
 	sem, _ := spec.Preset("mpi-4.1")
-	p, err := model.Compile(t, sem, model.SC)
+	p, err := model.Compile(t, sem, spec.SC)
 	if err != nil {
 		return nil, err
 	}
@@ -678,7 +678,7 @@ func (g *gen) resetMemory() {
 		w, rank, disp, typ, _ := g.t.ResolveLoc(*in.Loc)
 		wi := g.wins[g.winIndex(w.Name)]
 		g.printf("    if (me == %d) /* %s = %d */\n", rank, comment(litmus.LocString(*in.Loc)), in.Value)
-		g.printf("        *(volatile %s *)(base_%s + %d) = %s;\n", cType(typ), wi.base.id, disp*wi.du, toC(typ, fmt.Sprint(in.Value)))
+		g.printf("        *(volatile %s *)(base_%s + %d) = %s;\n", cType(typ), wi.base.id, disp*wi.du, toC(typ, cInt(in.Value)))
 	}
 	g.printf("}\n\n")
 }

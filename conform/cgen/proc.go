@@ -3,6 +3,7 @@ package cgen
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 
@@ -64,7 +65,7 @@ func (g *gen) proc(pi int) {
 		}
 	}
 	for _, r := range g.p.Procs[pi].Regs {
-		pg.decl("int64_t %s = %d;\n", regName(r), inits[r])
+		pg.decl("int64_t %s = %s;\n", regName(r), cInt(inits[r]))
 	}
 	for k, in := range code {
 		if in == nil {
@@ -94,7 +95,20 @@ func (pg *procGen) value(v litmus.Value) string {
 	if v.IsReg() {
 		return regName(v.Reg)
 	}
-	return fmt.Sprintf("%d", v.Imm)
+	return cInt(v.Imm)
+}
+
+// cInt is an int64 literal in C: -9223372036854775808 is not one (it is the negation of
+// a constant too large for any signed type: -Werror refused it), so it is INT64_MIN,
+// and values beyond int32 are INT64_C(...).
+func cInt(v int64) string {
+	switch {
+	case v == math.MinInt64:
+		return "INT64_MIN"
+	case v < math.MinInt32 || v > math.MaxInt32:
+		return fmt.Sprintf("INT64_C(%d)", v)
+	}
+	return fmt.Sprintf("%d", v)
 }
 
 func asserts(as []litmus.Assert) string {
@@ -307,9 +321,11 @@ func (pg *procGen) instr(k int, in *litmus.Instr) {
 	case op == litmus.OpMov:
 		pg.printf("%s = %s;\n", regName(in.Dst), pg.value(in.Args[0]))
 	case op == litmus.OpAdd:
-		pg.printf("%s = %s + %s;\n", regName(in.Dst), pg.value(in.Args[0]), pg.value(in.Args[1]))
+		// The model's registers wrap; signed overflow in C is undefined (and gcc
+		// optimizes a loop counting a register up on that assumption).
+		pg.printf("%s = rmc_add(%s, %s);\n", regName(in.Dst), pg.value(in.Args[0]), pg.value(in.Args[1]))
 	case op == litmus.OpSub:
-		pg.printf("%s = %s - %s;\n", regName(in.Dst), pg.value(in.Args[0]), pg.value(in.Args[1]))
+		pg.printf("%s = rmc_sub(%s, %s);\n", regName(in.Dst), pg.value(in.Args[0]), pg.value(in.Args[1]))
 	case op == litmus.OpRepeat:
 		pg.loopRow, pg.loopMPI = row, pg.bodyCallsMPI(k)
 		pg.decl("long spins_row%d;\n", row)

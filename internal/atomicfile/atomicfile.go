@@ -9,6 +9,11 @@
 // has been reserved (fallocate, where there is one), so that a full disk fails before
 // any byte changes; such a write is not atomic against a crash.
 //
+// A batch of a command's own outputs (Batch.Outputs: the files of gen --out, report
+// --out, --keep-c ...) follows no symbolic link: one found at an output path is replaced
+// by the new file, never written through (a link planted in an output directory would
+// otherwise have the command overwrite any file it can write).
+//
 // Errors name the file the caller gave, never the temporary file.
 package atomicfile
 
@@ -20,6 +25,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
 // WriteFile replaces path's contents with data (a new file gets perm, less the umask).
@@ -34,8 +41,19 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 // into place. The first error stops the batch; Commit then removes every temporary file
 // and changes nothing.
 type Batch struct {
-	files []*staged
-	err   error
+	// Outputs: the files are the command's own outputs in an output directory; a
+	// symbolic link at their path is replaced, not followed, and temporary files that
+	// an earlier, killed run left for these paths are removed.
+	Outputs bool
+	files   []*staged
+	err     error
+}
+
+// WriteOutput is WriteFile for a command's own output file (Batch.Outputs).
+func WriteOutput(path string, data []byte, perm fs.FileMode) error {
+	b := Batch{Outputs: true}
+	b.Add(path, data, perm)
+	return b.Commit()
 }
 
 type staged struct {
@@ -51,7 +69,7 @@ func (b *Batch) Add(path string, data []byte, perm fs.FileMode) {
 	if b.err != nil {
 		return
 	}
-	s, err := stage(path, data, perm)
+	s, err := stage(path, data, perm, b.Outputs)
 	if err != nil {
 		b.err = err
 		return
@@ -64,19 +82,33 @@ func (b *Batch) Err() error { return b.err }
 
 // Commit puts every staged file in place, or, when staging failed, removes the
 // temporary files and returns the error.
+//
+// Every file's space is taken before the first changes: the files rewritten in place
+// have their new sizes reserved first (a full disk fails there, with nothing changed),
+// then they are written, then the temporary files are renamed. Writing a hard-linked
+// report.html in place after report.md's rename left a new report.md beside the old
+// report.html on a full disk.
 func (b *Batch) Commit() error {
 	if b.err != nil {
 		b.Abort()
 		return b.err
 	}
-	for i, s := range b.files {
-		var err error
-		if s.tmp != "" {
-			err = os.Rename(s.tmp, s.target)
-		} else {
-			err = writeInPlace(s.target, s.data)
+	inPlace, err := b.reserveInPlace()
+	if err != nil {
+		b.Abort()
+		return err
+	}
+	for _, w := range inPlace {
+		if err := w.write(); err != nil {
+			b.Abort()
+			return fail(w.s.path, err)
 		}
-		if err != nil {
+	}
+	for i, s := range b.files {
+		if s.tmp == "" {
+			continue
+		}
+		if err := os.Rename(s.tmp, s.target); err != nil {
 			b.files = b.files[i:]
 			b.Abort()
 			return fail(s.path, err)
@@ -84,6 +116,51 @@ func (b *Batch) Commit() error {
 	}
 	b.files = nil
 	return nil
+}
+
+// reserveInPlace opens the files rewritten in place and reserves their new sizes.
+func (b *Batch) reserveInPlace() ([]*inPlaceWrite, error) {
+	var ws []*inPlaceWrite
+	for _, s := range b.files {
+		if s.tmp != "" {
+			continue
+		}
+		f, err := os.OpenFile(s.target, os.O_WRONLY, 0)
+		if err == nil {
+			err = reserve(f, int64(len(s.data)))
+			if err != nil {
+				f.Close()
+			}
+		}
+		if err != nil {
+			for _, w := range ws {
+				w.f.Close()
+			}
+			return nil, fail(s.path, err)
+		}
+		ws = append(ws, &inPlaceWrite{s: s, f: f})
+	}
+	return ws, nil
+}
+
+// inPlaceWrite is an open file whose new size is reserved.
+type inPlaceWrite struct {
+	s *staged
+	f *os.File
+}
+
+func (w *inPlaceWrite) write() error {
+	_, err := w.f.WriteAt(w.s.data, 0)
+	if err == nil {
+		err = w.f.Truncate(int64(len(w.s.data)))
+	}
+	if err == nil {
+		err = w.f.Sync()
+	}
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Abort removes the temporary files of a batch that is not committed.
@@ -96,7 +173,10 @@ func (b *Batch) Abort() {
 	b.files = nil
 }
 
-func stage(path string, data []byte, perm fs.FileMode) (*staged, error) {
+func stage(path string, data []byte, perm fs.FileMode, output bool) (*staged, error) {
+	if output {
+		return stageOutput(path, data, perm)
+	}
 	target, err := resolve(path)
 	if err != nil {
 		return nil, fail(path, err)
@@ -112,9 +192,54 @@ func stage(path string, data []byte, perm fs.FileMode) (*staged, error) {
 	case exists && links(fi) > 1:
 		return s, checkWritable(target) // several names for one file: keep them one
 	}
+	return s, writeTemp(s, fi, exists)
+}
+
+// stageOutput stages a command's own output at path itself: a symbolic link there is
+// replaced by the new file, not followed; a regular file keeps its mode, and its other
+// hard links (rewritten in place); anything else is an error.
+func stageOutput(path string, data []byte, perm fs.FileMode) (*staged, error) {
+	removeStaleTemps(path)
+	s := &staged{path: path, target: path, data: data, perm: perm}
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink != 0):
+		return s, writeTemp(s, nil, false)
+	case err != nil:
+		return nil, fail(path, err)
+	case !fi.Mode().IsRegular():
+		return nil, fail(path, errors.New("not a regular file"))
+	case links(fi) > 1:
+		return s, checkWritable(path)
+	}
+	return s, writeTemp(s, fi, true)
+}
+
+// staleAge is how old a temporary file must be before a later run removes it: a run
+// writing its batch right now is not disturbed.
+const staleAge = 10 * time.Minute
+
+// removeStaleTemps removes the temporary files (.NAME.tmpXXXXXXXXXXXX) that a run
+// killed before its Commit or Abort left beside path (SIGKILL leaves them; 348 were
+// found after a killed gen --out).
+func removeStaleTemps(path string) {
+	dir, base := filepath.Split(path)
+	matches, _ := filepath.Glob(filepath.Join(dir, "."+base+".tmp"+strings.Repeat("[0-9a-f]", 12)))
+	for _, m := range matches {
+		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleAge {
+			os.Remove(m)
+		}
+	}
+}
+
+// writeTemp writes s's data to a new temporary file beside s.target, with the mode and
+// owner of the existing file fi when there is one; a file whose owner cannot be kept is
+// left to be rewritten in place.
+func writeTemp(s *staged, fi fs.FileInfo, exists bool) error {
+	path, target, data, perm := s.path, s.target, s.data, s.perm
 	f, tmp, err := createTemp(target, perm)
 	if err != nil {
-		return nil, fail(path, err)
+		return fail(path, err)
 	}
 	_, werr := f.Write(data)
 	if werr == nil {
@@ -129,15 +254,15 @@ func stage(path string, data []byte, perm fs.FileMode) (*staged, error) {
 	if werr == nil && exists && !sameOwner(tmp, fi) {
 		if chownLike(tmp, fi) != nil { // the new file cannot have the old one's owner
 			os.Remove(tmp)
-			return s, checkWritable(target)
+			return checkWritable(target)
 		}
 	}
 	if werr != nil {
 		os.Remove(tmp)
-		return nil, fail(path, werr)
+		return fail(path, werr)
 	}
 	s.tmp = tmp
-	return s, nil
+	return nil
 }
 
 // resolve follows symbolic links from path to the file they name (which need not
@@ -189,29 +314,6 @@ func checkWritable(path string) error {
 		return fail(path, err)
 	}
 	return f.Close()
-}
-
-// writeInPlace rewrites an existing file: its new size is reserved first, so that a
-// full disk fails before the file changes.
-func writeInPlace(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	err = reserve(f, int64(len(data)))
-	if err == nil {
-		_, err = f.WriteAt(data, 0)
-	}
-	if err == nil {
-		err = f.Truncate(int64(len(data)))
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // Error is a file that could not be written, named as the caller named it; callers

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func read(t *testing.T, path string) string {
@@ -179,5 +180,85 @@ func TestErrorNamesTheFile(t *testing.T) {
 	err := WriteFile(path, []byte("x"), 0o644)
 	if err == nil || err.Error() != path+": cannot write: not a directory" {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestBatchAllOrNothingHardLinked: when a file of the batch has another hard link (so it
+// is rewritten in place) and the disk is full, no file changes. Its in-place write came
+// after the other file's rename: a new report.md stood beside the old report.html.
+func TestBatchAllOrNothingHardLinked(t *testing.T) {
+	dir := t.TempDir()
+	md, html := filepath.Join(dir, "report.md"), filepath.Join(dir, "report.html")
+	for _, p := range []string{md, html} {
+		if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Link(html, filepath.Join(dir, "published.html")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("/bin/sh", "-c", `ulimit -f 2 && exec "$0" -test.run='^$'`, os.Args[0])
+	cmd.Env = append(os.Environ(), "ATOMICFILE_CHILD="+dir)
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.HasPrefix(string(out), html+": cannot write: file too large") {
+		t.Errorf("the batch under a 1 KiB file size limit: %v: %s", err, out)
+	}
+	if read(t, md) != "old" || read(t, html) != "old" {
+		t.Errorf("a failed batch changed the files: md %.10q, html %.10q", read(t, md), read(t, html))
+	}
+	noTemps(t, dir)
+}
+
+// TestOutputReplacesSymlink: an output batch replaces a symbolic link planted at an
+// output path instead of writing through it (gen --out, --keep-c, report --out ...
+// overwrote the link's target, any file the user could write).
+func TestOutputReplacesSymlink(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	if err := os.WriteFile(victim, []byte("precious"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	os.Mkdir(out, 0o755)
+	planted := filepath.Join(out, "SB.lit")
+	if err := os.Symlink(victim, planted); err != nil {
+		t.Fatal(err)
+	}
+	b := Batch{Outputs: true}
+	b.Add(planted, []byte("generated"), 0o644)
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, victim) != "precious" {
+		t.Errorf("the link's target was overwritten: %q", read(t, victim))
+	}
+	if fi, err := os.Lstat(planted); err != nil || !fi.Mode().IsRegular() || read(t, planted) != "generated" {
+		t.Errorf("the output is not a regular file with the new contents: %v %v", fi, err)
+	}
+	noTemps(t, out)
+}
+
+// TestOutputRemovesStaleTemps: the temporary files a killed run left beside an output
+// path are removed by the next run that writes it, once they are old enough not to be
+// another run's work in progress.
+func TestOutputRemovesStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "SB.lit")
+	stale, fresh := filepath.Join(dir, ".SB.lit.tmp0123456789ab"), filepath.Join(dir, ".SB.lit.tmpba9876543210")
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(stale, old, old)
+	if err := WriteOutput(path, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("a stale temporary file was left")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Error("a fresh temporary file (another run's) was removed")
 	}
 }

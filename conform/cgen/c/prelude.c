@@ -44,6 +44,11 @@ static void __attribute__((unused)) rmc_fail(const char *msg, int row) {
     MPI_Abort(MPI_COMM_WORLD, 3);
 }
 
+/* Register arithmetic wraps as the model's does (two's complement); a signed overflow
+ * in C is undefined behaviour. */
+static inline int64_t __attribute__((unused)) rmc_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static inline int64_t __attribute__((unused)) rmc_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+
 static inline void rmc_pause(void) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();

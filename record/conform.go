@@ -1,0 +1,96 @@
+package record
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// Conform is one test on one target under one semantics, as `conform --json` prints
+// it, one a line: a run that gave a histogram, one that did not (skipped, stopped at
+// its spin limit), and one that failed or was refused (Error says why).
+type Conform struct {
+	Format        int                `json:"format"`
+	Test          string             `json:"test"`
+	File          string             `json:"file"`
+	Target        string             `json:"target"`
+	Library       string             `json:"library,omitempty"`
+	Transport     string             `json:"transport,omitempty"` // shm, net (conform --transport)
+	Preset        string             `json:"preset"`
+	HW            spec.HW            `json:"hw"`
+	Status        conform.Status     `json:"status"`
+	Runs          int                `json:"runs"`
+	Positive      int                `json:"positive"`
+	Negative      int                `json:"negative"`
+	Observation   string             `json:"observation"`
+	Histogram     []Bin              `json:"histogram"`
+	NonConforming int                `json:"nonconforming"`
+	Unseen        []map[string]int64 `json:"unseen"`
+	Rate          float64            `json:"rate"`
+	Seed          int64              `json:"seed"`
+	TimeS         float64            `json:"time_s"`
+	Skipped       string             `json:"skipped,omitempty"`
+	SpinLimit     string             `json:"spin_limit,omitempty"`
+	// Placement (real-MPI targets): the launcher's command line and each rank's node.
+	Placement *Placement `json:"placement,omitempty"`
+	// Error (a failed or refused run): what went wrong, one line, without the test's
+	// name; Output: the end of the program's output, when it helps.
+	Error  string `json:"error,omitempty"`
+	Output string `json:"output,omitempty"`
+}
+
+// Placement is where a real-MPI run's ranks ran.
+type Placement struct {
+	Launcher string   `json:"launcher"`
+	Nodes    int      `json:"nodes,omitempty"`
+	Hosts    []string `json:"hosts,omitempty"`
+}
+
+// Bin is one outcome of a histogram.
+type Bin struct {
+	Values  map[string]int64 `json:"values"`
+	Count   int              `json:"count"`
+	Allowed bool             `json:"allowed"`
+}
+
+// NewConform turns a conformance report into its record.
+func NewConform(rep *conform.Report) Conform {
+	p := rep.Model.Program
+	j := Conform{Format: FormatVersion, Test: rep.Test.Name, File: rep.Test.File, Target: rep.Target, Library: rep.Library, Transport: rep.Transport, Preset: rep.Sem.Name,
+		HW: rep.HW, Status: rep.Status(), Runs: rep.Runs, Positive: rep.Positive, Negative: rep.Negative, Observation: rep.Observation(),
+		Histogram: []Bin{}, NonConforming: rep.NonConforming, Unseen: []map[string]int64{}, Rate: rep.Rate,
+		Seed: rep.Seed, TimeS: rep.Elapsed.Seconds(), Skipped: rep.Skipped, SpinLimit: rep.SpinLimit}
+	if pl := rep.Placement; pl != nil {
+		j.Placement = &Placement{Launcher: pl.Launcher, Nodes: pl.Nodes, Hosts: pl.Hosts}
+	}
+	for _, b := range rep.Bins {
+		j.Histogram = append(j.Histogram, Bin{Values: ValueMap(p, b.Values), Count: b.Count, Allowed: b.Allowed})
+	}
+	for _, u := range rep.Unseen {
+		j.Unseen = append(j.Unseen, ValueMap(p, u))
+	}
+	return j
+}
+
+// FailedConform is the record of a run of t on target under sem, compared with hw,
+// that gave no report: err says why (a *conform.RunError when the target could not
+// run it, refused included).
+func FailedConform(t *litmus.Test, sem spec.Semantics, target conform.Target, hw spec.HW, seed int64, err error) Conform {
+	c := Conform{Format: FormatVersion, Test: t.Name, File: t.File, Target: target.Name(), Library: target.Describe(),
+		Transport: target.Transport(), Preset: sem.Name, HW: hw,
+		Status: conform.ErrorStatus(err), Histogram: []Bin{}, Unseen: []map[string]int64{}, Seed: seed}
+	var re *conform.RunError
+	if errors.As(err, &re) {
+		c.Error, c.Output = re.Summary(), strings.TrimRight(re.Output, "\n")
+		return c
+	}
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	c.Error = strings.TrimPrefix(msg, t.Name+": ")
+	return c
+}
+
+// ReadConform reads the records `rmacheck conform --json` writes.
+func ReadConform(path string) ([]Conform, error) { return readLines[Conform](path) }

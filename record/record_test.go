@@ -1,0 +1,108 @@
+package record
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// TestFailedConform: a run that gave no report is a record whose status and error
+// come from the error's type, not from its text.
+func TestFailedConform(t *testing.T) {
+	lt := &litmus.Test{Name: "SB", File: "sb.lit"}
+	sem, _ := spec.Preset("mpi-4.1")
+	mpich, _ := conform.KnownLibrary("mpich")
+	refused := &conform.RunError{Test: "SB", Lib: "MPICH", Reason: "MPICH busy-polls: refusing to run 3 ranks on 2 cores", Hint: "--oversubscribe runs them anyway", Refused: true}
+	crashed := &conform.RunError{Test: "SB", Lib: "Open MPI", Reason: "mpiexec.openmpi -n 2 SB: exit status 139", Output: "[vm] Signal code\n"}
+	tests := []struct {
+		name            string
+		err             error
+		status          conform.Status
+		message, output string
+	}{
+		{"refused", refused, conform.StatusRefused, "MPICH could not run the test: MPICH busy-polls: refusing to run 3 ranks on 2 cores; --oversubscribe runs them anyway", ""},
+		{"crashed", crashed, conform.StatusFailed, "Open MPI could not run the test: mpiexec.openmpi -n 2 SB: exit status 139", "[vm] Signal code"},
+		{"wrapped", errors.Join(crashed), conform.StatusFailed, "Open MPI could not run the test: mpiexec.openmpi -n 2 SB: exit status 139", "[vm] Signal code"},
+		// a refusal's words in an error of another kind do not make it one
+		{"other", errors.New("SB: refusing to run: stopped after 10 states\nmore"), conform.StatusFailed, "refusing to run: stopped after 10 states", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := FailedConform(lt, sem, conform.MPI{Lib: mpich}, spec.TSO, 7, tt.err)
+			if c.Target != "mpich" || c.Transport != "shm" || !strings.HasPrefix(c.Library, "MPICH") {
+				t.Errorf("target %q, transport %q, library %q: want the target's", c.Target, c.Transport, c.Library)
+			}
+			if c.Status != tt.status || c.Error != tt.message || c.Output != tt.output {
+				t.Errorf("status %v, error %q, output %q; want %v, %q, %q", c.Status, c.Error, c.Output, tt.status, tt.message, tt.output)
+			}
+			if c.Test != "SB" || c.File != "sb.lit" || c.Preset != "mpi-4.1" || c.HW != spec.TSO || c.Seed != 7 || c.Format != FormatVersion {
+				t.Errorf("record %+v", c)
+			}
+		})
+	}
+}
+
+// TestConformRoundTrip: what WriteLine writes, ReadConform reads back the same, every
+// status included; a record with an unknown status or hw is refused.
+func TestConformRoundTrip(t *testing.T) {
+	var recs []Conform
+	for _, st := range []conform.Status{conform.StatusOK, conform.StatusNonConforming, conform.StatusSpinLimit,
+		conform.StatusSkipped, conform.StatusFailed, conform.StatusRefused} {
+		recs = append(recs, Conform{Format: FormatVersion, Test: "SB", Target: "mpich", Preset: "A", HW: spec.SC, Status: st,
+			Histogram: []Bin{{Values: map[string]int64{"0:r0": 1}, Count: 3, Allowed: true}}, Unseen: []map[string]int64{}, Error: st.String()})
+	}
+	var buf bytes.Buffer
+	for _, r := range recs {
+		if err := WriteLine(&buf, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "mpich.json")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadConform(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(recs, got); d != "" {
+		t.Errorf("read back (-written +read):\n%s", d)
+	}
+	for _, bad := range []string{`{"status":"fine"}`, `{"hw":"arm"}`} {
+		if err := os.WriteFile(path, []byte(bad+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadConform(path); err == nil {
+			t.Errorf("%s was read", bad)
+		}
+	}
+}
+
+// TestProbeRoundTrip: a probe's record reads back as written.
+func TestProbeRoundTrip(t *testing.T) {
+	pr := &conform.Probe{Target: "mpich", Library: "MPICH Version: 4.0.2", Version: "4.0",
+		Results: []conform.ProbeResult{{Topic: "alignment", Item: "MPI_Alloc_mem size=1 rank=0", Value: "address % 64 = 16", Verdict: "ok"}}}
+	var buf bytes.Buffer
+	if err := WriteProbe(&buf, pr); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseProbe("probe.json", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(pr, got); d != "" {
+		t.Errorf("read back (-written +read):\n%s", d)
+	}
+	if _, err := ParseProbe("probe.json", []byte("[1]")); err == nil {
+		t.Error("a JSON array was read as a probe")
+	}
+}
