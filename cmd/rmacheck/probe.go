@@ -31,7 +31,7 @@ func newProbeCmd() *cobra.Command {
 			if err := atLeast("timeout", timeout, time.Millisecond, ""); err != nil {
 				return err
 			}
-			if !target.install() && target.name != "mpich" && target.name != "openmpi" {
+			if _, known := conform.KnownLibrary(target.name); !known && !target.install() {
 				return usageErrorf("--target %q: expected mpich or openmpi (or --mpi PREFIX)", target.name)
 			}
 			lib, err := target.library()
