@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -104,5 +105,45 @@ func TestProbeRoundTrip(t *testing.T) {
 	}
 	if _, err := ParseProbe("probe.json", []byte("[1]")); err == nil {
 		t.Error("a JSON array was read as a probe")
+	}
+}
+
+// TestRunRoundTrip: a search's record, its flags, rule ids, trace steps and marks
+// included, reads back as written.
+func TestRunRoundTrip(t *testing.T) {
+	lt, err := litmus.Parse("sb.lit", []byte("MPI SB\n{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }\n"+
+		" P0 | P1 ;\n store x 1 | store y 1 ;\n r0 = load y | r0 = load x ;\nexists (0:r0=0 /\\ 1:r0=0)\nexpect A=Erroneous(E-EPOCH)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []Run
+	for _, job := range []struct {
+		preset string
+		hw     spec.HW
+	}{{"A", spec.Relaxed}, {"mpi-4.1", spec.TSO}} {
+		sem, _ := spec.Preset(job.preset)
+		jr := explorer.Job{Test: lt, Sem: sem, HW: job.hw}.Run(explorer.Options{})
+		recs = append(recs, NewRun(&jr))
+	}
+	a := recs[0]
+	if len(a.Flags) == 0 || a.Flags[0].Rule != spec.EEpoch || len(a.Flags[0].Steps) == 0 || a.Expect != litmus.ExpectMet || a.HW != spec.Relaxed {
+		t.Fatalf("the record of SB under A, tso: %+v", a)
+	}
+	var buf bytes.Buffer
+	for _, r := range recs {
+		if err := WriteLine(&buf, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "run.json")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadRun(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(recs, got); d != "" {
+		t.Errorf("read back (-written +read):\n%s", d)
 	}
 }

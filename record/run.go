@@ -119,6 +119,9 @@ func NewFlag(file string, p *model.Program, d *model.Diagnostic) Flag {
 	return f
 }
 
+// ReadRun reads the records `rmacheck run --json` writes.
+func ReadRun(path string) ([]Run, error) { return readLines[Run](path) }
+
 // ValueMap names outcome values by their items (Program.Out).
 func ValueMap(p *model.Program, vals []int64) map[string]int64 {
 	m := make(map[string]int64, len(vals))

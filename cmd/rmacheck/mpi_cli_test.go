@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/record"
 )
 
@@ -196,5 +197,56 @@ func TestConformExitMeansOneThingOnEveryTarget(t *testing.T) {
 	code, _, stderr = runCLI("conform", "--target", "mpich", "--runs", "10", sb)
 	if code != exitBadInput || !strings.Contains(stderr, "nonexistent") {
 		t.Errorf("mpich, TMPDIR missing: exit %d, %s", code, stderr)
+	}
+}
+
+// TestConformRecordsEveryRun: with --json every run is a record, one that failed or
+// was refused too, with its status and error from the error's type (reports read the
+// records, not conform's standard error).
+func TestConformRecordsEveryRun(t *testing.T) {
+	dir := t.TempDir()
+	deadlock := filepath.Join(dir, "dl.lit")
+	os.WriteFile(deadlock, []byte("MPI dl\n{ win W allocate size=1; }\n P0 | P1 ;\n r0 = recv 1 | r0 = recv 0 ;\nexists (0:r0=0)\n"), 0o644)
+	many := filepath.Join(dir, "many.lit") // one MPICH rank more than cores: refused
+	var cols, row []string
+	for i := 0; i <= runtime.NumCPU(); i++ {
+		cols = append(cols, "P"+string(rune('0'+i)))
+		row = append(row, "fence W")
+	}
+	os.WriteFile(many, []byte("MPI many\n{ win W allocate size=1; x = W@0[0]; }\n "+strings.Join(cols, " | ")+" ;\n "+strings.Join(row, " | ")+" ;\nexists (x=0)\n"), 0o644)
+	tests := []struct {
+		name, target string
+		files        []string
+		want         []conform.Status
+		error        string // in the first record's error
+	}{
+		{"reference deadlock", "reference", []string{deadlock, "testdata/sb.lit"}, []conform.Status{conform.StatusFailed, conform.StatusOK}, "deadlock"},
+		{"mpich refusal", "mpich", []string{many}, []conform.Status{conform.StatusRefused}, "busy-polls: refusing to run"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.target == "mpich" {
+				needMPICH(t)
+			}
+			_, stdout, stderr := runCLI(append([]string{"conform", "--target", tt.target, "--json", "--include-erroneous", "--runs", "100"}, tt.files...)...)
+			var got []conform.Status
+			var first record.Conform
+			for i, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+				var r record.Conform
+				if err := json.Unmarshal([]byte(line), &r); err != nil {
+					t.Fatalf("%v: %q\n%s", err, line, stderr)
+				}
+				if i == 0 {
+					first = r
+				}
+				got = append(got, r.Status)
+			}
+			if len(got) != len(tt.want) || got[0] != tt.want[0] || !strings.Contains(first.Error, tt.error) || first.Preset != "mpi-4.1" {
+				t.Fatalf("statuses %v (want %v), first record %+v\n%s", got, tt.want, first, stderr)
+			}
+			if len(got) > 1 && (got[1] == conform.StatusFailed || got[1] == conform.StatusRefused) {
+				t.Errorf("SB on the reference runtime: %v\n%s", got[1], stderr)
+			}
+		})
 	}
 }
