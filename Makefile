@@ -95,6 +95,7 @@ T435      := litmus/ticket435 ../shared/acceptance/0[1-9]-*.lit ../shared/accept
 SQ        := litmus/sharedquery ../shared/acceptance/17-*.lit ../shared/acceptance/18-*.lit ../shared/acceptance/19-*.lit
 ALIGN     := litmus/layout ../shared/acceptance/22-*.lit ../shared/acceptance/23-*.lit
 ASSERTS   := litmus/assertions ../shared/acceptance/20-*.lit ../shared/acceptance/21-*.lit
+ACCOPS    := litmus/accops ../shared/acceptance/28-*.lit ../shared/acceptance/29-*.lit
 POLL      := litmus/poll ../shared/acceptance/3[3-6]-*.lit ../shared/acceptance/38-*.lit
 PRESETS   := --sem mpi-3.0 --sem A --sem B --sem mpi-4.1
 T435SEMS  := $(PRESETS) --sem mpi-3.0,lock_ls=on,flush_ls=on
@@ -116,7 +117,9 @@ reports: build
 	$(BIN) report $(ASSERTS) --out reports/assertions --title "Assertions: which change outcomes when exploited, and only when false" \
 		$(PRESETS) --exploit $(call reportdata,assertions)
 	$(BIN) report $(POLL) --out reports/polling --title "Polling: what must a reader do after a flag poll?" \
-		$(PRESETS) --hw relaxed --hw tso --hw sc $(call reportdata,polling)
+		$(PRESETS) --sem mpi-4.1,weak_progress=on --hw relaxed --hw tso --hw sc $(call reportdata,polling)
+	$(BIN) report $(ACCOPS) --out reports/accumulate-ops --title "accumulate_ops: is compare_and_swap an operation beside fetch_and_op(MPI_REPLACE)?" \
+		$(PRESETS) --sem mpi-4.1,cas_replace=on --hw relaxed $(call reportdata,accumulate-ops)
 	$(BIN) report --index reports
 
 # The conformance data of the reports: real MPI runs, minutes, and counts that differ from

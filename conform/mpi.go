@@ -201,6 +201,9 @@ type RunError struct {
 	Starved bool
 	// Refused: the run was not attempted (a busy-polling library, more ranks than cores).
 	Refused bool
+	// TimedOut: the run did not finish within the timeout (ClassifyHang tells an
+	// allowed hang from a defect).
+	TimedOut bool
 }
 
 func (e *RunError) Error() string {
@@ -326,7 +329,7 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 		if parent.Err() != nil {
 			return fmt.Errorf("%s: %w", t.Name, context.Cause(parent))
 		}
-		re := &RunError{Test: t.Name, Lib: lib.Name, Reason: fmt.Sprintf("%s did not finish within %v", what, timeout),
+		re := &RunError{Test: t.Name, Lib: lib.Name, TimedOut: what == "the run", Reason: fmt.Sprintf("%s did not finish within %v", what, timeout),
 			Hint: "--timeout raises the bound (default 30s + 1ms per iteration); a library that hangs on the test needs no more time"}
 		if p, ok := CPUPressure(); ok && p > 0.5 {
 			re.Reason += fmt.Sprintf(" on a loaded machine (tasks waited for a CPU %.0f%% of the last 10 s)", 100*p)

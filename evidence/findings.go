@@ -60,6 +60,9 @@ type ResultFinding struct {
 	Presets  []string
 	Message  string
 	Upstream *UpstreamEntry
+	// Hangs: for a spin limit, what the model makes of the runs under weak_progress
+	// on and off (conform.ClassifyHang), each reading once, in the order met.
+	Hangs []conform.Hang
 }
 
 // ProbeFinding is one probe's violations, grouped.
@@ -139,6 +142,9 @@ func (r *Report) targetFinding(target string) TargetFinding {
 					spinOrder = append(spinOrder, c.SpinLimit)
 				}
 				rf.Presets = append(rf.Presets, c.Preset)
+				if h, ok := tr.Hangs[ResultKey{c.Preset, c.HW}]; ok && !slices.Contains(rf.Hangs, h) {
+					rf.Hangs = append(rf.Hangs, h)
+				}
 			case conform.StatusNonConforming:
 				nc.Runs = append(nc.Runs, c)
 				nc.HW = c.HW

@@ -16,7 +16,7 @@ import (
 func (r *Report) Markdown() []byte {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	w("# %s\n\n", r.Title)
+	w("# %s\n\n", titleEscape(r.Title))
 	if q := r.Question; q != nil {
 		w("**Question.** %s\n\n**Answer.** %s\n\n_%s_\n", q.Question, q.Answer, q.checksText())
 	}
@@ -233,6 +233,14 @@ func pairsMarkdown(b *strings.Builder, tr *TestReport) {
 
 func witnessAnchor(tr *TestReport, w *Witness) string {
 	return tr.anchor() + "-" + strings.ToLower(w.Label())
+}
+
+// titleEscape keeps a report's title (--title, any text) from being read as Markdown
+// or HTML (links, tags, code, emphasis); intraword underscores, as in MPI_Win_sync,
+// stay as they are.
+func titleEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, "*", `\*`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "`", "\\`", "|", `\|`)
+	return r.Replace(s)
 }
 
 // mdEscape keeps a trace line from being read as Markdown.

@@ -2,12 +2,13 @@ package evidence
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -56,13 +57,12 @@ type Check struct {
 
 // ReadQuestion reads a question file.
 func ReadQuestion(path string) (*Question, error) {
-	f, err := os.Open(path)
+	data, err := litmus.ReadFile(path, litmus.MaxFileSize) // bounded, and errors name the file
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	q := &Question{File: path}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -97,6 +97,7 @@ func ReadQuestion(path string) (*Question, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
+		err = fmt.Errorf("%s: %v", path, err)
 		return nil, err
 	}
 	if q.Question == "" || q.Answer == "" {

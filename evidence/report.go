@@ -74,6 +74,9 @@ type TestReport struct {
 	Condition *Witness
 	Conform   []record.Conform // the runs of this test that ran or were skipped
 	Errors    []record.Conform // those that failed or were refused: no histogram
+	// Hangs: for each record that stopped at its spin limit, what the model makes of
+	// it under weak_progress on and off (conform.ClassifyHang).
+	Hangs map[ResultKey]conform.Hang
 	// Anchor names the section (default: from the test's name).
 	Anchor string
 }
@@ -196,10 +199,41 @@ func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
 			}
 			tr.Results[key] = jr.Result
 		}
+		for _, c := range tr.Conform {
+			if err := checkAllowed(c, tr.Results[ResultKey{c.Preset, c.HW}]); err != nil {
+				return err
+			}
+		}
+		if err := tr.classifyHangs(opt); err != nil {
+			return err
+		}
 		r.Tests = append(r.Tests, tr)
 	}
 	r.findings = r.computeFindings()
 	return r.checkQuestion()
+}
+
+// classifyHangs reads each spin-limited conformance run under both readings of
+// MPI-4.1's Progress section: with weak_progress on and off.
+func (tr *TestReport) classifyHangs(opt explorer.Options) error {
+	for _, c := range tr.Conform {
+		if c.SpinLimit == "" {
+			continue
+		}
+		sem, err := spec.ParseSemantics(c.Preset)
+		if err != nil {
+			return fmt.Errorf("conformance record of %s: %v", tr.Test.Name, err)
+		}
+		h, err := conform.ClassifyHang(tr.Test, sem, c.HW, opt)
+		if err != nil {
+			return fmt.Errorf("%s: %v", tr.Test.File, err)
+		}
+		if tr.Hangs == nil {
+			tr.Hangs = map[ResultKey]conform.Hang{}
+		}
+		tr.Hangs[ResultKey{c.Preset, c.HW}] = h
+	}
+	return nil
 }
 
 // collectWitnesses turns the distinctions into lines, one per difference, and keeps
@@ -479,15 +513,7 @@ func initText(t *litmus.Test) []string {
 func expectLines(t *litmus.Test) []string {
 	var out []string
 	for _, e := range t.Expects {
-		line := "expect "
-		if e.HWSet {
-			line += "hw=" + e.HW.String() + ": "
-		}
-		var items []string
-		for _, it := range e.Items {
-			items = append(items, it.Preset+"="+it.ObsString())
-		}
-		out = append(out, line+strings.Join(items, " "))
+		out = append(out, e.String())
 	}
 	return out
 }
@@ -498,4 +524,26 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// checkAllowed refuses a conformance record whose outcomes are marked allowed or
+// forbidden otherwise than the model says: a record edited by hand (an impossible
+// outcome marked allowed was reported "ok"), or one of another version of the model.
+func checkAllowed(c record.Conform, res *explorer.Result) error {
+	if res == nil {
+		return nil
+	}
+	allowed := map[string]bool{}
+	for _, o := range res.Outcomes {
+		allowed[valuesText(record.ValueMap(res.Program, o.Values))] = true
+	}
+	for _, b := range c.Histogram {
+		v := valuesText(b.Values)
+		if b.Allowed != allowed[v] {
+			verb := map[bool]string{true: "allowed", false: "forbidden"}
+			return fmt.Errorf("conformance record of %s (%s, %s, %s): outcome %s is marked %s, but the model finds it %s: the record was not written by this version of rmacheck",
+				c.Test, c.Target, c.Preset, c.HW, v, verb[b.Allowed], verb[allowed[v]])
+		}
+	}
+	return nil
 }

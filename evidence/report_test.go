@@ -420,7 +420,7 @@ func TestHTMLInChromium(t *testing.T) {
 func TestConformPlacementShown(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mpich.json")
-	line := `{"test":"SB","target":"mpich","library":"MPICH 4.0.2","preset":"B","runs":10,"observation":"Never","histogram":[],` +
+	line := `{"format":1,"test":"SB","target":"mpich","library":"MPICH 4.0.2","preset":"B","runs":10,"observation":"Never","histogram":[],` +
 		`"placement":{"launcher":"srun -N 2 --ntasks-per-node 1 -n 2","nodes":2,"hosts":["a","b"]}}`
 	if err := os.WriteFile(path, []byte(line+"\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -137,6 +137,19 @@ func instrAt(res *explorer.Result, d *model.Diagnostic) string {
 	return ""
 }
 
+// hangsText says what the model makes of a spin-limited test's runs (both readings
+// of MPI-4.1 Progress), or "" when it was not asked.
+func hangsText(hangs []conform.Hang) string {
+	var parts []string
+	for _, h := range hangs {
+		parts = append(parts, h.String())
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " [the model: " + strings.Join(parts, "; ") + "]"
+}
+
 func (r *Report) targetItem(t TargetFinding) FindingItem {
 	it := FindingItem{}
 	var counts []string
@@ -205,7 +218,7 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 		add(conform.StatusNonConforming, nc.Upstream, text)
 	}
 	for _, sp := range t.Spins {
-		add(conform.StatusSpinLimit, sp.Upstream, fmt.Sprintf("[`%s`](#%s) %s: `%s`", sp.Test, anchor(sp.Test), r.runsText(t.Target, sp.Test, sp.Presets), strings.TrimPrefix(sp.Message, "SPIN-LIMIT ")))
+		add(conform.StatusSpinLimit, sp.Upstream, fmt.Sprintf("[`%s`](#%s) %s: `%s`%s", sp.Test, anchor(sp.Test), r.runsText(t.Target, sp.Test, sp.Presets), strings.TrimPrefix(sp.Message, "SPIN-LIMIT "), hangsText(sp.Hangs)))
 	}
 	for _, f := range t.Failures {
 		add(conform.StatusFailed, f.Upstream, fmt.Sprintf("[`%s`](#%s) %s: %s", f.Test, anchor(f.Test), r.runsText(t.Target, f.Test, f.Presets), mdCode(f.Message)))

@@ -3,9 +3,10 @@ package evidence
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
+
+	"github.com/rmacheck/rmacheck/litmus"
 )
 
 // Upstream is what is known upstream about each library finding (reports/upstream/
@@ -84,7 +85,7 @@ type UpstreamRef struct {
 
 // ReadUpstream reads and checks a status file.
 func ReadUpstream(path string) (*Upstream, error) {
-	data, err := os.ReadFile(path)
+	data, err := litmus.ReadFile(path, litmus.MaxFileSize) // /dev/zero was read until memory ran out
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/internal/corpus"
 	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/spec"
 )
 
 // TestAcceptance runs every expect line of ../shared/acceptance: each preset and hw
@@ -32,19 +31,23 @@ func TestAcceptance(t *testing.T) {
 		for _, ex := range lt.Expects {
 			hw := ex.HW
 			for _, item := range ex.Items {
-				key := strings.Join([]string{filepath.Base(file), item.Preset, hw.String()}, " ")
+				sem, err := ex.Semantics(item) // the preset, with the line's switches
+				if err != nil {
+					t.Errorf("%s: %v", file, err)
+					continue
+				}
+				key := strings.Join([]string{filepath.Base(file), sem.Name, hw.String()}, " ")
 				if _, skip := known[key]; skip {
 					continue
 				}
-				sem, _ := spec.Preset(item.Preset)
 				jr := explorer.Job{Test: lt, Sem: sem, HW: hw}.Run(explorer.Options{MaxStates: 1_000_000})
 				checked++
 				if jr.Err != nil {
-					t.Errorf("%s: %s hw=%s: %v", file, item.Preset, hw, jr.Err)
+					t.Errorf("%s: %s hw=%s: %v", file, sem.Name, hw, jr.Err)
 					continue
 				}
 				if !jr.Result.Meets(item) {
-					t.Errorf("%s: preset %s, hw %s: expected %s, found %s", filepath.Base(file), item.Preset, hw,
+					t.Errorf("%s: semantics %s, hw %s: expected %s, found %s", filepath.Base(file), sem.Name, hw,
 						item.ObsString(), jr.Result.Verdict().ObsString())
 				}
 			}

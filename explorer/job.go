@@ -143,18 +143,16 @@ func withRelaxedPairs(own *Result, pairs *pairSearch) *Result {
 	return &r
 }
 
-// FindExpect returns the expect item for a preset and hw model (nil when none). An
-// expectation belongs to a preset name, so a semantics with changed switches has none.
+// FindExpect returns the expect item for a semantics and hw model (nil when none):
+// the item of sem's preset on a line whose switches (LITMUS.md item 9), applied to
+// that preset, give sem's switches. A semantics with other switches changed has none.
 func FindExpect(t *litmus.Test, sem spec.Semantics, hw spec.HW) *litmus.ExpectItem {
-	if sem.Name != sem.Preset {
-		return nil
-	}
 	for _, e := range t.Expects {
 		if e.HW != hw {
 			continue
 		}
 		for i := range e.Items {
-			if e.Items[i].Preset == sem.Preset {
+			if es, err := e.Semantics(e.Items[i]); err == nil && es.Preset == sem.Preset && es.Switches == sem.Switches {
 				return &e.Items[i]
 			}
 		}

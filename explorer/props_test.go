@@ -47,12 +47,23 @@ func outcomeSet(r *explorer.Result) map[string]bool {
 	return set
 }
 
+// propSemantics are the semantics the property tests draw from: every preset, and
+// every preset with weak_progress on (it changes which performs and lock grants are
+// enabled, and with them what the reduction may take alone).
+func propSemantics() []spec.Semantics {
+	sems := spec.AllPresets()
+	for _, s := range spec.AllPresets() {
+		sems = append(sems, s.With(spec.WeakProgress, true))
+	}
+	return sems
+}
+
 // TestHardwareInclusion: outcomes(sc) ⊆ outcomes(tso) ⊆ outcomes(relaxed) for
 // programs that break no rule, under every preset.
 func TestHardwareInclusion(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		lt := gen.Program(propCfg).Draw(t, "program")
-		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+		sem := rapid.SampledFrom(propSemantics()).Draw(t, "sem")
 		var prev map[string]bool
 		var prevHW spec.HW
 		for _, hw := range spec.HWModels {
@@ -189,7 +200,7 @@ func TestReductionRandom(t *testing.T) {
 		cfg := propCfg
 		cfg.Asserts = rapid.Bool().Draw(t, "asserts")
 		lt := gen.Program(cfg).Draw(t, "program")
-		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+		sem := rapid.SampledFrom(propSemantics()).Draw(t, "sem")
 		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
 		reduced, plain, err := exploreBoth(lt, sem, hw)
 		if err != nil {
@@ -207,7 +218,7 @@ func TestReductionPlainAccesses(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		cfg := gen.Config{MinProcs: 2, MaxProcs: 4, MaxInstrs: 4, Syncs: []string{"none", "lock_all", "barrier"}, NoRMA: rapid.Bool().Draw(t, "no-rma")}
 		lt := gen.Program(cfg).Draw(t, "program")
-		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+		sem := rapid.SampledFrom(propSemantics()).Draw(t, "sem")
 		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
 		reduced, plain, err := exploreBoth(lt, sem, hw)
 		if err != nil {
@@ -220,7 +231,8 @@ func TestReductionPlainAccesses(t *testing.T) {
 }
 
 // TestReductionCorpus: the same on every test of the corpus and of the acceptance
-// folder, under every preset and hw model.
+// folder, under every preset and hw model, and with weak_progress on for the tests
+// with spin loops (where it can change a verdict).
 func TestReductionCorpus(t *testing.T) {
 	files := corpus.All(t)
 	var plainStates, reducedStates int
@@ -230,7 +242,11 @@ func TestReductionCorpus(t *testing.T) {
 			t.Errorf("%v", err)
 			continue
 		}
-		for _, sem := range spec.AllPresets() {
+		sems := spec.AllPresets()
+		if lt.HasSpinLoops() {
+			sems = propSemantics()
+		}
+		for _, sem := range sems {
 			for _, hw := range spec.HWModels {
 				reduced, plain, err := exploreBoth(lt, sem, hw)
 				if err != nil {
@@ -245,7 +261,7 @@ func TestReductionCorpus(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d files x 4 presets x 3 hw: %d states plain, %d reduced", len(files), plainStates, reducedStates)
+	t.Logf("%d files x 4 presets (8 with spin loops) x 3 hw: %d states plain, %d reduced", len(files), plainStates, reducedStates)
 }
 
 // TestRaceFreeIsHardwareIndependent: when no execution under relaxed raises any rule

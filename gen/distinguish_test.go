@@ -38,6 +38,9 @@ func TestDistinguishAcceptance(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range lt.Expects {
+			if len(e.Switches) > 0 {
+				continue // a preset with switches changed: not A against B
+			}
 			obs := map[string]string{}
 			for _, it := range e.Items {
 				obs[it.Preset] = it.ObsString()

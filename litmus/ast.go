@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -339,15 +340,75 @@ const (
 	ObsErroneous // Erroneous, or Erroneous(Rule)
 )
 
-// Expect is one `expect [hw=H:] PRESET=OBS ...` line.
+// Expect is one `expect [hw=H] [SWITCH=on|off ...][:] PRESET=OBS ...` line.
 type Expect struct {
 	Pos   Pos
 	HW    spec.HW // spec.Relaxed unless hw= names another
 	HWSet bool    // the line says hw= (fmt prints it back)
 	HWPos Pos
-	Items []ExpectItem
+	// Switches qualify the line (LITMUS.md item 9): each applies to every preset of it.
+	Switches []ExpectSwitch
+	Items    []ExpectItem
 
 	Comments Comments
+}
+
+// String is the line as fmt prints it: "expect hw=tso weak_progress=on: A=Never B=Sometimes".
+func (e *Expect) String() string {
+	var b strings.Builder
+	b.WriteString("expect")
+	if e.HWSet {
+		b.WriteString(" hw=" + e.HW.String())
+	}
+	if q := e.Qualifier(); q != "" {
+		b.WriteString(" " + q)
+	}
+	if e.HWSet || len(e.Switches) > 0 {
+		b.WriteString(":")
+	}
+	for _, it := range e.Items {
+		fmt.Fprintf(&b, " %s=%s", it.Preset, it.ObsString())
+	}
+	return b.String()
+}
+
+// HasSpinLoops reports whether some process has a spin loop (repeat ... until, await).
+func (t *Test) HasSpinLoops() bool {
+	for _, pr := range t.Procs {
+		for _, in := range pr.Code {
+			if in != nil && (in.Op == OpUntil || in.Op == OpAwait) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ExpectSwitch is one SWITCH=on|off qualifier of an expect line.
+type ExpectSwitch struct {
+	Pos   Pos
+	Name  string
+	Value string // on or off (validated)
+}
+
+// Qualifier spells the line's switches as written after `expect`: "weak_progress=on"
+// ("" for none).
+func (e *Expect) Qualifier() string {
+	var parts []string
+	for _, sw := range e.Switches {
+		parts = append(parts, sw.Name+"="+sw.Value)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Semantics is the semantics an item of the line speaks of: its preset with the
+// line's switches applied, named as --sem names it ("mpi-4.1,weak_progress=on").
+func (e *Expect) Semantics(it ExpectItem) (spec.Semantics, error) {
+	arg := it.Preset
+	for _, sw := range e.Switches {
+		arg += "," + sw.Name + "=" + sw.Value
+	}
+	return spec.ParseSemantics(arg)
 }
 
 // ExpectItem is PRESET=OBS, where OBS is Always, Sometimes or Never, optionally

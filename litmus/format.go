@@ -93,13 +93,7 @@ func Format(t *Test) []byte {
 	p.end(t.CondComments.Trail, "")
 	for _, e := range t.Expects {
 		p.lead(e.Comments.Lead, "")
-		p.WriteString("expect")
-		if e.HWSet {
-			fmt.Fprintf(&p, " hw=%s:", e.HW)
-		}
-		for _, it := range e.Items {
-			fmt.Fprintf(&p, " %s=%s", it.Preset, it.ObsString())
-		}
+		p.WriteString(e.String())
 		p.end(e.Comments.Trail, "")
 	}
 	p.lead(t.EndComments, "")

@@ -1249,6 +1249,36 @@ func (p *parser) raceRules(it *ExpectItem) {
 	}
 }
 
+// expectQualifiers reads `hw=MODEL` and `SWITCH=on|off` before an expect line's
+// ":" (LITMUS.md item 9). A switch name is told from a preset name by the catalogue.
+func (p *parser) expectQualifiers(e *Expect) {
+	last := ""
+	for p.tok.kind == tIdent && p.peek().kind == tAssign {
+		name, pos := p.tok.text, p.tpos()
+		if name != "hw" && !knownSwitch(name) {
+			break
+		}
+		p.next()
+		p.next()
+		if name == "hw" {
+			e.HW, e.HWPos = p.hardwareModel()
+			e.HWSet = true
+			last = "hw=MODEL"
+		} else {
+			val, _ := p.word("on or off")
+			e.Switches = append(e.Switches, ExpectSwitch{Pos: pos, Name: name, Value: val})
+			last = name + "=on|off"
+		}
+		if p.tok.kind == tColon {
+			p.next()
+			return
+		}
+	}
+	if last != "" {
+		p.expect(tColon, "after "+last)
+	}
+}
+
 // erroneousRule reads the RULE of Erroneous(RULE): ids are resolved here, at the parse
 // edge; the validator judges a known id's class. An unknown id is reported at the item.
 func (p *parser) erroneousRule(item Pos) spec.RuleID {
@@ -1276,13 +1306,7 @@ func (p *parser) parseExpect() {
 	e := &Expect{Pos: p.tpos(), HW: spec.Relaxed}
 	p.next()
 	p.t.Expects = append(p.t.Expects, e)
-	if p.isIdent("hw") && p.peek().kind == tAssign {
-		p.next()
-		p.next()
-		e.HW, e.HWPos = p.hardwareModel()
-		e.HWSet = true
-		p.expect(tColon, "after hw=MODEL")
-	}
+	p.expectQualifiers(e)
 	for p.tok.kind != tEOF && !p.isIdent("expect") {
 		it := ExpectItem{Pos: p.tpos()}
 		it.Preset, _ = p.word("preset name")

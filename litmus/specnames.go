@@ -28,3 +28,9 @@ func erroneousRules() []string { return rulesOfClass(spec.ClassErroneous) }
 
 // raceRules are the rules OBS+RULE may name.
 func raceRules() []string { return rulesOfClass(spec.ClassRace) }
+
+// knownSwitch: name is a switch of --sem (an expect line's qualifier).
+func knownSwitch(name string) bool {
+	_, ok := spec.SwitchByName(name)
+	return ok
+}

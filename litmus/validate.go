@@ -930,10 +930,25 @@ func (v *validator) raceItems(it ExpectItem) {
 	}
 }
 
+// expectSwitches checks the switch qualifiers of an expect line: each on or off,
+// each once (a switch name is known, or the parser would not have read it as one).
+func (v *validator) expectSwitches(e *Expect) {
+	seen := map[string]bool{}
+	for _, sw := range e.Switches {
+		pos := or(sw.Pos, e.Pos)
+		if sw.Value != "on" && sw.Value != "off" {
+			v.errorf(pos, "switch %s in an expect line: expected on or off, found %q", sw.Name, sw.Value)
+		}
+		if seen[sw.Name] {
+			v.errorf(pos, "switch %s given twice in one expect line", sw.Name)
+		}
+		seen[sw.Name] = true
+	}
+}
+
 func (v *validator) expects() {
 	type key struct {
-		hw     spec.HW
-		preset string
+		hw, preset string // hw: the model and the line's switches ("relaxed weak_progress=on")
 	}
 	seen := map[key]Pos{}
 	for _, e := range v.t.Expects {
@@ -944,6 +959,11 @@ func (v *validator) expects() {
 		if !slices.Contains(spec.HWModels, hw) {
 			v.errorf(or(e.HWPos, e.Pos), "unknown hardware model %v (hw: %s)", hw, spec.HWNames(", "))
 		}
+		v.expectSwitches(e)
+		reading := hw.String()
+		if q := e.Qualifier(); q != "" {
+			reading += " " + q
+		}
 		if len(e.Items) == 0 {
 			v.errorf(e.Pos, "expect line lists no PRESET=OBS item")
 		}
@@ -952,9 +972,9 @@ func (v *validator) expects() {
 			if !knownPreset(it.Preset) {
 				v.errorf(pos, "unknown preset %q (presets: %s)", it.Preset, strings.Join(presetNames(), ", "))
 			} else {
-				k := key{hw, it.Preset}
+				k := key{reading, it.Preset}
 				if first, dup := seen[k]; dup {
-					v.errorf(pos, "preset %s expected twice for hw=%s (first at %s)", it.Preset, hw, first)
+					v.errorf(pos, "preset %s expected twice for hw=%s (first at %s)", it.Preset, reading, first)
 				}
 				seen[k] = pos
 			}

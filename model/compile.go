@@ -68,6 +68,7 @@ func (c *compiler) compile() error {
 	c.buildConflicts()
 	c.specCandidates()
 	c.buildAssertions()
+	c.compileWeakProgress()
 	for i := range p.Procs {
 		c.localSteps(i)
 	}

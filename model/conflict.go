@@ -220,10 +220,19 @@ func (c *compiler) rmaConflict(a, b *access) spec.RuleID {
 			return spec.EInfo
 		}
 		return spec.NoRule
-	case a.accOp != b.accOp:
+	case a.accOp != b.accOp && !c.casAsReplace(a, b):
 		return spec.EInfo
 	}
 	return spec.NoRule
+}
+
+// casAsReplace: under cas_replace (SEMANTICS.md §4, off in every preset) a
+// compare_and_swap counts as MPI_REPLACE for accumulate_ops, so it meets a
+// replace on one cell without breaking same_op_no_op (reports/accumulate-ops).
+func (c *compiler) casAsReplace(a, b *access) bool {
+	isCas := func(x *access) bool { return c.p.Procs[x.proc].Code[x.instr].Op == litmus.OpCas }
+	replace := func(x *access) bool { return x.accOp == litmus.AccReplace || isCas(x) }
+	return (isCas(a) || isCas(b)) && replace(a) && replace(b) && c.p.switchOn(spec.CasReplace)
 }
 
 // Conflicts reports every candidate pair that is concurrent in s, with its index

@@ -234,7 +234,7 @@ func (c *compiler) performReductionAllowed() bool {
 // the process's own MPI calls, and no control reads a value (see above).
 func (c *compiler) independenceAllowed() bool {
 	p := c.p
-	if p.hasSeparate || p.usesNostore {
+	if p.hasSeparate || p.usesNostore || p.weakProgress { // weak_progress: a perform depends on its target's steps
 		return false
 	}
 	for i := range p.Procs {

@@ -219,7 +219,12 @@ func (p *Program) livelock(s State) Diagnostic {
 		}
 		parts = append(parts, part)
 	}
+	starved, sites := p.progressStarved(s)
+	d.Related = append(d.Related, sites...)
 	d.Message = strings.Join(parts, "; ") + ": the loop spins forever"
+	if len(starved) > 0 {
+		d.Message += " (weak_progress: " + strings.Join(starved, "; ") + ")"
+	}
 	return d
 }
 

@@ -34,6 +34,9 @@ func (p *Program) lock(s State, proc int, in *Instr, rec *Record) bool {
 	if takesLock && holders != 0 && (in.LockType == litmus.LockExclusive || s[wl.Excl+t] != 0) {
 		return false // blocks until acquired
 	}
+	if takesLock && p.lockAwaitsProgress(s, proc, t) {
+		return false // weak_progress: granted only while t is in MPI
+	}
 	p.noLocks(s, proc, in, rec)
 	p.lockMix(s, proc, in, rec, 1<<uint(t))
 	if takesLock {
@@ -130,8 +133,8 @@ func (p *Program) lockAll(s State, proc int, in *Instr, rec *Record) bool {
 	group := p.Wins[in.Win].Group
 	takesLock := !(p.Exploit && in.Asserts&AssertNocheck != 0) // exploit: nocheck takes no lock
 	for t := 0; t < p.NProcs; t++ {
-		if takesLock && group&(1<<uint(t)) != 0 && s[wl.Excl+t] != 0 {
-			return false
+		if takesLock && group&(1<<uint(t)) != 0 && (s[wl.Excl+t] != 0 || p.lockAwaitsProgress(s, proc, t)) {
+			return false // an exclusive lock is held, or (weak_progress) t is not in MPI
 		}
 	}
 	p.noLocks(s, proc, in, rec)

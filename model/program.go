@@ -145,6 +145,10 @@ type Instr struct {
 	Until    [][]UntilAtom
 	LoopBody uint64
 
+	// Progress: under weak_progress, the process is in MPI while this is its first
+	// instruction not executed (progress.go).
+	Progress bool
+
 	// indep, for a plain access in IndepMask: what must have happened before the
 	// reduction may take it alone.
 	indep *independence
@@ -271,6 +275,8 @@ type Program struct {
 	valueFields []span
 	// usesNostore: some call asserts nostore, so the state tracks own stores.
 	usesNostore bool
+	// weakProgress: weak_progress is on and governs some step (progress.go).
+	weakProgress bool
 	// live: the reader masks of the live-variable quotient (live.go, DropDead).
 	live *liveness
 }
@@ -337,7 +343,7 @@ func (p *Program) Under(sem spec.Semantics) *Program {
 
 // runtimeSwitches are the switches a step of this program consults while it runs
 // (the others shaped the code at compile time): sq_any_flavor for shared_query,
-// post_start_ls for start.
+// post_start_ls for start, weak_progress for performs and lock grants.
 func (p *Program) runtimeSwitches() []byte {
 	var b []byte
 	if p.hasKind(KSharedQuery) {
@@ -345,6 +351,9 @@ func (p *Program) runtimeSwitches() []byte {
 	}
 	if p.hasKind(KStart) {
 		b = append(b, 's', byte(boolBit(p.Sem.Has(spec.PostStartLS))))
+	}
+	if p.weakProgress {
+		b = append(b, 'w', 1)
 	}
 	return b
 }

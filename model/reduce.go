@@ -66,6 +66,7 @@ func (c *compiler) localSteps(proc int) {
 	p := c.p
 	code := p.Procs[proc].Code
 	var rmaDst uint32
+	progressTarget := c.progressTargets()
 	for k := range code {
 		if code[k].Kind == KRMA && code[k].Dst >= 0 {
 			rmaDst |= 1 << uint(code[k].Dst)
@@ -87,6 +88,11 @@ func (c *compiler) localSteps(proc int) {
 		// become E-EPOCH), which the concurrency checks see: never local.
 		// A fence's return opens an exposure epoch that others' locks read (E-EPOCH-MIX).
 		in.LocalReturn = in.TwoPhase && in.Kind != KFree && (in.Kind != KFence || (!p.hasSeparate && !c.windowHasOps(int(in.Win)) && !c.windowLocked(int(in.Win))))
+		if p.weakProgress && progressTarget&(1<<uint(proc)) != 0 {
+			// weak_progress: every step of the process may change whether it is in
+			// MPI, which others' performs and lock grants read: none is local.
+			in.Local, in.LocalSkip, in.LocalReturn, in.LocalCommit = false, false, false, false
+		}
 		if in.Local || (in.LocalSkip && in.GuardReg >= 0) || in.LocalReturn || in.LocalCommit {
 			p.Procs[proc].LocalMask |= 1 << uint(k)
 		}

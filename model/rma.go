@@ -149,7 +149,7 @@ func (p *Program) perform(s State, k int, rec *Record) bool {
 	sl := p.Slots[k]
 	in := &p.Procs[sl.Proc].Code[sl.Instr]
 	off := p.Layout.Slot[k]
-	if !p.exposed(s, int(in.Win), sl.Proc, int(in.Target), int(s[off+1]), int(s[off+2])) {
+	if !p.exposed(s, int(in.Win), sl.Proc, int(in.Target), int(s[off+1]), int(s[off+2])) || p.awaitsProgress(s, in) {
 		return false
 	}
 	if isAccumulate(in) {

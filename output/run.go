@@ -136,6 +136,11 @@ func NewTable(w io.Writer, sems []spec.Semantics, tests []*litmus.Test) *TableWr
 	t := &TableWriter{w: w, sems: sems, widths: []int{len("Test"), len(spec.Relaxed.String())}}
 	for _, lt := range tests {
 		t.widths[0] = max(t.widths[0], len(lt.Name))
+		for _, e := range lt.Expects { // a line with switches has rows of its own
+			if q := e.Qualifier(); q != "" {
+				t.widths[1] = max(t.widths[1], len("relaxed "+q))
+			}
+		}
 	}
 	header := []string{"Test", "hw"}
 	for _, s := range sems {
@@ -159,37 +164,51 @@ func (t *TableWriter) row(cells []string) {
 }
 
 // Test prints the rows of one test: its results, in any order of hw and semantics.
+// A result under a semantics that is no column (a preset with the switches of an
+// expect line, LITMUS.md item 9) goes in its preset's column, on a row of its own
+// labelled by the hw model and the switches: "relaxed weak_progress=on".
 func (t *TableWriter) Test(results []explorer.JobResult) {
-	var hws []spec.HW
-	cells := map[spec.HW][]string{}
+	var rows []string
+	cells := map[string][]string{}
 	var failures []string
 	for i := range results {
 		jr := &results[i]
-		if _, ok := cells[jr.HW]; !ok {
-			hws = append(hws, jr.HW)
-			cells[jr.HW] = make([]string, len(t.sems))
+		col, label := t.column(jr)
+		if _, ok := cells[label]; !ok {
+			rows = append(rows, label)
+			cells[label] = make([]string, len(t.sems))
 		}
-		cells[jr.HW][semIndex(t.sems, jr.Sem)] = tableCell(jr)
+		cells[label][col] = tableCell(jr)
 		if jr.ExpectStatus() == litmus.ExpectBroken && jr.Err == nil {
 			failures = append(failures, fmt.Sprintf("FAIL %s (%s): %s hw=%s: expected %s, found %s",
 				jr.Test.Name, jr.Test.File, jr.Sem.Name, jr.HW, jr.Expect.ObsString(), jr.Result.Verdict()))
 		}
 	}
-	for _, hw := range hws {
-		t.row(append([]string{results[0].Test.Name, hw.String()}, cells[hw]...))
+	for _, label := range rows {
+		t.row(append([]string{results[0].Test.Name, label}, cells[label]...))
 	}
 	for _, f := range failures {
 		fmt.Fprintln(t.w, f)
 	}
 }
 
-func semIndex(sems []spec.Semantics, s spec.Semantics) int {
-	for i := range sems {
-		if sems[i].Name == s.Name {
-			return i
+// column finds a result's column and the label of its row (see Test).
+func (t *TableWriter) column(jr *explorer.JobResult) (col int, label string) {
+	for i := range t.sems {
+		if t.sems[i].Name == jr.Sem.Name {
+			return i, jr.HW.String()
 		}
 	}
-	return 0
+	label = jr.HW.String()
+	if c := jr.Sem.Changes(); c != "" {
+		label += " " + c
+	}
+	for i := range t.sems {
+		if t.sems[i].Name == jr.Sem.Preset {
+			return i, label
+		}
+	}
+	return 0, label
 }
 
 func tableCell(jr *explorer.JobResult) string {

@@ -2,6 +2,7 @@ package record
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/rmacheck/rmacheck/conform"
@@ -90,6 +91,36 @@ func FailedConform(t *litmus.Test, sem spec.Semantics, target conform.Target, hw
 	msg, _, _ := strings.Cut(err.Error(), "\n")
 	c.Error = strings.TrimPrefix(msg, t.Name+": ")
 	return c
+}
+
+// Check refuses a record no conform run writes: another format version, negative
+// numbers, counts that do not add up (a record of "format":99 with negative runs and
+// an impossible outcome marked allowed printed "ok" in a report).
+func (c Conform) Check() error {
+	if c.Format != FormatVersion {
+		return fmt.Errorf("record of format %d: this rmacheck reads format %d", c.Format, FormatVersion)
+	}
+	sum, forbidden := 0, 0
+	for _, b := range c.Histogram {
+		if b.Count <= 0 {
+			return fmt.Errorf("test %s: an outcome seen %d times", c.Test, b.Count)
+		}
+		sum += b.Count
+		if !b.Allowed {
+			forbidden += b.Count
+		}
+	}
+	switch {
+	case c.Runs < 0 || c.Positive < 0 || c.Negative < 0 || c.NonConforming < 0:
+		return fmt.Errorf("test %s: negative counts (runs %d, positive %d, negative %d, nonconforming %d)", c.Test, c.Runs, c.Positive, c.Negative, c.NonConforming)
+	case sum > c.Runs:
+		return fmt.Errorf("test %s: the histogram counts %d runs of %d", c.Test, sum, c.Runs)
+	case c.Positive+c.Negative != sum:
+		return fmt.Errorf("test %s: positive %d + negative %d is not the histogram's %d runs", c.Test, c.Positive, c.Negative, sum)
+	case c.NonConforming != forbidden:
+		return fmt.Errorf("test %s: nonconforming %d, but the histogram's forbidden outcomes count %d", c.Test, c.NonConforming, forbidden)
+	}
+	return nil
 }
 
 // ReadConform reads the records `rmacheck conform --json` writes.

@@ -3,6 +3,8 @@ package record
 import (
 	"bytes"
 	"errors"
+	"github.com/rmacheck/rmacheck/explorer"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rmacheck/rmacheck/conform"
-	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -58,7 +59,7 @@ func TestConformRoundTrip(t *testing.T) {
 	var recs []Conform
 	for _, st := range []conform.Status{conform.StatusOK, conform.StatusNonConforming, conform.StatusSpinLimit,
 		conform.StatusSkipped, conform.StatusFailed, conform.StatusRefused} {
-		recs = append(recs, Conform{Format: FormatVersion, Test: "SB", Target: "mpich", Preset: "A", HW: spec.SC, Status: st,
+		recs = append(recs, Conform{Format: FormatVersion, Test: "SB", Target: "mpich", Preset: "A", HW: spec.SC, Status: st, Runs: 3, Positive: 1, Negative: 2,
 			Histogram: []Bin{{Values: map[string]int64{"0:r0": 1}, Count: 3, Allowed: true}}, Unseen: []map[string]int64{}, Error: st.String()})
 	}
 	var buf bytes.Buffer
@@ -105,6 +106,71 @@ func TestProbeRoundTrip(t *testing.T) {
 	}
 	if _, err := ParseProbe("probe.json", []byte("[1]")); err == nil {
 		t.Error("a JSON array was read as a probe")
+	}
+}
+
+// TestConformRecordsAreChecked: a record no conform run writes is refused, naming the
+// file and line (report accepted format 99, negative runs and counts that do not add
+// up, and printed "ok").
+func TestConformRecordsAreChecked(t *testing.T) {
+	good := `{"format":1,"test":"SB","runs":5,"positive":1,"negative":4,"nonconforming":1,"histogram":[{"values":{"0:r0":1},"count":1,"allowed":false},{"values":{"0:r0":0},"count":4,"allowed":true}]}`
+	for _, tc := range []struct{ line, want string }{
+		{good, ""},
+		{strings.Replace(good, `"format":1`, `"format":99`, 1), "record of format 99"},
+		{strings.Replace(good, `"runs":5`, `"runs":-5`, 1), "negative counts"},
+		{strings.Replace(good, `"runs":5`, `"runs":4`, 1), "the histogram counts 5 runs of 4"},
+		{strings.Replace(good, `"count":4`, `"count":-4`, 1), "an outcome seen -4 times"},
+		{strings.Replace(good, `"positive":1`, `"positive":2`, 1), "is not the histogram's 5 runs"},
+		{strings.Replace(good, `"nonconforming":1`, `"nonconforming":0`, 1), "forbidden outcomes count 1"},
+	} {
+		path := filepath.Join(t.TempDir(), "c.json")
+		os.WriteFile(path, []byte(tc.line+"\n"), 0o644)
+		_, err := ReadConform(path)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("a good record refused: %v", err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), path+":1: ") || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: got %v, want an error naming the file's line 1 and %q", tc.line, err, tc.want)
+		}
+	}
+}
+
+// TestRecordFilesAreBounded: an endless input stops at MaxFileBytes with an error
+// instead of growing until the process dies.
+func TestRecordFilesAreBounded(t *testing.T) {
+	endless := io.MultiReader(strings.NewReader(""), repeatReader("\n"))
+	_, err := decodeLines[Conform]("yes.json", endless, 1<<20)
+	if err == nil || !strings.Contains(err.Error(), "yes.json: larger than 1 MiB") {
+		t.Errorf("an endless file: %v", err)
+	}
+}
+
+// repeatReader reads s again and again, forever.
+type repeatReader string
+
+func (r repeatReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		n += copy(p[n:], r)
+	}
+	return n, nil
+}
+
+// TestCommittedRecordsRead: the conformance records the reports are built from pass
+// Check (the reports would otherwise fail to build).
+func TestCommittedRecordsRead(t *testing.T) {
+	var files []string
+	for _, name := range []string{"mpich.json", "openmpi.json", "reference.json"} {
+		m, _ := filepath.Glob(filepath.Join("..", "reports", "*", name))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no conformance records under reports/")
+	}
+	for _, f := range files {
+		if _, err := ReadConform(f); err != nil {
+			t.Error(err)
+		}
 	}
 }
 

@@ -23,6 +23,8 @@ const (
 	FlushLS                      // flush_ls: flush/flush_all are MBs of scope all
 	SqAnyFlavor                  // sq_any_flavor: MPI-4.1 shared_query on allocate and create windows
 	AlignGuarantee               // align_guarantee: MPI-4.0 alignment of allocated memory
+	WeakProgress                 // weak_progress: RMA performs and lock grants at a target only while it is in MPI (off in every preset)
+	CasReplace                   // cas_replace: compare_and_swap counts as MPI_REPLACE for accumulate_ops (off in every preset)
 	NumSwitches
 )
 
@@ -52,6 +54,10 @@ var Switches = [NumSwitches]SwitchInfo{
 		"node311 (MPI-4.1): MPI_WIN_SHARED_QUERY may be called on windows of any flavor but dynamic; mpi-issues #23"},
 	{AlignGuarantee, "align_guarantee", "allocated window memory has the MPI-4.0 alignment guarantee and honours mpi_minimum_memory_alignment",
 		"node251 (MPI-4.0): allocated memory is aligned to the largest predefined type; mpi-issues #121"},
+	{WeakProgress, "weak_progress", "an RMA operation performs, and a lock on a process is granted, only while that process is in MPI (an implementation without asynchronous progress); off in every preset",
+		`node340 (Progress): "fuzziness" in when communication is enabled leaves open whether an RMA operation completes while its target makes no MPI call; mpi-issues #635, pmodels/mpich#5565`},
+	{CasReplace, "cas_replace", "compare_and_swap counts as MPI_REPLACE for accumulate_ops=same_op_no_op, so it may meet fetch_and_op(MPI_REPLACE) on one cell (a permissive reading the standard does not state; off in every preset)",
+		`node315: accumulate_ops=same_op_no_op lets the implementation assume "the same operation or MPI_NO_OP" for concurrent accumulate calls; MPI_COMPARE_AND_SWAP takes no op, and "is atomic with respect to other accumulate operations"; reports/accumulate-ops`},
 }
 
 func (s Switch) String() string {
@@ -111,6 +117,31 @@ type Semantics struct {
 }
 
 func (s Semantics) Has(sw Switch) bool { return s.Switches.Has(sw) }
+
+// With is s with switch sw set to on, named as --sem names it
+// ("mpi-4.1,weak_progress=on"); s itself when the switch is already so.
+func (s Semantics) With(sw Switch, on bool) Semantics {
+	if s.Has(sw) == on {
+		return s
+	}
+	w := s
+	w.Switches = s.Switches.With(sw, on)
+	w.Name = s.Name + "," + sw.Setting(on)
+	return w
+}
+
+// Changes spells the switches s sets otherwise than its preset, in table order and
+// space-separated: "weak_progress=on" ("" for none).
+func (s Semantics) Changes() string {
+	base, _ := LookupPreset(s.Preset)
+	var out []string
+	for sw := Switch(0); sw < NumSwitches; sw++ {
+		if s.Has(sw) != base.Switches.Has(sw) {
+			out = append(out, sw.Setting(s.Has(sw)))
+		}
+	}
+	return strings.Join(out, " ")
+}
 
 // PresetInfo describes one preset.
 type PresetInfo struct {

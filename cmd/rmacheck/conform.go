@@ -13,6 +13,7 @@ import (
 
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/conform/cgen"
+	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/output"
@@ -30,6 +31,7 @@ type conformFlags struct {
 	shard            string
 	hw               string
 	search           searchFlags
+	strictProgress   bool
 }
 
 func newConformCmd() *cobra.Command {
@@ -52,7 +54,7 @@ func newConformCmd() *cobra.Command {
 				`Any other MPICH or Open MPI install is a target too: --mpi PREFIX (PREFIX/bin/mpicc and PREFIX/bin/mpiexec), `+
 				`or --mpicc and --mpiexec; --mpiexec-args and --env K=V set its run. The library and version every record `+
 				`names are what the library itself says (MPI_Get_library_version).`, 80) + "\n" + exitStatusHelp("every observed outcome is allowed (tests skipped as erroneous or by the library included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states",
-			"3 the target could not run a test: the library is missing, refuses the ranks (--oversubscribe runs them), times out (--timeout raises the bound), crashes, stops with an MPI error, or stops at its spin limit (SPIN-LIMIT); each says what happened and what to do. 2 wins over 3, and 3 over 1",
+			"3 the target could not run a test: the library is missing, refuses the ranks (--oversubscribe runs them), times out (--timeout raises the bound), crashes, stops with an MPI error, or stops at its spin limit (SPIN-LIMIT) where the model finds no LIVELOCK with or without weak_progress (a hang the standard does not allow); each says what happened and what to do. A run that hangs only for want of the target's progress (LIVELOCK under weak_progress=on alone: MPI-4.1 allows it) is counted in a last line and is no failure unless --strict-progress. 2 wins over 3, and 3 over 1",
 			"130/143 interrupted by SIGINT/SIGTERM; the MPI processes are stopped and the temporary files removed"),
 		Example: `  rmacheck conform --target reference ../shared/acceptance/01-SB.lit
   rmacheck conform --target mpich --runs 100000 ../shared/acceptance/01-SB.lit
@@ -75,6 +77,7 @@ func newConformCmd() *cobra.Command {
 	addLaunchFlags(fl, &f.target)
 	addSearchFlags(fl, &f.search, defaultMaxStates)
 	fl.StringVar(&f.target.hostfile, "hostfile", "", "mpich, openmpi: give this hostfile to the library's mpiexec (-f for MPICH, --hostfile for Open MPI)")
+	fl.BoolVar(&f.strictProgress, "strict-progress", false, "count a run that hangs for want of the target's progress (LIVELOCK only under weak_progress=on, which MPI-4.1 allows) as a library that could not run the test (exit 3)")
 	return cmd
 }
 
@@ -116,6 +119,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		defer stop()
 	}
 	failed, cannotRun := false, false
+	var hangs hangCount // runs that did not finish, judged on the hw model they are compared with
 	for _, t := range tests {
 		for _, sem := range sems {
 			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, Search: search,
@@ -126,9 +130,17 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 				return exit
 			}
 			if err != nil {
-				fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
+				allowed := false // a time-out the standard allows (conform.ClassifyHang)
+				if conform.TimedOut(err) {
+					allowed = hangs.judge(errw, t, sem, opt.ComparedHW(), search, err.Error(), f.strictProgress)
+				} else {
+					fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
+				}
 				if f.json { // a record for every run: reports read the failed ones from it
 					record.WriteLine(out, record.FailedConform(t, sem, target, opt.ComparedHW(), f.seed, err))
+				}
+				if allowed {
+					continue
 				}
 				switch conformErrorExit(err) {
 				case exitCannotRun:
@@ -144,9 +156,10 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 				failed = true
 			}
 			if rep.SpinLimit != "" {
-				fmt.Fprintf(errw, "rmacheck: %s (%s): the program stopped at its spin limit (%s): a rank waited without the library making progress; the library hangs on this test (--keep-c DIR keeps the C to send its developers)\n",
-					t.File, sem.Name, rep.SpinLimit)
-				cannotRun = true
+				what := fmt.Sprintf("the program stopped at its spin limit (%s): a rank waited without the library making progress", rep.SpinLimit)
+				if !hangs.judge(errw, t, sem, rep.HW, search, what, f.strictProgress) {
+					cannotRun = true
+				}
 			}
 			if rep.Starved {
 				fmt.Fprintf(errw, "rmacheck: %s (%s): the ranks waited for a CPU %.0f%% of the time (the machine is loaded): outcomes that need them side by side may be unseen\n",
@@ -159,6 +172,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 			}
 		}
 	}
+	hangs.summary(errw)
 	switch {
 	case bad:
 		return exitWith(exitBadInput)
@@ -168,6 +182,43 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		return exitWith(exitFailed)
 	}
 	return nil
+}
+
+// hangCount counts the runs that hung for want of the target's progress, which
+// MPI-4.1 allows (conform.ClassifyHang).
+type hangCount struct{ allowed, strict int }
+
+// judge says what the model makes of a run that did not finish (what: how it
+// stopped) and reports whether it is allowed: a weak-progress hang (unless strict),
+// or a test the model finds can spin forever anyway. A real library hang, or a
+// model search that stopped, is not.
+func (h *hangCount) judge(w io.Writer, t *litmus.Test, sem spec.Semantics, hw spec.HW, search explorer.Options, what string, strict bool) bool {
+	hang, err := conform.ClassifyHang(t, sem, hw, search)
+	switch {
+	case err != nil:
+		fmt.Fprintf(w, "rmacheck: %s (%s): %s; the model could not tell whether the standard allows the hang: %v\n", t.File, sem.Name, what, err)
+		return false
+	case !hang.Allowed():
+		fmt.Fprintf(w, "rmacheck: %s (%s): %s; %s: the library hangs on this test (--keep-c DIR keeps the C to send its developers)\n", t.File, sem.Name, what, hang)
+		return false
+	case hang == conform.HangWeakProgress && strict:
+		h.strict++
+		fmt.Fprintf(w, "rmacheck: %s (%s): %s; it %s, a failure under --strict-progress\n", t.File, sem.Name, what, hang)
+		return false
+	}
+	h.allowed++
+	fmt.Fprintf(w, "rmacheck: %s (%s): %s; it %s\n", t.File, sem.Name, what, hang)
+	return true
+}
+
+// summary is the last line of a run with weak-progress hangs.
+func (h *hangCount) summary(w io.Writer) {
+	if h.allowed > 0 {
+		fmt.Fprintf(w, "rmacheck: %s hung for want of the target's progress, which MPI-4.1 allows, or spin forever by the model: not counted as failures; --strict-progress counts the weak-progress ones\n", output.Plural(h.allowed, "run"))
+	}
+	if h.strict > 0 {
+		fmt.Fprintf(w, "rmacheck: %s hung for want of the target's progress: failures under --strict-progress\n", output.Plural(h.strict, "run"))
+	}
 }
 
 // conformTarget checks the flags of the target they name and makes it.

@@ -54,6 +54,8 @@ var goldenCases = []struct {
 	{"explain_hw", []string{"explain", "hw"}, 0},
 	{"explain_livelock", []string{"explain", "LIVELOCK"}, 0},
 	{"explain_noarg", []string{"explain"}, 2},
+	{"explain_weak_progress", []string{"explain", "weak_progress"}, 0},
+	{"run_progress_note", []string{"run", "--sem", "mpi-3.0;mpi-4.1", "testdata/mp-flush-poll.lit"}, 0},
 	{"presets", []string{"presets"}, 0},
 	{"presets_json", []string{"presets", "--json"}, 0},
 	{"version", []string{"--version"}, 0},

@@ -61,7 +61,7 @@ func newReportCmd() *cobra.Command {
 	fl.StringVar(&f.out, "out", "", "the report's folder (required)")
 	fl.BoolVar(&f.matrix, "matrix", false, "write OUT/README.md, the conformance matrix of the --conform files (a column each) instead of a report: the tests with a finding in some column")
 	fl.StringVar(&f.title, "title", "", "the report's title (default: from --out)")
-	fl.StringVar(&f.date, "date", "", "the date written in the report (default: today, UTC)")
+	fl.StringVar(&f.date, "date", "", "the date written in the report, YYYY-MM-DD (default: today, UTC)")
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics to compare (default: every preset)")
 	fl.StringArrayVar(&f.hws, "hw", []string{spec.Relaxed.String()}, "hardware models (repeat for several)")
 	fl.StringArrayVar(&f.conform, "conform", nil, "conformance results (rmacheck conform --json output) to include")
@@ -125,6 +125,11 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	}
 	if bad {
 		return exitWith(exitBadInput)
+	}
+	if f.date != "" {
+		if _, err := time.Parse("2006-01-02", f.date); err != nil {
+			return usageErrorf("--date %q: expected a date as YYYY-MM-DD", f.date)
+		}
 	}
 	r := &evidence.Report{Title: f.title, Command: commandLine(cmd, args), Version: version,
 		Date: f.date, Sems: sems, HWs: hws, Exploit: f.exploit}

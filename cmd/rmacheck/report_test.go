@@ -65,3 +65,23 @@ func TestReportCLIAnswerNotBacked(t *testing.T) {
 		}
 	}
 }
+
+// TestReportTitleAndDateAreText: --title is text in report.md, not Markdown or HTML, and
+// --date must be a date (both went into report.md as given).
+func TestReportTitleAndDateAreText(t *testing.T) {
+	out := t.TempDir()
+	if code, _, stderr := runCLI("report", "testdata/sb.lit", "--sem", "A", "--out", out, "--date", "<b>today</b>"); code != exitBadInput || !strings.Contains(stderr, "expected a date") {
+		t.Errorf("--date <b>today</b>: exit %d, %s", code, stderr)
+	}
+	code, _, stderr := runCLI("report", "testdata/sb.lit", "--sem", "A", "--out", out, "--date", "2026-01-01", "--title", "SB <script>x</script> [a](b) `c`")
+	if code != 0 {
+		t.Fatalf("report: exit %d, %s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "# SB \\<script\\>x\\</script\\> \\[a\\](b) \\`c\\`\n"; !strings.Contains(string(md), want) {
+		t.Errorf("report.md's title: want %q in\n%.300s", want, md)
+	}
+}

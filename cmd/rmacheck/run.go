@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -154,6 +155,35 @@ func loadTests(cmd *cobra.Command, args []string, shard string) ([]*litmus.Test,
 	return tests, bad, nil
 }
 
+// jobsFor lists the searches of a test (explorer.JobsFor); with every preset (no
+// --sem), also the semantics of its expect lines with switches (LITMUS.md item 9),
+// under their hw model when it is searched.
+func jobsFor(t *litmus.Test, sems []spec.Semantics, hws []spec.HW, everyPreset bool) []explorer.Job {
+	jobs := explorer.JobsFor(t, sems, hws...)
+	if everyPreset {
+		jobs = append(jobs, qualifiedJobs(t, jobs)...)
+	}
+	return jobs
+}
+
+// qualifiedJobs are the searches the expect lines with switches ask for, under the hw
+// models of jobs: each item's preset with the line's switches.
+func qualifiedJobs(t *litmus.Test, jobs []explorer.Job) []explorer.Job {
+	var more []explorer.Job
+	for _, e := range t.Expects {
+		searched := slices.ContainsFunc(jobs, func(j explorer.Job) bool { return j.HW == e.HW })
+		if len(e.Switches) == 0 || !searched {
+			continue
+		}
+		for _, it := range e.Items {
+			if s, err := e.Semantics(it); err == nil {
+				more = append(more, explorer.Job{Test: t, Sem: s, HW: e.HW})
+			}
+		}
+	}
+	return more
+}
+
 func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	if err := atLeast("jobs", f.jobs, 0, "0: one per CPU"); err != nil {
 		return err
@@ -198,10 +228,15 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	}
 	var jobs []explorer.Job
 	var last []int // per test, the index of its last job
+	notes := newProgressNotes()
 	for _, t := range tests {
-		for _, j := range explorer.JobsFor(t, sems, hws...) {
+		first := len(jobs)
+		for _, j := range jobsFor(t, sems, hws, len(f.sems) == 0) {
 			j.Exploit = exploit
 			jobs = append(jobs, j)
+		}
+		if !f.json { // the note is a line of the text output
+			jobs = notes.twins(jobs, first)
 		}
 		last = append(last, len(jobs)-1)
 	}
@@ -215,13 +250,16 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	var group []explorer.JobResult // the results of the test being printed
 	opt.ABI = abi
 	explorer.Stream(jobs, f.jobs, opt, func(i int, jr *explorer.JobResult) {
-		sum.add(errw, jr)
 		switch {
+		case notes.record(i, jr): // a weak-progress search for the note: not shown
 		case f.json:
+			sum.add(errw, jr)
 			record.WriteLine(out, record.NewRun(jr))
 		case table == nil:
+			sum.add(errw, jr)
 			output.Block(out, jr, output.Show(f.show))
 		default:
+			sum.add(errw, jr)
 			group = append(group, *jr)
 		}
 		if i == last[sum.tests] {
@@ -229,6 +267,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 			if table != nil {
 				table.Test(group)
 			}
+			notes.note(out, jr.Test)
 			group = group[:0]
 			sum.tests++
 			progress.show(sum.tests, jr.Test.Name)
