@@ -20,7 +20,7 @@ LDFLAGS := $(if $(VERSION),-ldflags "-X main.version=$(VERSION)")
 # Every Go file on disk (tracked or not), outside .git and bin.
 GOFILES = $(shell find . -name '*.go' -not -path './.git/*' -not -path './bin/*')
 
-.PHONY: all build corpus test vet fmtcheck gotest bench conform reports conform-results fmt clean
+.PHONY: all build corpus test vet fmtcheck gotest bench conform reports conform-results matrix-results fmt clean
 
 all: build corpus
 
@@ -112,6 +112,8 @@ reportdata = --question reports/$(1)/question.txt --upstream reports/upstream/st
 	$(foreach f,$(wildcard reports/$(1)/probe-*.json),--probe $(f))
 
 reports: build
+	$(if $(MATRIXJSON),$(BIN) report --matrix --title "Conformance matrix: library x version x transport" \
+		$(foreach f,$(MATRIXJSON),--conform $(f)) --out reports/matrix)
 	$(BIN) report $(T435) --out reports/ticket-435 --title "Ticket #435: are load/store on shared windows RMA operations?" \
 		$(T435SEMS) --hw relaxed --hw tso --distinguish $(call reportdata,ticket-435)
 	$(BIN) report $(SQ) --out reports/shared-query --title "MPI_Win_shared_query on every window flavor: MPI-3.0/4.0 vs 4.1" \
@@ -150,6 +152,30 @@ conform-results: build
 		$(call conformrun,$$lib,polling,$(PRESETS),$(POLL)); \
 		$(BIN) probe --target $$lib --json > reports/alignment/probe-$$lib.json || true; \
 		cp reports/alignment/probe-$$lib.json reports/shared-query/probe-$$lib.json; \
+	done
+
+# The data of reports/matrix: the tests of every upstream finding (reports/upstream) on each
+# library over each transport profile, one configuration at a time (real MPI, about 15 minutes
+# on 2 idle cores). MATRIX_MPI=NAME=PREFIX adds an install (conform --mpi) as
+# reports/matrix/NAME-shm.json and NAME-net.json.
+MATRIX    := ../shared/acceptance/02-SB+sync.lit ../shared/acceptance/11-MP+put+fence.lit \
+	../shared/acceptance/24-create-over-shared.lit ../shared/acceptance/33-MP+flush+poll.lit \
+	../shared/acceptance/34-MP+flush+poll+sync.lit litmus/assertions/fence-noprecede-nosucceed.lit \
+	litmus/assertions/post-nostore-noput.lit litmus/assertions/pscw-nocheck-true.lit \
+	litmus/layout/align-v64-minalign.lit litmus/layout/disp_unit-int32.lit litmus/poll/Ex12.21-peterson.lit \
+	litmus/poll/MP+acc-flag+gacc-poll.lit litmus/poll/MP+rstore+flush+poll+sync.lit \
+	litmus/poll/poll-both-flags+fop.lit litmus/poll/poll-own+fence-put.lit litmus/poll/poll-own+lock-put.lit
+MATRIX_MPI ?=
+# the matrix's columns: the Debian libraries over shm then net, then any other install
+MATRIXDEB  := $(foreach t,openmpi-shm openmpi-net mpich-shm mpich-net,reports/matrix/$(t).json)
+MATRIXJSON  = $(strip $(wildcard $(MATRIXDEB)) $(filter-out $(MATRIXDEB),$(sort $(wildcard reports/matrix/*.json))))
+matrixrun = $(BIN) conform $(1) --transport $(3) --runs $(if $(filter net,$(3)),200,1000) --timeout 120s --json $(MATRIX) \
+	> reports/matrix/$(2)-$(3).json 2> reports/matrix/$(2)-$(3).log || true
+matrix-results: build
+	mkdir -p reports/matrix
+	for tr in shm net; do \
+		for lib in openmpi mpich; do $(call matrixrun,--target $$lib,$$lib,$$tr); done; \
+		for m in $(MATRIX_MPI); do $(call matrixrun,--mpi $${m#*=},$${m%%=*},$$tr); done; \
 	done
 
 fmt: build

@@ -1,6 +1,6 @@
-// Package conform runs litmus tests many times on a target — the reference runtime,
-// MPICH or Open MPI (mpi.go, through conform/cgen) — and compares what happened
-// with what the model allows for the same semantics and the machine's hw model.
+// Package conform runs litmus tests many times on a Target — the reference runtime
+// (Reference) or an MPI library (MPI, through conform/cgen) — and compares what
+// happened with what the model allows for the same semantics and hw model.
 package conform
 
 import (
@@ -14,9 +14,11 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Options of a conformance run.
+// Options of a conformance run, the same for every target. What belongs to one
+// target (the reference runtime's options, a library's launcher and timeout) is a
+// field of that target's value (Reference, MPI).
 type Options struct {
-	Runs int // iterations; 0: 10^6 for programs without MPI calls, 10^4 for the others
+	Runs int // iterations; 0: the target's default (Target.Run)
 	Seed int64
 	// IncludeErroneous runs tests that some execution makes erroneous (undefined
 	// behaviour); by default they are skipped.
@@ -24,33 +26,31 @@ type Options struct {
 	Progress         func(done, total int)
 	// Search bounds the model's search of the allowed outcomes.
 	Search explorer.Options
-	// Runtime: further options of the reference runtime (its Runs, Seed and
-	// Progress come from the fields above).
-	Runtime reference.Options
-
-	// For the mpich and openmpi targets (mpi.go):
-	// Oversubscribe lets MPICH run more ranks than cores (it busy-polls: slow, and the
-	// interleavings of interest get rare).
-	Oversubscribe bool
-	// HW is the hardware model to compare with (nil: the machine's, tso on amd64).
+	// HW is the hardware model the observed outcomes are compared with (nil: the
+	// machine's, MachineHW).
 	HW *spec.HW
-	// Timeout bounds one compile and one run (0: 30 s plus 1 ms per iteration).
-	Timeout time.Duration
-	// Jitter bounds each rank's random start delay in pause instructions (0: the
-	// generator's default; -1: none).
-	Jitter int
-	// KeepDir, when set, receives the generated C program as NAME.c.
-	KeepDir string
-	// MaxWindowBytes bounds a rank's window segment in the C program (0:
-	// cgen.DefaultMaxWindowBytes).
-	MaxWindowBytes int
-	// Launcher replaces the library's mpiexec (LaunchOptions.Launcher); Hostfile is
-	// given to it (LaunchOptions.Hostfile).
-	Launcher []string
-	Hostfile string
-	// Context, when not nil, stops a run when it ends (an interrupt): the launcher and
-	// its ranks are stopped, the temporary files removed, and MPI returns its cause.
+	// Context, when not nil, stops a run when it ends (an interrupt): a library's
+	// launcher and its ranks are stopped, the temporary files removed, and Run
+	// returns its cause.
 	Context context.Context
+}
+
+// Target is where conform runs a test: the reference runtime or one MPI library.
+// Each is a value (Reference, MPI), so a new target, such as a library installed at
+// a prefix of the user's, is one more value and needs no change here or in cmd.
+type Target interface {
+	// Name is the target's short name, as reports and JSON records show it
+	// ("reference", "mpich", "openmpi").
+	Name() string
+	// Describe is what runs the tests: the library and its version ("MPICH 4.0.2"),
+	// or "" for the reference runtime.
+	Describe() string
+	// Transport is the library's transport profile (shm, net; Library.Over), or ""
+	// for the reference runtime.
+	Transport() string
+	// Run runs t opt.Runs times under sem and compares the histogram with the
+	// outcomes the model allows.
+	Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error)
 }
 
 // Bin is one observed outcome.
@@ -66,6 +66,7 @@ type Report struct {
 	Test          *litmus.Test
 	Target        string
 	Library       string // the MPI library and version, for real-MPI targets
+	Transport     string // the library's transport profile (Library.Transport)
 	Sem           spec.Semantics
 	HW            spec.HW // the hw model the target is compared with
 	Runs          int
@@ -101,9 +102,34 @@ func MachineHW() spec.HW {
 	return reference.MachineHW
 }
 
-// Reference runs t on the reference runtime under sem.
-func Reference(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error) {
-	rep, allowed, err := begin(t, sem, "reference", MachineHW(), opt)
+// ComparedHW is the hardware model opt says to compare with.
+func (opt Options) ComparedHW() spec.HW {
+	if opt.HW == nil {
+		return MachineHW()
+	}
+	return *opt.HW
+}
+
+// Reference is the reference runtime as a target: the program on real shared memory,
+// one OS thread per rank, with Runtime's further options (its Runs, Seed and
+// Progress come from Options).
+type Reference struct {
+	Runtime reference.Options
+}
+
+// Name is "reference".
+func (Reference) Name() string { return "reference" }
+
+// Describe is "": the runtime is this program's own.
+func (Reference) Describe() string { return "" }
+
+// Transport is "": the ranks are threads of this program.
+func (Reference) Transport() string { return "" }
+
+// Run runs t on the reference runtime under sem; 0 runs: 10^6 for programs without
+// MPI calls, 10^4 for the others.
+func (r Reference) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error) {
+	rep, allowed, err := begin(t, sem, r.Name(), opt.ComparedHW(), opt)
 	if err != nil || rep.Skipped != "" {
 		return rep, err
 	}
@@ -121,7 +147,7 @@ func Reference(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error)
 	if opt.Progress != nil {
 		progress = func(done int) { opt.Progress(done, runs) }
 	}
-	ropt := opt.Runtime
+	ropt := r.Runtime
 	ropt.Runs, ropt.Seed, ropt.Progress = runs, opt.Seed, progress
 	res, err := reference.Run(p, ropt)
 	if err != nil {

@@ -42,7 +42,7 @@ func TestRandomProgramsConform(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		lt := gen.Program(gen.Config{MinProcs: 2, MaxProcs: 2, MaxInstrs: 4, Loops: true}).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		rep, err := conform.Reference(lt, sem, conform.Options{Runs: propertyRuns(), Seed: 7, Search: explorer.Options{MaxStates: 1_000_000}})
+		rep, err := conform.Reference{}.Run(lt, sem, conform.Options{Runs: propertyRuns(), Seed: 7, Search: explorer.Options{MaxStates: 1_000_000}})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, litmus.Format(lt))
 		}
@@ -84,7 +84,7 @@ func TestCorpusConforms(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, sem := range presets {
-			rep, err := conform.Reference(lt, sem, conform.Options{Runs: per, Seed: 11, Search: explorer.Options{MaxStates: 5_000_000}})
+			rep, err := conform.Reference{}.Run(lt, sem, conform.Options{Runs: per, Seed: 11, Search: explorer.Options{MaxStates: 5_000_000}})
 			if err != nil {
 				t.Errorf("%s %s: %v", f, sem.Name, err)
 				continue

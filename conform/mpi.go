@@ -33,28 +33,41 @@ type Library struct {
 	CC       string   // the compiler wrapper
 	Exec     string   // the launcher
 	ExecArgs []string // before -n N
-	Packages string   // the Debian packages that provide it
+	Packages string   // the Debian packages that provide it ("": installed otherwise)
 	// HostfileFlag is the launcher's option that names a hostfile.
 	HostfileFlag string
 	// BusyPolls: the library spins while it waits, so more ranks than cores crawl.
 	BusyPolls bool
+	// Env is set (NAME=VALUE) for the launcher and the ranks, over this process's
+	// environment: transport selection, asynchronous progress.
+	Env []string
+	// Transport is the transport profile the options and Env select (shm, net; Over).
+	Transport string
 }
 
-// Libraries are the real-MPI targets.
-var Libraries = map[string]Library{
-	"mpich": {Target: "mpich", Name: "MPICH", CC: "mpicc.mpich", Exec: "mpiexec.mpich",
-		Packages: "mpich libmpich-dev", HostfileFlag: "-f", BusyPolls: true},
-	// --mca osc ^rdma: the default RMA component of Open MPI 4.1 crashes on atomics.
-	"openmpi": {Target: "openmpi", Name: "Open MPI", CC: "mpicc.openmpi", Exec: "mpiexec.openmpi",
-		ExecArgs: []string{"--allow-run-as-root", "--oversubscribe", "--mca", "osc", "^rdma"},
-		Packages: "openmpi-bin libopenmpi-dev", HostfileFlag: "--hostfile"},
+// Libraries are the MPI libraries of the Debian packages, one row each: the
+// targets mpich and openmpi. A row is all a library needs; MPI runs tests on any,
+// such as one installed at a prefix of the user's (LibraryAt).
+var Libraries = []Library{
+	familyNamed("mpich").library("mpicc.mpich", "mpiexec.mpich", "mpich libmpich-dev"),
+	familyNamed("openmpi").library("mpicc.openmpi", "mpiexec.openmpi", "openmpi-bin libopenmpi-dev"),
+}
+
+// KnownLibrary is the row of Libraries named target.
+func KnownLibrary(target string) (Library, bool) {
+	for _, lib := range Libraries {
+		if lib.Target == target {
+			return lib, true
+		}
+	}
+	return Library{}, false
 }
 
 // Version is the library's name and version, as its launcher reports it ("MPICH 4.0.2").
 func (lib Library) Version() string {
 	libVersions.Lock()
 	defer libVersions.Unlock()
-	if v, ok := libVersions.m[lib.Target]; ok {
+	if v, ok := libVersions.m[lib.Exec]; ok {
 		return v
 	}
 	v := lib.Name
@@ -63,7 +76,7 @@ func (lib Library) Version() string {
 			v += " " + m[1]
 		}
 	}
-	libVersions.m[lib.Target] = v
+	libVersions.m[lib.Exec] = v
 	return v
 }
 
@@ -76,18 +89,23 @@ var (
 	versionRE = regexp.MustCompile(`(?:Version:\s+|\) )([0-9][0-9.a-z]*)`)
 )
 
-// LookupLibrary finds a real-MPI target and checks that its tools are installed.
+// LookupLibrary finds a row of Libraries and checks that its tools are installed.
 func LookupLibrary(target string) (Library, error) {
-	lib, ok := Libraries[target]
+	lib, ok := KnownLibrary(target)
 	if !ok {
 		return lib, fmt.Errorf("unknown target %q (expected reference, mpich or openmpi)", target)
 	}
+	return lib, lib.Installed()
+}
+
+// Installed checks that the library's compiler wrapper and launcher can be found.
+func (lib Library) Installed() error {
 	for _, tool := range []string{lib.CC, lib.Exec} {
 		if _, err := exec.LookPath(tool); err != nil {
-			return lib, &MissingLibraryError{Lib: lib, Tool: tool}
+			return &MissingLibraryError{Lib: lib, Tool: tool}
 		}
 	}
-	return lib, nil
+	return nil
 }
 
 // MissingLibraryError says which Debian packages provide a missing library.
@@ -97,6 +115,10 @@ type MissingLibraryError struct {
 }
 
 func (e *MissingLibraryError) Error() string {
+	if e.Lib.Packages == "" {
+		return fmt.Sprintf("%s is not installed (%s not found); give the prefix of an MPI install (--mpi PREFIX, with PREFIX/bin/mpicc and PREFIX/bin/mpiexec) or --mpicc and --mpiexec",
+			e.Lib.Name, e.Tool)
+	}
 	return fmt.Sprintf("%s is not installed (%s not found); install it with: apt-get install %s",
 		e.Lib.Name, e.Tool, e.Lib.Packages)
 }
@@ -109,7 +131,7 @@ func IsMissingLibrary(err error) bool {
 
 // CompileC compiles a C program with the library's wrapper (-O2 -Wall -Werror).
 func (lib Library) CompileC(ctx context.Context, src, bin string) error {
-	out, errb, err := runGroup(ctx, []string{lib.CC, "-O2", "-Wall", "-Werror", "-o", bin, src})
+	out, errb, err := runGroup(ctx, []string{lib.CC, "-O2", "-Wall", "-Werror", "-o", bin, src}, lib.Env)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -155,7 +177,7 @@ func (lib Library) Launch(ctx context.Context, n int, opt LaunchOptions, bin str
 			lib.Name, n, runtime.NumCPU()), Hint: "--oversubscribe runs them anyway", Refused: true}
 	}
 	argv := append(append(lib.Command(n, opt), bin), args...)
-	stdout, stderr, err := runGroup(ctx, argv)
+	stdout, stderr, err := runGroup(ctx, argv, lib.Env)
 	if ctx.Err() != nil {
 		return stdout, ctx.Err()
 	}
@@ -224,27 +246,48 @@ func tail(s string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// MPI runs t on a real MPI library (target mpich or openmpi): the test's C program
-// (conform/cgen) compiled with the library's mpicc and run opt.Runs times under its
-// mpiexec. The histogram is compared with the outcomes the model allows for sem and
-// the machine's hardware model, as Reference does.
-func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Report, error) {
-	lib, err := LookupLibrary(target)
-	if err != nil {
+// MPI is an MPI library as a target, with how its programs are launched.
+type MPI struct {
+	Lib    Library
+	Launch LaunchOptions
+	// Timeout bounds one compile and one run (0: 30 s plus 1 ms per iteration).
+	Timeout time.Duration
+	// Jitter bounds each rank's random start delay in pause instructions (0: the
+	// generator's default; -1: none).
+	Jitter int
+	// KeepDir, when set, receives the generated C program as NAME.c.
+	KeepDir string
+	// MaxWindowBytes bounds a rank's window segment in the C program (0:
+	// cgen.DefaultMaxWindowBytes).
+	MaxWindowBytes int
+}
+
+// Name is the library's target name (mpich, openmpi).
+func (m MPI) Name() string { return m.Lib.Target }
+
+// Describe is the library's name and version.
+func (m MPI) Describe() string { return m.Lib.Version() }
+
+// Transport is the library's transport profile.
+func (m MPI) Transport() string { return m.Lib.Transport }
+
+// Run runs t on the library: the test's C program (conform/cgen) compiled with the
+// library's mpicc and run opt.Runs times under its mpiexec (0 runs: 10^5 for programs
+// without MPI calls, 10^4 for the others). The histogram is compared with the
+// outcomes the model allows for sem and opt's hardware model, as Reference does.
+func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error) {
+	lib := m.Lib
+	if err := lib.Installed(); err != nil {
 		return nil, err
 	}
-	hw := MachineHW()
-	if opt.HW != nil {
-		hw = *opt.HW
-	}
-	rep, allowed, err := begin(t, sem, target, hw, opt)
+	rep, allowed, err := begin(t, sem, m.Name(), opt.ComparedHW(), opt)
 	if rep != nil {
-		rep.Library = lib.Version()
+		rep.Library, rep.Transport = lib.Version(), lib.Transport
 	}
 	if err != nil || rep.Skipped != "" {
 		return rep, err
 	}
-	src, err := cgen.Generate(t, cgen.Options{Jitter: opt.Jitter, MaxWindowBytes: opt.MaxWindowBytes})
+	src, err := cgen.Generate(t, cgen.Options{Jitter: m.Jitter, MaxWindowBytes: m.MaxWindowBytes})
 	if err != nil {
 		return nil, err
 	}
@@ -255,11 +298,11 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 			runs = 10_000
 		}
 	}
-	timeout := opt.Timeout
+	timeout := m.Timeout
 	if timeout == 0 {
 		timeout = defaultTimeout(runs)
 	}
-	dir, err := os.MkdirTemp("", "rmacheck-"+target+"-")
+	dir, err := os.MkdirTemp("", "rmacheck-"+m.Name()+"-")
 	if err != nil {
 		return nil, err
 	}
@@ -269,8 +312,8 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 	if err := os.WriteFile(cfile, src, 0o644); err != nil {
 		return nil, err
 	}
-	if opt.KeepDir != "" {
-		if err := atomicfile.WriteOutput(filepath.Join(opt.KeepDir, name+".c"), src, 0o644); err != nil {
+	if m.KeepDir != "" {
+		if err := atomicfile.WriteOutput(filepath.Join(m.KeepDir, name+".c"), src, 0o644); err != nil {
 			return nil, err
 		}
 	}
@@ -304,16 +347,15 @@ func MPI(t *litmus.Test, sem spec.Semantics, target string, opt Options) (*Repor
 		opt.Progress(0, runs)
 	}
 	jitter := ""
-	if opt.Jitter != 0 {
-		jitter = strconv.Itoa(max(opt.Jitter, 0))
+	if m.Jitter != 0 {
+		jitter = strconv.Itoa(max(m.Jitter, 0))
 	}
 	args := []string{strconv.Itoa(runs), strconv.FormatInt(opt.Seed, 10)}
 	if jitter != "" {
 		args = append(args, jitter)
 	}
-	launch := LaunchOptions{Oversubscribe: opt.Oversubscribe, Launcher: opt.Launcher, Hostfile: opt.Hostfile}
-	out, err := lib.Launch(ctx, t.NumProcs(), launch, bin, args...)
-	rep.Placement = &Placement{Launcher: strings.Join(lib.Command(t.NumProcs(), launch), " ")}
+	out, err := lib.Launch(ctx, t.NumProcs(), m.Launch, bin, args...)
+	rep.Placement = &Placement{Launcher: strings.Join(lib.Command(t.NumProcs(), m.Launch), " ")}
 	if line := spinLimit(out); line != "" {
 		// a spin loop that never exits on this library: a finding the report shows
 		// (the command exits 3: the test could not run to its end)
@@ -409,6 +451,8 @@ func (rep *Report) fromOutput(out []byte, p *model.Program) error {
 		switch f[0] {
 		case "RMACHECK":
 			sawHeader = true
+		case "LIBRARY": // the first line of MPI_Get_library_version
+			rep.Library = libraryLine(strings.TrimPrefix(line, "LIBRARY"))
 		case "MODEL":
 			rep.Models = append(rep.Models, strings.Join(f[1:], " "))
 		case "PLACEMENT":

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
@@ -27,11 +28,23 @@ func needLibrary(t *testing.T, target string) {
 	}
 }
 
-// mpiRun runs MPI and fails the test on an error, except that a run that timed out on
-// a loaded machine skips it, naming the starvation: the library is not at fault.
+// library is the installed library named target as a target with a timeout (0: the
+// default), or skips the test.
+func library(t *testing.T, target string, timeout time.Duration) MPI {
+	t.Helper()
+	lib, err := LookupLibrary(target)
+	if err != nil {
+		t.Skipf("skipped: %v", err)
+	}
+	return MPI{Lib: lib, Timeout: timeout}
+}
+
+// mpiRun runs t on a library and fails the test on an error, except that a run that
+// timed out on a loaded machine skips it, naming the starvation: the library is not
+// at fault.
 func mpiRun(t *testing.T, lt *litmus.Test, target string, opt Options) *Report {
 	t.Helper()
-	rep, err := MPI(lt, mpi41(t), target, opt)
+	rep, err := library(t, target, 0).Run(lt, mpi41(t), opt)
 	var re *RunError
 	if errors.As(err, &re) && re.Starved {
 		t.Skipf("CPU starvation, not a finding: %v", err)
@@ -163,13 +176,15 @@ func TestMissingLibrary(t *testing.T) {
 			t.Errorf("%s with an empty PATH: %v; want a message naming %q", target, err, pkgs)
 		}
 	}
-	if _, err := MPI(acceptance(t, "01-SB.lit"), mpi41(t), "mpich", Options{}); !IsMissingLibrary(err) {
+	mpich, _ := KnownLibrary("mpich")
+	if _, err := (MPI{Lib: mpich}).Run(acceptance(t, "01-SB.lit"), mpi41(t), Options{}); !IsMissingLibrary(err) {
 		t.Errorf("MPI without mpich: %v", err)
 	}
 }
 
 func TestMPICHBusyPollRefusal(t *testing.T) {
-	_, err := Libraries["mpich"].Launch(context.Background(), runtime.NumCPU()+1, LaunchOptions{}, "/nonexistent")
+	mpich, _ := KnownLibrary("mpich")
+	_, err := mpich.Launch(context.Background(), runtime.NumCPU()+1, LaunchOptions{}, "/nonexistent")
 	if !CannotRun(err) || !strings.Contains(err.Error(), "busy-polls") || !strings.Contains(err.Error(), "--oversubscribe") {
 		t.Errorf("more MPICH ranks than cores: %v", err)
 	}

@@ -35,9 +35,8 @@ const probeAlign = 16
 
 // RunProbe compiles and runs the probe program with a library on 2 ranks. When ctx
 // ends (an interrupt), the launcher and its ranks are stopped and ctx's cause returned.
-func RunProbe(ctx context.Context, target string, timeout time.Duration) (*Probe, error) {
-	lib, err := LookupLibrary(target)
-	if err != nil {
+func RunProbe(ctx context.Context, lib Library, timeout time.Duration) (*Probe, error) {
+	if err := lib.Installed(); err != nil {
 		return nil, err
 	}
 	if timeout == 0 {
@@ -72,7 +71,7 @@ func RunProbe(ctx context.Context, target string, timeout time.Duration) (*Probe
 		}
 		return nil, err
 	}
-	return parseProbe(target, out)
+	return parseProbe(lib.Target, out)
 }
 
 func parseProbe(target string, out []byte) (*Probe, error) {

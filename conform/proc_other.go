@@ -10,7 +10,7 @@ import (
 )
 
 // runGroup runs argv and kills it when ctx ends (no process groups here).
-func runGroup(ctx context.Context, argv []string) (stdout, stderr []byte, err error) {
+func runGroup(ctx context.Context, argv, env []string) (stdout, stderr []byte, err error) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

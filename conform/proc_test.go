@@ -68,7 +68,7 @@ func TestTimeoutStopsEveryProcess(t *testing.T) {
 			tmp := t.TempDir()
 			t.Setenv("TMPDIR", tmp)
 			start := time.Now()
-			_, err := MPI(lt, mpi41(t), target, Options{Runs: 10, Seed: 1, IncludeErroneous: true, Timeout: 4 * time.Second})
+			_, err := library(t, target, 4*time.Second).Run(lt, mpi41(t), Options{Runs: 10, Seed: 1, IncludeErroneous: true})
 			took := time.Since(start)
 			var re *RunError
 			if !errors.As(err, &re) || !CannotRun(err) || !strings.Contains(err.Error(), "did not finish within 4s") ||
@@ -110,7 +110,7 @@ func TestInterruptStopsEveryProcess(t *testing.T) {
 		}
 		cancel(stop)
 	}()
-	_, err := MPI(lt, mpi41(t), "mpich", Options{Runs: 10, IncludeErroneous: true, Timeout: time.Minute, Context: ctx})
+	_, err := library(t, "mpich", time.Minute).Run(lt, mpi41(t), Options{Runs: 10, IncludeErroneous: true, Context: ctx})
 	if ctx.Err() == nil {
 		t.Fatal("MPI returned before the watcher saw the ranks")
 	}

@@ -24,10 +24,11 @@ const stopGrace = 3 * time.Second
 // every case runGroup returns only once the launcher has exited, and it stops and reaps
 // the processes the launcher left behind (MPICH's proxy and ranks run in sessions of
 // their own, so the group does not hold them: as a subreaper, rmacheck inherits them).
-func runGroup(ctx context.Context, argv []string) (stdout, stderr []byte, err error) {
+func runGroup(ctx context.Context, argv, env []string) (stdout, stderr []byte, err error) {
 	becomeSubreaper()
 	before := childPIDs()
 	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = environ(env)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -261,6 +261,9 @@ func targetCell(c record.Conform) string {
 	if c.Library != "" {
 		parts = append(parts, c.Library)
 	}
+	if c.Transport != "" {
+		parts = append(parts, "over "+c.Transport)
+	}
 	if p := c.Placement; p != nil && p.Nodes > 0 {
 		parts = append(parts, fmt.Sprintf("%d ranks on %d node(s) via %s", len(p.Hosts), p.Nodes, p.Launcher))
 	}

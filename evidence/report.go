@@ -8,6 +8,7 @@ import (
 
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
@@ -48,21 +49,9 @@ type Probe struct {
 	conform.Probe
 }
 
-// Smallest is the result of searching a generated family for a smallest test on
-// which two semantics differ.
-type Smallest struct {
-	X, Y                spec.Semantics
-	HW                  spec.HW
-	MaxProcs, MaxInstrs int // the bounds of the search
-	Candidates          int // tests searched
-	Found               int // distinguishing tests found (after shrinking, distinct)
-	// The smallest of them (nil when none): the comparison, its canonical text,
-	// the family test it was shrunk from, and its size in instructions.
-	Diff   *explorer.Diff
-	Source []byte
-	From   string
-	Instrs int
-}
+// Smallest is the smallest generated test that tells a pair of semantics apart
+// (gen.SmallestTests finds them).
+type Smallest = gen.Smallest
 
 // ResultKey names one search of a test: a semantics, by name, and a hardware model.
 type ResultKey struct {
@@ -444,7 +433,7 @@ func (r *Report) targetName(target string) string {
 
 // launcher is how conform runs a library target.
 func launcher(target string) string {
-	lib, ok := conform.Libraries[target]
+	lib, ok := conform.KnownLibrary(target)
 	if !ok {
 		return ""
 	}

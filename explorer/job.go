@@ -21,6 +21,26 @@ type Job struct {
 	Exploit bool
 }
 
+// JobsFor lists the searches of a test: each semantics under each of hws, or, when
+// none is given, under relaxed and every hw model the test's expect lines name.
+func JobsFor(t *litmus.Test, sems []spec.Semantics, hws ...spec.HW) []Job {
+	if len(hws) == 0 {
+		hws = []spec.HW{spec.Relaxed}
+		for _, e := range t.Expects {
+			if !slices.Contains(hws, e.HW) {
+				hws = append(hws, e.HW)
+			}
+		}
+	}
+	var jobs []Job
+	for _, h := range hws {
+		for _, s := range sems {
+			jobs = append(jobs, Job{Test: t, Sem: s, HW: h})
+		}
+	}
+	return jobs
+}
+
 // JobResult is the result of a Job, or why there is none.
 type JobResult struct {
 	Job

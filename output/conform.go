@@ -19,6 +19,9 @@ func Histogram(w io.Writer, rep *conform.Report) {
 	if rep.Library != "" {
 		target += ": " + rep.Library
 	}
+	if rep.Transport != "" {
+		target += " over " + rep.Transport
+	}
 	if rep.Skipped == "" && rep.SpinLimit == "" {
 		fmt.Fprintln(w, plainConform(rep, target))
 	}

@@ -19,6 +19,7 @@ type Conform struct {
 	File          string             `json:"file"`
 	Target        string             `json:"target"`
 	Library       string             `json:"library,omitempty"`
+	Transport     string             `json:"transport,omitempty"` // shm, net (conform --transport)
 	Preset        string             `json:"preset"`
 	HW            spec.HW            `json:"hw"`
 	Status        conform.Status     `json:"status"`
@@ -59,7 +60,7 @@ type Bin struct {
 // NewConform turns a conformance report into its record.
 func NewConform(rep *conform.Report) Conform {
 	p := rep.Model.Program
-	j := Conform{Format: FormatVersion, Test: rep.Test.Name, File: rep.Test.File, Target: rep.Target, Library: rep.Library, Preset: rep.Sem.Name,
+	j := Conform{Format: FormatVersion, Test: rep.Test.Name, File: rep.Test.File, Target: rep.Target, Library: rep.Library, Transport: rep.Transport, Preset: rep.Sem.Name,
 		HW: rep.HW, Status: rep.Status(), Runs: rep.Runs, Positive: rep.Positive, Negative: rep.Negative, Observation: rep.Observation(),
 		Histogram: []Bin{}, NonConforming: rep.NonConforming, Unseen: []map[string]int64{}, Rate: rep.Rate,
 		Seed: rep.Seed, TimeS: rep.Elapsed.Seconds(), Skipped: rep.Skipped, SpinLimit: rep.SpinLimit}
@@ -78,8 +79,9 @@ func NewConform(rep *conform.Report) Conform {
 // FailedConform is the record of a run of t on target under sem, compared with hw,
 // that gave no report: err says why (a *conform.RunError when the target could not
 // run it, refused included).
-func FailedConform(t *litmus.Test, sem spec.Semantics, target string, hw spec.HW, seed int64, err error) Conform {
-	c := Conform{Format: FormatVersion, Test: t.Name, File: t.File, Target: target, Preset: sem.Name, HW: hw,
+func FailedConform(t *litmus.Test, sem spec.Semantics, target conform.Target, hw spec.HW, seed int64, err error) Conform {
+	c := Conform{Format: FormatVersion, Test: t.Name, File: t.File, Target: target.Name(), Library: target.Describe(),
+		Transport: target.Transport(), Preset: sem.Name, HW: hw,
 		Status: conform.ErrorStatus(err), Histogram: []Bin{}, Unseen: []map[string]int64{}, Seed: seed}
 	var re *conform.RunError
 	if errors.As(err, &re) {

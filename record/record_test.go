@@ -22,6 +22,7 @@ import (
 func TestFailedConform(t *testing.T) {
 	lt := &litmus.Test{Name: "SB", File: "sb.lit"}
 	sem, _ := spec.Preset("mpi-4.1")
+	mpich, _ := conform.KnownLibrary("mpich")
 	refused := &conform.RunError{Test: "SB", Lib: "MPICH", Reason: "MPICH busy-polls: refusing to run 3 ranks on 2 cores", Hint: "--oversubscribe runs them anyway", Refused: true}
 	crashed := &conform.RunError{Test: "SB", Lib: "Open MPI", Reason: "mpiexec.openmpi -n 2 SB: exit status 139", Output: "[vm] Signal code\n"}
 	tests := []struct {
@@ -38,7 +39,10 @@ func TestFailedConform(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := FailedConform(lt, sem, "mpich", spec.TSO, 7, tt.err)
+			c := FailedConform(lt, sem, conform.MPI{Lib: mpich}, spec.TSO, 7, tt.err)
+			if c.Target != "mpich" || c.Transport != "shm" || !strings.HasPrefix(c.Library, "MPICH") {
+				t.Errorf("target %q, transport %q, library %q: want the target's", c.Target, c.Transport, c.Library)
+			}
 			if c.Status != tt.status || c.Error != tt.message || c.Output != tt.output {
 				t.Errorf("status %v, error %q, output %q; want %v, %q, %q", c.Status, c.Error, c.Output, tt.status, tt.message, tt.output)
 			}

@@ -99,17 +99,17 @@ exists (1:r0=1)
 // memory before the last other rank finished is no evidence of LIVELOCK, however many
 // came before it: on a loaded machine the test may run long after the read, when the
 // writer has stored the flag and finished (the CI failure of MP+poll). Only
-// StallRounds tests whose bodies began after every other rank had finished are.
+// stallRounds tests whose bodies began after every other rank had finished are.
 func TestLivelockNeedsReadsAfterTheOthersFinished(t *testing.T) {
 	p := compile(t, `{ win W allocate_shared size=1; flag = W@1[0]; }
  P0           | P1                   ;
  store flag 1 | r0 = await flag == 1 ;
 exists (1:r0=1)
 `, "mpi-4.1")
-	m := newMachine(p, 1)
+	m := newMachine(p, Options{Seed: 1})
 	poller := m.procs[1]
 	const it = 1
-	for i := 0; i <= 2*StallRounds; i++ { // P0 not yet finished: never stuck
+	for i := 0; i <= 2*m.stallRounds; i++ { // P0 not yet finished: never stuck
 		if !m.spinAgain(poller, it, 0) {
 			t.Fatalf("test %d: stuck while P0 runs", i)
 		}
@@ -119,12 +119,12 @@ exists (1:r0=1)
 		t.Fatal("stuck on a test whose body read before P0 finished")
 	}
 	stuckAt := -1
-	for i := 1; i <= StallRounds+1 && stuckAt < 0; i++ {
+	for i := 1; i <= m.stallRounds+1 && stuckAt < 0; i++ {
 		if !m.spinAgain(poller, it, 0) {
 			stuckAt = i
 		}
 	}
-	if stuckAt != StallRounds {
-		t.Errorf("stuck after %d tests that read after P0 finished; want %d", stuckAt, StallRounds)
+	if stuckAt != m.stallRounds {
+		t.Errorf("stuck after %d tests that read after P0 finished; want %d", stuckAt, m.stallRounds)
 	}
 }

@@ -118,7 +118,7 @@ exists (1:r0=1 /\ 1:r1=0)
 }
 
 // TestBlockedProgramIsReported: a program that blocks (both ranks receive first) is
-// stopped, with a message that says so, once every rank has waited StallRounds looks.
+// stopped, with a message that says so, once every rank has waited Options.StallRounds looks.
 func TestBlockedProgramIsReported(t *testing.T) {
 	_, err := Run(compile(t, `{ win W allocate size=1; x = W@0[0]; }
  P0     | P1     ;
@@ -136,10 +136,9 @@ exists (x=0)
 // counted against it. The wall-clock watchdog this replaces called it "the program
 // blocks (a deadlock?)" once the pause exceeded its timeout.
 func TestStarvedRunIsNotBlocked(t *testing.T) {
-	defer func(old int) { StallRounds = old }(StallRounds)
-	StallRounds = 50 // a blocked program would be caught within a few milliseconds
 	paused := 0
-	r, err := Run(compile(t, sb, "mpi-4.1"), Options{Runs: 3 * 65536, Seed: 1, Progress: func(int) {
+	// StallRounds 50: a blocked program would be caught within a few milliseconds.
+	r, err := Run(compile(t, sb, "mpi-4.1"), Options{Runs: 3 * 65536, Seed: 1, StallRounds: 50, Progress: func(int) {
 		paused++
 		time.Sleep(300 * time.Millisecond)
 	}})

@@ -6,8 +6,6 @@ import (
 	"github.com/rmacheck/rmacheck/conform/cgen"
 )
 
-func init() { extraCommands = append(extraCommands, newCgenCmd) }
-
 func newCgenCmd() *cobra.Command {
 	var runs, jitter int
 	maxWindowBytes := byteSize(cgen.DefaultMaxWindowBytes)

@@ -7,8 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,23 +20,15 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-func init() { extraCommands = append(extraCommands, newConformCmd) }
-
 type conformFlags struct {
-	target           string
+	target           targetFlags
 	sems             []string
 	runs             int
 	seed             int64
 	json             bool
 	includeErroneous bool
 	shard            string
-	oversubscribe    bool
 	hw               string
-	timeout          time.Duration
-	keepC            string
-	maxWindowBytes   byteSize
-	launcher         string
-	hostfile         string
 	search           searchFlags
 	strictProgress   bool
 }
@@ -59,84 +49,51 @@ func newConformCmd() *cobra.Command {
 			wrapText(`The mpich and openmpi targets compile the test's C program (see 'rmacheck cgen') with mpicc.mpich or `+
 				`mpicc.openmpi and run it under mpiexec.mpich or mpiexec.openmpi (--allow-run-as-root --oversubscribe `+
 				`--mca osc ^rdma); each iteration starts from the initial values, the ranks released together by a `+
-				`spin barrier in shared memory. A window whose MPI_WIN_MODEL differs from the declared model skips the test.`, 80) + "\n" + exitStatusHelp("every observed outcome is allowed (tests skipped as erroneous or by the library included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states",
+				`spin barrier in shared memory. A window whose MPI_WIN_MODEL differs from the declared model skips the test. `+
+				`Any other MPICH or Open MPI install is a target too: --mpi PREFIX (PREFIX/bin/mpicc and PREFIX/bin/mpiexec), `+
+				`or --mpicc and --mpiexec; --mpiexec-args and --env K=V set its run. The library and version every record `+
+				`names are what the library itself says (MPI_Get_library_version).`, 80) + "\n" + exitStatusHelp("every observed outcome is allowed (tests skipped as erroneous or by the library included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states",
 			"3 the target could not run a test: the library is missing, refuses the ranks (--oversubscribe runs them), times out (--timeout raises the bound), crashes, stops with an MPI error, or stops at its spin limit (SPIN-LIMIT) where the model finds no LIVELOCK with or without weak_progress (a hang the standard does not allow); each says what happened and what to do. A run that hangs only for want of the target's progress (LIVELOCK under weak_progress=on alone: MPI-4.1 allows it) is counted in a last line and is no failure unless --strict-progress. 2 wins over 3, and 3 over 1",
 			"130/143 interrupted by SIGINT/SIGTERM; the MPI processes are stopped and the temporary files removed"),
 		Example: `  rmacheck conform --target reference ../shared/acceptance/01-SB.lit
   rmacheck conform --target mpich --runs 100000 ../shared/acceptance/01-SB.lit
   rmacheck conform --target openmpi --keep-c /tmp/c litmus/ticket435
+  rmacheck conform --mpi /opt/mpich-4.3 --runs 10000 litmus/rma
   rmacheck conform --target reference --sem B --runs 100000 litmus/ticket435
   rmacheck conform --target reference --json litmus > reference.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runConform(cmd, args, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.target, "target", "reference", "where to run: reference, mpich or openmpi (the test's C program from cgen, built with mpicc.mpich / mpicc.openmpi)")
+	fl.StringVar(&f.target.name, "target", "reference", "where to run: reference, mpich or openmpi (the test's C program from cgen, built with mpicc.mpich / mpicc.openmpi)")
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics PRESET[,switch=on|off...] to compare with; repeat for several (default mpi-4.1)")
 	fl.IntVar(&f.runs, "runs", 0, "iterations per test (0, the default: 10^6 for programs without MPI calls, 10^4 with)")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the runtime's choices")
 	fl.BoolVar(&f.json, "json", false, "one JSON object per test and semantics, one a line")
 	fl.BoolVar(&f.includeErroneous, "include-erroneous", false, "also run tests the model finds erroneous")
 	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n) of the files")
-	fl.BoolVar(&f.oversubscribe, "oversubscribe", false, "mpich: run more ranks than cores (MPICH busy-polls, so this is refused by default)")
 	fl.StringVar(&f.hw, "hw", "", "mpich, openmpi: hardware model to compare with (default the machine's: "+conform.MachineHW().String()+")")
-	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run (0, the default: 30s + 1ms per iteration)")
-	f.maxWindowBytes = cgen.DefaultMaxWindowBytes
-	fl.Var(&f.maxWindowBytes, "max-window-bytes", "mpich, openmpi: refuse a test whose window segment on one rank is larger than this in the C program (e.g. 16MiB)")
-	fl.StringVar(&f.keepC, "keep-c", "", "mpich, openmpi: also write each test's C program into this directory (created if needed)")
-	fl.StringVar(&f.launcher, "launcher", "", "mpich, openmpi: start the ranks with this command instead of the library's mpiexec, e.g. 'srun -N 2 --ntasks-per-node 1' or 'mpiexec.mpich -hosts a,b' (split at spaces; -n N, the program and its arguments follow)")
+	addLaunchFlags(fl, &f.target)
 	addSearchFlags(fl, &f.search, defaultMaxStates)
-	fl.StringVar(&f.hostfile, "hostfile", "", "mpich, openmpi: give this hostfile to the library's mpiexec (-f for MPICH, --hostfile for Open MPI)")
+	fl.StringVar(&f.target.hostfile, "hostfile", "", "mpich, openmpi: give this hostfile to the library's mpiexec (-f for MPICH, --hostfile for Open MPI)")
 	fl.BoolVar(&f.strictProgress, "strict-progress", false, "count a run that hangs for want of the target's progress (LIVELOCK only under weak_progress=on, which MPI-4.1 allows) as a library that could not run the test (exit 3)")
 	return cmd
 }
 
 func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	if err := firstError(atLeast("runs", f.runs, 0, "0: the default, 10^6 without MPI calls, 10^4 with"),
-		atLeast("timeout", f.timeout, 0, "0: the default, 30s + 1ms per iteration")); err != nil {
+		atLeast("timeout", f.target.timeout, 0, "0: the default, 30s + 1ms per iteration")); err != nil {
 		return err
 	}
 	search, err := f.search.options(0)
 	if err != nil {
 		return err
 	}
-	var hw *spec.HW
-	switch f.target {
-	case "reference":
-		if f.hw != "" || f.oversubscribe || f.keepC != "" || f.launcher != "" || f.hostfile != "" || f.timeout != 0 {
-			return usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile and --timeout are for the mpich and openmpi targets")
-		}
-	case "mpich", "openmpi":
-		if f.hw != "" {
-			h, err := spec.ParseHW(f.hw)
-			if err != nil {
-				return usageErrorf("--hw: %v", err)
-			}
-			hw = &h
-		}
-		if f.launcher != "" && f.hostfile != "" {
-			return usageErrorf("give --hostfile to the library's mpiexec, or put it in --launcher, not both")
-		}
-		if f.launcher != "" && len(strings.Fields(f.launcher)) == 0 {
-			return usageErrorf("--launcher: empty command")
-		}
-		if f.hostfile != "" {
-			if _, err := litmus.ReadFile(f.hostfile, maxFileSize); err != nil {
-				printErrors(cmd.ErrOrStderr(), err)
-				return exitWith(exitBadInput)
-			}
-		}
-		if _, err := conform.LookupLibrary(f.target); err != nil {
-			return exitError{code: exitCannotRun, err: err}
-		}
-		if f.keepC != "" { // once, up front: not one failure per test
-			if err := os.MkdirAll(f.keepC, 0o755); err != nil {
-				return ioError(fmt.Errorf("--keep-c: %w", err))
-			}
-		}
-	default:
-		return usageErrorf("--target %q: expected reference, mpich or openmpi", f.target)
+	target, err := f.conformTarget(cmd)
+	if err != nil {
+		return err
 	}
+	hw, _ := f.comparedHW() // checked by conformTarget
 	if len(f.sems) == 0 {
 		f.sems = []string{"mpi-4.1"}
 	}
@@ -148,14 +105,14 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.keepC != "" {
+	if f.target.keepC != "" {
 		if err := sameNames(tests); err != nil {
 			return exitError{code: exitBadInput, err: fmt.Errorf("--keep-c: %w", err)}
 		}
 	}
 	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	var ctx context.Context
-	if f.target != "reference" { // MPI processes to stop on an interrupt
+	if _, isMPI := target.(conform.MPI); isMPI { // MPI processes to stop on an interrupt
 		var stop func()
 		ctx, stop = interruptible()
 		defer stop()
@@ -168,15 +125,9 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 			done := float64(ti*len(sems) + si)
 			progress.show(done, t.Name+" ("+sem.Name+")")
 			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, Search: search,
-				Oversubscribe: f.oversubscribe, HW: hw, Timeout: f.timeout, KeepDir: f.keepC, MaxWindowBytes: int(f.maxWindowBytes),
-				Launcher: strings.Fields(f.launcher), Hostfile: f.hostfile, Context: ctx}
+				HW: hw, Context: ctx}
 			opt.Progress = func(runs, total int) { progress.show(done+float64(runs)/float64(total), t.Name) }
-			var rep *conform.Report
-			if f.target == "reference" {
-				rep, err = conform.Reference(t, sem, opt)
-			} else {
-				rep, err = conform.MPI(t, sem, f.target, opt)
-			}
+			rep, err := target.Run(t, sem, opt)
 			progress.clear()
 			if exit, ok := interruptedExit(err); ok {
 				return exit
@@ -184,12 +135,12 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 			if err != nil {
 				allowed := false // a time-out the standard allows (conform.ClassifyHang)
 				if conform.TimedOut(err) {
-					allowed = hangs.judge(errw, t, sem, comparedHW(hw), search, err.Error(), f.strictProgress)
+					allowed = hangs.judge(errw, t, sem, opt.ComparedHW(), search, err.Error(), f.strictProgress)
 				} else {
 					fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
 				}
 				if f.json { // a record for every run: reports read the failed ones from it
-					record.WriteLine(out, record.FailedConform(t, sem, f.target, comparedHW(hw), f.seed, err))
+					record.WriteLine(out, record.FailedConform(t, sem, target, opt.ComparedHW(), f.seed, err))
 				}
 				if allowed {
 					continue
@@ -273,12 +224,40 @@ func (h *hangCount) summary(w io.Writer) {
 	}
 }
 
-// comparedHW is the hardware model a run is compared with: --hw, else the machine's.
-func comparedHW(hw *spec.HW) spec.HW {
-	if hw != nil {
-		return *hw
+// conformTarget checks the flags of the target they name and makes it.
+func (f conformFlags) conformTarget(cmd *cobra.Command) (conform.Target, error) {
+	if f.target.name == "reference" && !f.target.install() {
+		if f.hw != "" || f.target.launchFlagsSet() {
+			return nil, usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile, --timeout, --mpiexec-args, --env and --transport are for MPI libraries (--target mpich or openmpi, --mpi PREFIX)")
+		}
+		return f.target.target()
 	}
-	return conform.MachineHW()
+	if _, ok := conform.KnownLibrary(f.target.name); !ok && !f.target.install() {
+		return f.target.target() // the usage error naming the targets
+	}
+	if _, err := f.comparedHW(); err != nil {
+		return nil, err
+	}
+	if err := f.target.checkLaunch(func(err error) { printErrors(cmd.ErrOrStderr(), err) }); err != nil {
+		return nil, err
+	}
+	target, err := f.target.target()
+	if err != nil {
+		return nil, err
+	}
+	return target, makeKeepDir(f.target.keepC)
+}
+
+// comparedHW is the hardware model --hw names (nil: the machine's).
+func (f conformFlags) comparedHW() (*spec.HW, error) {
+	if f.hw == "" {
+		return nil, nil
+	}
+	hw, err := spec.ParseHW(f.hw)
+	if err != nil {
+		return nil, usageErrorf("--hw: %v", err)
+	}
+	return &hw, nil
 }
 
 // conformErrorExit is the exit status a test's error asks for, the same whatever the

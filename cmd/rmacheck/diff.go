@@ -12,8 +12,6 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-func init() { extraCommands = append(extraCommands, newDiffCmd) }
-
 type diffFlags struct {
 	sems     []string
 	hw       string

@@ -15,8 +15,6 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-func init() { extraCommands = append(extraCommands, newDistinguishCmd) }
-
 type distinguishFlags struct {
 	sems                []string
 	hw                  string

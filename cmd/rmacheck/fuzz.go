@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,15 +11,14 @@ import (
 
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/conform/cgen"
+	"github.com/rmacheck/rmacheck/fuzz"
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
-	"github.com/rmacheck/rmacheck/reference"
 )
 
-func init() { extraCommands = append(extraCommands, newFuzzCmd) }
-
 type fuzzFlags struct {
-	target, sem         string
+	target              targetFlags
+	sem                 string
 	dur                 time.Duration
 	runs, programs      int
 	seed                int64
@@ -50,7 +50,8 @@ func newFuzzCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return runFuzz(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.target, "target", "reference", "where to run: reference, mpich or openmpi")
+	fl.StringVar(&f.target.name, "target", "reference", "where to run: reference, mpich or openmpi")
+	addLibraryFlags(fl, &f.target)
 	fl.StringVar(&f.sem, "sem", "mpi-4.1", "semantics PRESET[,switch=on|off...]")
 	fl.DurationVar(&f.dur, "time", time.Minute, "stop after this long (0: no time bound, only --programs)")
 	fl.IntVar(&f.runs, "runs", 2000, "runs of each program on the target")
@@ -69,18 +70,16 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	if err != nil {
 		return err
 	}
-	target := gen.ReferenceTarget(reference.Options{}, search)
-	switch f.target {
-	case "reference":
-	case "mpich", "openmpi":
-		if _, err := conform.LookupLibrary(f.target); err != nil {
-			return exitError{code: exitCannotRun, err: err}
-		}
-		ctx, stop := interruptible()
+	target, err := f.target.target()
+	if err != nil {
+		return err
+	}
+	_, isMPI := target.(conform.MPI)
+	var ctx context.Context
+	if isMPI { // MPI processes to stop on an interrupt
+		var stop func()
+		ctx, stop = interruptible()
 		defer stop()
-		target = gen.MPITarget(ctx, f.target, search)
-	default:
-		return usageErrorf("--target %q: expected reference, mpich or openmpi", f.target)
 	}
 	sems, err := parseSems([]string{f.sem})
 	if err != nil {
@@ -105,7 +104,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 		}
 	}
 	errw := cmd.ErrOrStderr()
-	res, err := gen.Fuzz(gen.FuzzOptions{Sem: sems[0], Target: target, TargetName: f.target, Search: search,
+	res, err := fuzz.Fuzz(fuzz.Options{Sem: sems[0], Target: target, Search: search, Context: ctx,
 		Config: gen.Config{MinProcs: 2, MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, Syncs: f.syncs},
 		Time:   f.dur, Programs: f.programs, Runs: f.runs, Seed: f.seed,
 		Log: func(format string, args ...any) { fmt.Fprintf(errw, "fuzz: "+format+"\n", args...) }})
@@ -120,7 +119,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "Fuzz %s (semantics %s, hw %s): %d programs, %d race-free, %d runs, %.1fs; %d reproducers, %d not confirmed\n",
-		f.target, sems[0].Name, conform.MachineHW(), res.Programs, res.RaceFree, res.Runs, res.Elapsed.Seconds(),
+		target.Name(), sems[0].Name, conform.MachineHW(), res.Programs, res.RaceFree, res.Runs, res.Elapsed.Seconds(),
 		len(res.Findings), res.Unconfirmed)
 	for _, fd := range res.Findings {
 		fmt.Fprintf(out, "\nNON-CONFORMING: program %d (%d instructions, shrunk to %d)\n", fd.Program, gen.Size(fd.Original), gen.Size(fd.Test))
@@ -132,7 +131,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 			b := atomicfile.Batch{Outputs: true} // the .lit and its C, both or neither
 			written := []string{filepath.Join(f.out, fd.Test.Name+".lit")}
 			b.Add(written[0], fd.Source, 0o644)
-			if f.target != "reference" { // the C a library's developers can run
+			if isMPI { // the C a library's developers can run
 				if src, err := cgen.Generate(fd.Test, cgen.Options{}); err != nil {
 					fmt.Fprintf(cmd.ErrOrStderr(), "rmacheck: no C for %s: %v\n", fd.Test.Name, err)
 				} else {

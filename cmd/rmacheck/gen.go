@@ -12,8 +12,6 @@ import (
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
 )
 
-func init() { extraCommands = append(extraCommands, newGenCmd) }
-
 type genFlags struct {
 	shapes, syncs, flavors, localities []string
 	mix                                bool

@@ -11,8 +11,6 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-func init() { extraCommands = append(extraCommands, newLayoutCmd) }
-
 func newLayoutCmd() *cobra.Command {
 	var sem, abi string
 	cmd := &cobra.Command{

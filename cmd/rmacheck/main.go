@@ -118,8 +118,7 @@ func newRootCmd() *cobra.Command {
 	maxFileSize = litmus.MaxFileSize
 	root.PersistentFlags().Var((*byteSize)(&maxFileSize), "max-file-size",
 		"refuse input files larger than this (a litmus test is a few hundred bytes): e.g. 64MiB, 512KiB, 100000")
-	root.AddCommand(newCheckCmd(), newFmtCmd(), newExplainCmd(), newPresetsCmd())
-	for _, newCmd := range extraCommands {
+	for _, newCmd := range commands {
 		root.AddCommand(newCmd())
 	}
 	classify(root)
@@ -153,13 +152,14 @@ func shellQuote(w string) string {
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
-// extraCommands are constructors of further subcommands (run, replay, ...), registered by
-// the files that define them from an init function:
-//
-//	func init() { extraCommands = append(extraCommands, newRunCmd) }
-//
-// newRootCmd calls each one, so every tree gets fresh commands and flags.
-var extraCommands []func() *cobra.Command
+// commands are the constructors of the subcommands, in one list: newRootCmd calls
+// each, so every tree gets fresh commands and flags. (cobra lists them sorted.)
+var commands = []func() *cobra.Command{
+	newCheckCmd, newFmtCmd, newExplainCmd, newPresetsCmd, // the language and the rules
+	newRunCmd, newReplayCmd, newDiffCmd, newDistinguishCmd, newLayoutCmd, // the model
+	newConformCmd, newFuzzCmd, newProbeCmd, newCgenCmd, // targets
+	newGenCmd, newReportCmd, // generated tests, reports
+}
 
 // presetSummary is one indented line per preset: its name and what it is.
 func presetSummary() string {

@@ -77,6 +77,29 @@ func TestConformKeepCUpFront(t *testing.T) {
 	}
 }
 
+// writeMPLit writes MP+put+fence16, put/fence on an allocate window: a test that needs
+// no shared memory, so it runs across nodes.
+func writeMPLit(t *testing.T) string {
+	t.Helper()
+	mp := filepath.Join(t.TempDir(), "mp.lit")
+	os.WriteFile(mp, []byte("MPI MP+put+fence16\n{ win W allocate size=2; x = W@1[0]; }\n P0 | P1 ;\n fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\n | r0 = load x ;\nexists (1:r0=0)\n"), 0o644)
+	return mp
+}
+
+// conformRecords reads conform --json's records, one a line.
+func conformRecords(t *testing.T, stdout string) []record.Conform {
+	t.Helper()
+	var recs []record.Conform
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var r record.Conform
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}
+
 // TestConformLauncherAndHostfile: --hostfile (naming localhost twice) and --launcher
 // (a wrapper script) start the ranks; the placement is in the text and the JSON. With
 // every rank on a node of its own (the wrapper sets RMACHECK_ONE_RANK_PER_NODE=1), a
@@ -104,21 +127,13 @@ func TestConformLauncherAndHostfile(t *testing.T) {
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	mp := filepath.Join(dir, "mp.lit") // put/fence on an allocate window: no shared memory needed
-	os.WriteFile(mp, []byte("MPI MP+put+fence16\n{ win W allocate size=2; x = W@1[0]; }\n P0 | P1 ;\n fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\n | r0 = load x ;\nexists (1:r0=0)\n"), 0o644)
+	mp := writeMPLit(t)
 	code, stdout, stderr := runCLI("conform", "--target", "mpich", "--runs", "500", "--json", "--launcher", wrapper+" -envall", "testdata/sb.lit", mp)
 	if code != 0 {
 		skipIfStarved(t, code, stderr)
 		t.Fatalf("--launcher: exit %d\n%s%s", code, stdout, stderr)
 	}
-	var recs []record.Conform
-	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
-		var r record.Conform
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("%v: %s", err, line)
-		}
-		recs = append(recs, r)
-	}
+	recs := conformRecords(t, stdout)
 	if len(recs) != 2 {
 		t.Fatalf("%d records:\n%s", len(recs), stdout)
 	}

@@ -10,10 +10,8 @@ import (
 	"github.com/rmacheck/rmacheck/record"
 )
 
-func init() { extraCommands = append(extraCommands, newProbeCmd) }
-
 func newProbeCmd() *cobra.Command {
-	var target string
+	var target targetFlags
 	var asJSON bool
 	var timeout time.Duration
 	cmd := &cobra.Command{
@@ -33,12 +31,16 @@ func newProbeCmd() *cobra.Command {
 			if err := atLeast("timeout", timeout, time.Millisecond, ""); err != nil {
 				return err
 			}
-			if target != "mpich" && target != "openmpi" {
-				return usageErrorf("--target %q: expected mpich or openmpi", target)
+			if _, known := conform.KnownLibrary(target.name); !known && !target.install() {
+				return usageErrorf("--target %q: expected mpich or openmpi (or --mpi PREFIX)", target.name)
+			}
+			lib, err := target.library()
+			if err != nil {
+				return err
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			pr, err := conform.RunProbe(ctx, target, timeout)
+			pr, err := conform.RunProbe(ctx, lib, timeout)
 			if exit, ok := interruptedExit(err); ok {
 				return exit
 			}
@@ -51,7 +53,7 @@ func newProbeCmd() *cobra.Command {
 					return err
 				}
 			} else {
-				fmt.Fprintf(out, "Probe %s: %s (MPI %s)\n", target, pr.Library, pr.Version)
+				fmt.Fprintf(out, "Probe %s: %s (MPI %s)\n", lib.Target, pr.Library, pr.Version)
 				for _, r := range pr.Results {
 					if r.Topic == "library" {
 						continue
@@ -60,13 +62,14 @@ func newProbeCmd() *cobra.Command {
 				}
 			}
 			if n := pr.Violations(); n > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "rmacheck: %s: %d results violate a version of MPI the library claims (MPI %s)\n", target, n, pr.Version)
+				fmt.Fprintf(cmd.ErrOrStderr(), "rmacheck: %s: %d results violate a version of MPI the library claims (MPI %s)\n", lib.Target, n, pr.Version)
 				return exitWith(exitFailed)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&target, "target", "", "the library: mpich or openmpi")
+	cmd.Flags().StringVar(&target.name, "target", "", "the library: mpich or openmpi")
+	addLibraryFlags(cmd.Flags(), &target)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the results as one JSON object")
 	cmd.Flags().DurationVar(&timeout, "timeout", 2*time.Minute, "bound on compiling and running the probe")
 	return cmd

@@ -1,10 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,8 +17,6 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-func init() { extraCommands = append(extraCommands, newReportCmd) }
-
 type reportFlags struct {
 	out, title, date      string
 	sems, hws             []string
@@ -26,6 +24,7 @@ type reportFlags struct {
 	question, upstream    string
 	index                 string
 	exploit, distinguish  bool
+	matrix                bool
 	distProcs, distInstrs int
 	search                searchFlags
 	abi                   string
@@ -61,6 +60,7 @@ func newReportCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.out, "out", "", "the report's folder (required)")
+	fl.BoolVar(&f.matrix, "matrix", false, "write OUT/README.md, the conformance matrix of the --conform files (a column each) instead of a report: the tests with a finding in some column")
 	fl.StringVar(&f.title, "title", "", "the report's title (default: from --out)")
 	fl.StringVar(&f.date, "date", "", "the date written in the report, YYYY-MM-DD (default: today, UTC)")
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics to compare (default: every preset)")
@@ -98,6 +98,9 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
 		return nil
+	}
+	if f.matrix {
+		return writeMatrix(cmd, args, f)
 	}
 	if len(args) == 0 {
 		return usageErrorf("give the test files (or --index DIR)")
@@ -174,7 +177,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 			return usageErrorf("--distinguish-procs and --distinguish-instrs must be at least 1")
 		}
 		progress := newProgress(cmd.ErrOrStderr(), "candidates (distinguishing tests)", 0, false)
-		r.Smallest, err = smallestTests(sems, f.distProcs, f.distInstrs, progress)
+		r.Smallest, err = gen.SmallestTests(sems, f.distProcs, f.distInstrs, progress.showOf)
 		progress.clear()
 		if err != nil {
 			return exitError{code: exitFailed, err: err}
@@ -200,64 +203,27 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	return nil
 }
 
-// smallestTests runs distinguish (hw relaxed) for every pair of semantics, two pairs
-// at a time; the result is in pair order whatever the timing. progress counts the
-// candidates of every pair.
-func smallestTests(sems []spec.Semantics, procs, instrs int, progress *progress) ([]*evidence.Smallest, error) {
-	type pair struct{ i, j int }
-	var pairs []pair
-	for i := range sems {
-		for j := i + 1; j < len(sems); j++ {
-			pairs = append(pairs, pair{i, j})
-		}
+// writeMatrix writes the conformance matrix of the --conform files, one column each.
+func writeMatrix(cmd *cobra.Command, args []string, f reportFlags) error {
+	if len(args) > 0 || f.out == "" || len(f.conform) == 0 {
+		return usageErrorf("--matrix takes no files, and needs --out and --conform")
 	}
-	out := make([]*evidence.Smallest, len(pairs))
-	errs := make([]error, len(pairs))
-	var mu sync.Mutex
-	done := make([]int, len(pairs)) // candidates searched, per pair
-	showPair := func(k, d, total int, name string) {
-		mu.Lock()
-		done[k] = d
-		sum := 0
-		for _, n := range done {
-			sum += n
-		}
-		mu.Unlock()
-		progress.showOf(sum, total*len(pairs), name) // every pair searches the same candidates
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < 2; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				x, y := sems[pairs[k].i], sems[pairs[k].j]
-				diffs, searched, err := gen.Distinguish(gen.DistinguishOptions{X: x, Y: y, HW: spec.Relaxed,
-					MaxProcs: procs, MaxInstrs: instrs,
-					Progress: func(d, total int, name string) { showPair(k, d, total, name) }})
-				if err != nil {
-					errs[k] = fmt.Errorf("distinguish %s and %s: %v", x.Name, y.Name, err)
-					continue
-				}
-				s := &evidence.Smallest{X: x, Y: y, HW: spec.Relaxed, MaxProcs: procs, MaxInstrs: instrs, Candidates: searched, Found: len(diffs)}
-				if len(diffs) > 0 {
-					d := diffs[0]
-					s.Diff, s.Source, s.From, s.Instrs = d.Diff, d.Source, d.From, gen.Size(d.Test)
-				}
-				out[k] = s
-			}
-		}()
-	}
-	for k := range pairs {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
+	var cols []evidence.MatrixColumn
+	for _, path := range f.conform {
+		recs, err := record.ReadConform(path)
 		if err != nil {
-			return nil, err
+			return exitError{code: exitBadInput, err: err}
 		}
+		cols = append(cols, recs)
 	}
-	return out, nil
+	title := cmp.Or(f.title, "Conformance matrix")
+	path := filepath.Join(f.out, "README.md")
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return ioError(err)
+	}
+	if err := atomicfile.WriteOutput(path, evidence.Matrix(title, cols), 0o644); err != nil {
+		return ioError(err)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
+	return nil
 }

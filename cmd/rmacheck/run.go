@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,8 +15,6 @@ import (
 	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/spec"
 )
-
-func init() { extraCommands = append(extraCommands, newRunCmd, newReplayCmd) }
 
 type runFlags struct {
 	sems     []string
@@ -154,59 +153,33 @@ func loadTests(cmd *cobra.Command, args []string, shard string) ([]*litmus.Test,
 	return tests, bad, nil
 }
 
-// jobsFor lists the searches of a test: each semantics under the chosen hw model,
-// or under relaxed and every hw model its expect lines name; with every preset
-// (no --sem), also the semantics of its expect lines with switches (LITMUS.md
-// item 9), under their hw model.
-func jobsFor(t *litmus.Test, sems []spec.Semantics, hwFlag string, everyPreset bool) []explorer.Job {
-	var hws []spec.HW
-	if hwFlag != "" {
-		h, _ := spec.ParseHW(hwFlag)
-		hws = []spec.HW{h}
-	} else {
-		hws = []spec.HW{spec.Relaxed}
-		for _, e := range t.Expects {
-			if !containsHW(hws, e.HW) {
-				hws = append(hws, e.HW)
-			}
-		}
-	}
-	var jobs []explorer.Job
-	for _, h := range hws {
-		for _, s := range sems {
-			jobs = append(jobs, explorer.Job{Test: t, Sem: s, HW: h})
-		}
-	}
+// jobsFor lists the searches of a test (explorer.JobsFor); with every preset (no
+// --sem), also the semantics of its expect lines with switches (LITMUS.md item 9),
+// under their hw model when it is searched.
+func jobsFor(t *litmus.Test, sems []spec.Semantics, hws []spec.HW, everyPreset bool) []explorer.Job {
+	jobs := explorer.JobsFor(t, sems, hws...)
 	if everyPreset {
-		jobs = append(jobs, qualifiedJobs(t, hws)...)
+		jobs = append(jobs, qualifiedJobs(t, jobs)...)
 	}
 	return jobs
 }
 
 // qualifiedJobs are the searches the expect lines with switches ask for, under the hw
-// models run: each item's preset with the line's switches.
-func qualifiedJobs(t *litmus.Test, hws []spec.HW) []explorer.Job {
-	var jobs []explorer.Job
+// models of jobs: each item's preset with the line's switches.
+func qualifiedJobs(t *litmus.Test, jobs []explorer.Job) []explorer.Job {
+	var more []explorer.Job
 	for _, e := range t.Expects {
-		if len(e.Switches) == 0 || !containsHW(hws, e.HW) {
+		searched := slices.ContainsFunc(jobs, func(j explorer.Job) bool { return j.HW == e.HW })
+		if len(e.Switches) == 0 || !searched {
 			continue
 		}
 		for _, it := range e.Items {
 			if s, err := e.Semantics(it); err == nil {
-				jobs = append(jobs, explorer.Job{Test: t, Sem: s, HW: e.HW})
+				more = append(more, explorer.Job{Test: t, Sem: s, HW: e.HW})
 			}
 		}
 	}
-	return jobs
-}
-
-func containsHW(hs []spec.HW, h spec.HW) bool {
-	for _, x := range hs {
-		if x == h {
-			return true
-		}
-	}
-	return false
+	return more
 }
 
 func runRun(cmd *cobra.Command, args []string, f runFlags) error {
@@ -222,10 +195,13 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
+	var hws []spec.HW // none: relaxed and the hw models of each test's expect lines
 	if f.hw != "" {
-		if _, err := spec.ParseHW(f.hw); err != nil {
+		hw, err := spec.ParseHW(f.hw)
+		if err != nil {
 			return usageErrorf("--hw: %v", err)
 		}
+		hws = []spec.HW{hw}
 	}
 	switch f.show {
 	case "", "outcomes", "witness", "all":
@@ -256,7 +232,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	notes := newProgressNotes()
 	for _, t := range tests {
 		first := len(jobs)
-		for _, j := range jobsFor(t, sems, f.hw, len(f.sems) == 0) {
+		for _, j := range jobsFor(t, sems, hws, len(f.sems) == 0) {
 			j.Exploit = exploit
 			jobs = append(jobs, j)
 		}

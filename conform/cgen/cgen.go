@@ -5,6 +5,7 @@
 // outcomes that the conform package parses:
 //
 //	RMACHECK test=NAME procs=N out=1:r0,x
+//	LIBRARY MPICH Version: 4.0.2    (MPI_Get_library_version, its first line)
 //	MODEL W unified                 (MPI_WIN_MODEL of each window, as the library says)
 //	SKIP reason                     (the test cannot run as declared; no OUTCOME lines)
 //	OUTCOME count v1 v2 ...         (values in the order of out=, one line per outcome)
@@ -715,7 +716,11 @@ func (g *gen) mainFunc() {
     MPI_Comm_dup(MPI_COMM_WORLD, &tcomm);
     rng_state = seed * 0x9E3779B97F4A7C15ull + (uint64_t)me * 0xBF58476D1CE4E5B9ull + 1;
     if (me == 0) {
-        printf("RMACHECK test=%%s procs=%%d out=%%s\n", test_name, NPROCS, out_names);
+        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len;
+        MPI_Get_library_version(lib, &len);
+        lib[strcspn(lib, "\n")] = 0;
+        printf("RMACHECK test=%%s procs=%%d out=%%s\nLIBRARY %%s\n", test_name, NPROCS, out_names, lib);
         fflush(stdout);
     }
     {   /* where the ranks run; a test that needs memory shared by all ranks needs one node */

@@ -1,4 +1,7 @@
-package gen
+// Package fuzz runs random race-free programs (gen.Program) on a conformance target
+// and shrinks any that shows an outcome the model forbids (gen.Shrink) to a small
+// reproducer. gen draws and shrinks programs; running them is this package's.
+package fuzz
 
 import (
 	"context"
@@ -9,42 +12,16 @@ import (
 
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
-	"github.com/rmacheck/rmacheck/reference"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Target runs a test runs times and returns the outcomes it showed that the model
-// (for sem and the target's hw model) forbids, each as outcome values.
-type Target func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error)
-
-// ReferenceTarget runs tests on the reference runtime through conform.Reference,
-// with ropt's further runtime options (the fuzz tests set BreakStaleLoads to check
-// that a broken runtime is found) and search's bounds on the model's search
-// (MaxStates 0: 1,000,000).
-func ReferenceTarget(ropt reference.Options, search explorer.Options) Target {
-	search = fuzzSearch(search)
-	return func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error) {
-		return forbidden(conform.Reference(t, sem, conform.Options{Runs: runs, Seed: seed, Search: search, Runtime: ropt}))
-	}
-}
-
-// fuzzSearch is search with the fuzzer's default bound: its programs are small.
-func fuzzSearch(search explorer.Options) explorer.Options {
-	if search.MaxStates == 0 {
-		search.MaxStates = 1_000_000
-	}
-	return search
-}
-
-// MPITarget runs tests on a real MPI library (mpich, openmpi) through conform.MPI;
-// ctx (nil: none) stops a run, its processes and files cleaned up.
-func MPITarget(ctx context.Context, target string, search explorer.Options) Target {
-	search = fuzzSearch(search)
-	return func(t *litmus.Test, sem spec.Semantics, runs int, seed int64) ([][]int64, error) {
-		return forbidden(conform.MPI(t, sem, target, conform.Options{Runs: runs, Seed: seed, Context: ctx, Search: search}))
-	}
+// forbiddenOn runs t on the target and lists the outcomes it showed that the model
+// forbids.
+func forbiddenOn(target conform.Target, t *litmus.Test, sem spec.Semantics, runs int, seed int64, opt Options) ([][]int64, error) {
+	return forbidden(target.Run(t, sem, conform.Options{Runs: runs, Seed: seed, Search: gen.SmallSearch(opt.Search), Context: opt.Context}))
 }
 
 // forbidden lists the outcomes of a conformance run that the model forbids.
@@ -61,22 +38,23 @@ func forbidden(rep *conform.Report, err error) ([][]int64, error) {
 	return bad, nil
 }
 
-// FuzzOptions configure a fuzzing campaign.
-type FuzzOptions struct {
-	Sem        spec.Semantics
-	Target     Target // default ReferenceTarget(reference.Options{}, Search)
-	TargetName string // for the reproducer's doc string (default "reference")
-	Config     Config // the programs drawn (gen.Program)
-	Time       time.Duration
-	Programs   int   // at most this many programs drawn (0: until Time)
-	Runs       int   // runs of each program on the target (default 2000)
-	Recheck    int   // runs of the shrunk program before it is reported (default 10 x Runs)
-	Seed       int64 // the first program is gen.Program(Config).Example(Seed)
+// Options configure a fuzzing campaign.
+type Options struct {
+	Sem      spec.Semantics
+	Target   conform.Target // default conform.Reference{}; its Name goes into the reproducer
+	Config   gen.Config     // the programs drawn (gen.Program)
+	Time     time.Duration
+	Programs int   // at most this many programs drawn (0: until Time)
+	Runs     int   // runs of each program on the target (default 2000)
+	Recheck  int   // runs of the shrunk program before it is reported (default 10 x Runs)
+	Seed     int64 // the first program is gen.Program(Config).Example(Seed)
 	// ShrinkBudget bounds the target runs spent shrinking one program (default 300).
 	ShrinkBudget int
 	// Search bounds the model's searches (MaxStates 0: 1,000,000).
 	Search explorer.Options
-	Log    func(format string, args ...any)
+	// Context, when not nil, stops a run on a library when it ends (conform.Options).
+	Context context.Context
+	Log     func(format string, args ...any)
 }
 
 // Finding is a reproducer: a race-free program on which the target shows outcomes
@@ -89,8 +67,8 @@ type Finding struct {
 	Program   int          // index of the program drawn (seed = Seed + Program)
 }
 
-// FuzzResult is what a campaign did.
-type FuzzResult struct {
+// Result is what a campaign did.
+type Result struct {
 	Programs, RaceFree, Runs int
 	Findings                 []Finding
 	Unconfirmed              int // findings whose shrunk program showed nothing on the recheck
@@ -102,12 +80,9 @@ type FuzzResult struct {
 // outcome the model forbids shrinks the program (Shrink: it must stay race-free and
 // still show a forbidden outcome) and re-checks it with Recheck runs. It stops at
 // the first confirmed finding, after Programs programs, or when Time is up.
-func Fuzz(opt FuzzOptions) (*FuzzResult, error) {
+func Fuzz(opt Options) (*Result, error) {
 	if opt.Target == nil {
-		opt.Target = ReferenceTarget(reference.Options{}, opt.Search)
-	}
-	if opt.TargetName == "" {
-		opt.TargetName = "reference"
+		opt.Target = conform.Reference{}
 	}
 	if opt.Runs == 0 {
 		opt.Runs = 2000
@@ -124,10 +99,10 @@ func Fuzz(opt FuzzOptions) (*FuzzResult, error) {
 	}
 	hw := conform.MachineHW()
 	start := time.Now()
-	res := &FuzzResult{}
-	programs := Program(opt.Config)
+	res := &Result{}
+	programs := gen.Program(opt.Config)
 	raceFree := func(t *litmus.Test) bool {
-		jr := explorer.Job{Test: t, Sem: opt.Sem, HW: hw}.Run(fuzzSearch(opt.Search))
+		jr := explorer.Job{Test: t, Sem: opt.Sem, HW: hw}.Run(gen.SmallSearch(opt.Search))
 		return jr.Err == nil && len(jr.Result.Flags) == 0
 	}
 	for i := 0; (opt.Programs == 0 || i < opt.Programs) && (opt.Time == 0 || time.Since(start) < opt.Time); i++ {
@@ -138,7 +113,7 @@ func Fuzz(opt FuzzOptions) (*FuzzResult, error) {
 			continue
 		}
 		res.RaceFree++
-		bad, err := opt.Target(lt, opt.Sem, opt.Runs, seed)
+		bad, err := forbiddenOn(opt.Target, lt, opt.Sem, opt.Runs, seed, opt)
 		res.Runs += opt.Runs
 		if err != nil {
 			return res, fmt.Errorf("program %d: %w", i, err)
@@ -147,23 +122,24 @@ func Fuzz(opt FuzzOptions) (*FuzzResult, error) {
 			continue
 		}
 		logf("program %d shows %d forbidden outcomes; shrinking", i, len(bad))
-		small := Shrink(lt, func(t *litmus.Test) bool {
+		small := gen.Shrink(lt, func(t *litmus.Test) bool {
 			if !raceFree(t) {
 				return false
 			}
-			b, err := opt.Target(t, opt.Sem, opt.Runs, seed)
+			b, err := forbiddenOn(opt.Target, t, opt.Sem, opt.Runs, seed, opt)
 			res.Runs += opt.Runs
 			return err == nil && len(b) > 0
 		}, opt.ShrinkBudget)
-		again, err := opt.Target(small, opt.Sem, opt.Recheck, seed+1)
+		again, err := forbiddenOn(opt.Target, small, opt.Sem, opt.Recheck, seed+1, opt)
 		res.Runs += opt.Recheck
 		if err != nil || len(again) == 0 {
 			res.Unconfirmed++
 			logf("program %d: the shrunk program shows nothing forbidden in %d runs; going on", i, opt.Recheck)
 			continue
 		}
-		small = clone(small)
-		small.Name = fmt.Sprintf("fuzz-%s-%s-%d", opt.TargetName, opt.Sem.Name, seed)
+		renamed := *small // Shrink's copy, whose name and doc change below
+		small = &renamed
+		small.Name = fmt.Sprintf("fuzz-%s-%s-%d", opt.Target.Name(), opt.Sem.Name, seed)
 		p, _ := model.Compile(small, opt.Sem, hw)
 		var shown []string
 		for _, v := range again {
@@ -171,9 +147,9 @@ func Fuzz(opt FuzzOptions) (*FuzzResult, error) {
 		}
 		sort.Strings(shown)
 		small.Doc = fmt.Sprintf("Found by rmacheck fuzz on target %s (semantics %s, hw %s, program seed %d): a race-free program on which the target shows %s, which the model forbids.",
-			opt.TargetName, opt.Sem.Name, hw, seed, strings.Join(shown, " / "))
+			opt.Target.Name(), opt.Sem.Name, hw, seed, strings.Join(shown, " / "))
 		small.HasDoc = true
-		small.Meta = []litmus.Meta{{Key: "Generator", Value: fmt.Sprintf("rmacheck fuzz --target %s --sem %s --seed %d", opt.TargetName, opt.Sem.Name, seed)}}
+		small.Meta = []litmus.Meta{{Key: "Generator", Value: fmt.Sprintf("rmacheck fuzz --target %s --sem %s --seed %d", opt.Target.Name(), opt.Sem.Name, seed)}}
 		src := litmus.Format(small)
 		final, err := litmus.Parse(small.Name+".lit", src)
 		if err != nil {

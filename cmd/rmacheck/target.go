@@ -1,0 +1,159 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/conform/cgen"
+	"github.com/rmacheck/rmacheck/litmus"
+)
+
+// targetFlags choose the conformance target and how an MPI library's programs are
+// built and launched (conform; fuzz has the name only).
+type targetFlags struct {
+	name          string
+	prefix        string   // --mpi: an MPI install
+	mpicc         string   // --mpicc
+	mpiexec       string   // --mpiexec
+	mpiexecArgs   string   // --mpiexec-args
+	env           []string // --env
+	transport     string   // --transport
+	oversubscribe bool
+	timeout       time.Duration
+	keepC         string
+	launcher      string
+	hostfile      string
+	// maxWindowBytes bounds a window segment in the C program (--max-window-bytes).
+	maxWindowBytes byteSize
+}
+
+// addLibraryFlags adds the flags that name an MPI install and set its run.
+func addLibraryFlags(fl *pflag.FlagSet, f *targetFlags) {
+	fl.StringVar(&f.prefix, "mpi", "", "run on the MPI library installed at this prefix (PREFIX/bin/mpicc and PREFIX/bin/mpiexec; MPICH or Open MPI, told by mpiexec --version)")
+	fl.StringVar(&f.mpicc, "mpicc", "", "with --mpiexec: run on the MPI library of this compiler wrapper (path or name on PATH); overrides --mpi's")
+	fl.StringVar(&f.mpiexec, "mpiexec", "", "with --mpicc: launch with this mpiexec (path or name on PATH); overrides --mpi's")
+	fl.StringVar(&f.mpiexecArgs, "mpiexec-args", "", "further options of the library's mpiexec, before -n N (split at spaces), e.g. '--mca btl self,tcp'")
+	fl.StringVar(&f.transport, "transport", "shm", "the library's path between ranks: shm (its own choice on one node) or net (its inter-node path between ranks of this node; see README)")
+	fl.StringArrayVar(&f.env, "env", nil, "NAME=VALUE for the library's processes (repeat for several), e.g. MPIR_CVAR_ASYNC_PROGRESS=1")
+}
+
+// addLaunchFlags adds the flags of how a library runs (conform).
+func addLaunchFlags(fl *pflag.FlagSet, f *targetFlags) {
+	addLibraryFlags(fl, f)
+	fl.BoolVar(&f.oversubscribe, "oversubscribe", false, "mpich: run more ranks than cores (MPICH busy-polls, so this is refused by default)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run (0, the default: 30s + 1ms per iteration)")
+	f.maxWindowBytes = cgen.DefaultMaxWindowBytes
+	fl.Var(&f.maxWindowBytes, "max-window-bytes", "mpich, openmpi: refuse a test whose window segment on one rank is larger than this in the C program (e.g. 16MiB)")
+	fl.StringVar(&f.keepC, "keep-c", "", "mpich, openmpi: also write each test's C program into this directory (created if needed)")
+	fl.StringVar(&f.launcher, "launcher", "", "mpich, openmpi: start the ranks with this command instead of the library's mpiexec, e.g. 'srun -N 2 --ntasks-per-node 1' or 'mpiexec.mpich -hosts a,b' (split at spaces; -n N, the program and its arguments follow)")
+}
+
+// launchFlagsSet reports whether a flag of a library's launch was given.
+func (f targetFlags) launchFlagsSet() bool {
+	return f.install() || f.mpiexecArgs != "" || len(f.env) > 0 || f.transport != "shm" || f.oversubscribe || f.keepC != "" || f.launcher != "" || f.hostfile != "" || f.timeout != 0
+}
+
+// install reports whether the flags name an MPI install (--mpi, --mpicc, --mpiexec).
+func (f targetFlags) install() bool {
+	return f.prefix != "" || f.mpicc != "" || f.mpiexec != ""
+}
+
+// target is the target the flags name: the reference runtime, a Debian library by
+// name, or the install of --mpi or --mpicc and --mpiexec (a missing library is exit
+// status 3, with what to install or give).
+func (f targetFlags) target() (conform.Target, error) {
+	if f.name == "reference" && !f.install() {
+		return conform.Reference{}, nil
+	}
+	lib, err := f.library()
+	if err != nil {
+		return nil, err
+	}
+	return conform.MPI{Lib: lib, Timeout: f.timeout, KeepDir: f.keepC, MaxWindowBytes: int(f.maxWindowBytes), Launch: conform.LaunchOptions{
+		Oversubscribe: f.oversubscribe, Launcher: strings.Fields(f.launcher), Hostfile: f.hostfile}}, nil
+}
+
+// library is the MPI library the flags name, with --env and --mpiexec-args.
+func (f targetFlags) library() (conform.Library, error) {
+	lib, err := f.namedLibrary()
+	if err != nil {
+		return lib, err
+	}
+	if lib, err = lib.Over(f.transport); err != nil {
+		return lib, usageErrorf("--transport: %v", err)
+	}
+	env, err := conform.ParseEnv(f.env)
+	if err != nil {
+		return lib, usageErrorf("--env %v", err)
+	}
+	lib.Env = append(lib.Env, env...)
+	lib.ExecArgs = append(slices.Clip(lib.ExecArgs), strings.Fields(f.mpiexecArgs)...)
+	return lib, nil
+}
+
+// namedLibrary is the MPI library the flags name: --target's Debian library, or the
+// install of --mpi, --mpicc and --mpiexec.
+func (f targetFlags) namedLibrary() (conform.Library, error) {
+	if !f.install() {
+		if _, ok := conform.KnownLibrary(f.name); !ok {
+			return conform.Library{}, usageErrorf("--target %q: expected reference, mpich or openmpi (or --mpi PREFIX for another MPI install)", f.name)
+		}
+		lib, err := conform.LookupLibrary(f.name)
+		if err != nil {
+			return lib, exitError{code: exitCannotRun, err: err}
+		}
+		return lib, nil
+	}
+	if f.name != "reference" && f.name != "" {
+		return conform.Library{}, usageErrorf("--target %s and --mpi/--mpicc/--mpiexec name two libraries; give one", f.name)
+	}
+	mpicc, mpiexec := f.mpicc, f.mpiexec
+	if f.prefix != "" {
+		mpicc = cmp.Or(mpicc, filepath.Join(f.prefix, "bin", "mpicc"))
+		mpiexec = cmp.Or(mpiexec, filepath.Join(f.prefix, "bin", "mpiexec"))
+	} else if mpicc == "" || mpiexec == "" {
+		return conform.Library{}, usageErrorf("--mpicc and --mpiexec go together (or --mpi PREFIX for both)")
+	}
+	lib, err := conform.LibraryOf(mpicc, mpiexec)
+	if err != nil {
+		return lib, exitError{code: exitCannotRun, err: err}
+	}
+	return lib, nil
+}
+
+// checkLaunch checks the launch flags against each other and reads the hostfile;
+// printErrs prints what is wrong with it.
+func (f targetFlags) checkLaunch(printErrs func(error)) error {
+	if f.launcher != "" && f.hostfile != "" {
+		return usageErrorf("give --hostfile to the library's mpiexec, or put it in --launcher, not both")
+	}
+	if f.launcher != "" && len(strings.Fields(f.launcher)) == 0 {
+		return usageErrorf("--launcher: empty command")
+	}
+	if f.hostfile != "" {
+		if _, err := litmus.ReadFile(f.hostfile, maxFileSize); err != nil {
+			printErrs(err)
+			return exitWith(exitBadInput)
+		}
+	}
+	return nil
+}
+
+// makeKeepDir creates --keep-c's directory once, up front: not one failure per test.
+func makeKeepDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return ioError(fmt.Errorf("--keep-c: %w", err))
+	}
+	return nil
+}

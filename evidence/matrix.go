@@ -1,0 +1,89 @@
+package evidence
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/record"
+)
+
+// MatrixColumn is one configuration of a conformance matrix: the records of one
+// `conform --json` run, a library version over one transport (failed and refused
+// runs included: conform writes a record for each).
+type MatrixColumn []record.Conform
+
+// name is the column's heading: the library and version over the transport, as the
+// records say ("MPICH 4.0.2 over net"), or the target when they do not.
+func (c MatrixColumn) name() string {
+	for _, r := range c {
+		name := cmp.Or(r.Library, r.Target)
+		if r.Transport != "" {
+			name += " over " + r.Transport
+		}
+		return name
+	}
+	return "?"
+}
+
+// cell is what the column says about one test file: its status and run counts, and
+// whether that is a finding (NON-CONFORMING, a spin limit, a failed run).
+func (c MatrixColumn) cell(file string) (text string, finding bool) {
+	i := slices.IndexFunc(c, func(r record.Conform) bool { return r.File == file })
+	if i < 0 {
+		return "-", false
+	}
+	r := c[i]
+	switch r.Status {
+	case conform.StatusNonConforming:
+		return fmt.Sprintf("**NON-CONFORMING** %d/%d", r.NonConforming, r.Runs), true
+	case conform.StatusSpinLimit:
+		return "**SPIN-LIMIT**", true
+	case conform.StatusFailed:
+		reason, _, _ := strings.Cut(r.Error, "; ") // without the hint of what to do
+		return "**failed**: " + mdEscape(reason), true
+	case conform.StatusOK:
+		return fmt.Sprintf("ok %d", r.Runs), false
+	}
+	return r.Status.String(), false
+}
+
+// Matrix is the conformance matrix in Markdown: a column for each configuration, a
+// row for each test with a finding (NON-CONFORMING, a spin limit, a failed run) in
+// some column, each cell the status with its run counts.
+func Matrix(title string, cols []MatrixColumn) []byte {
+	var files []string
+	for _, c := range cols {
+		for _, r := range c {
+			files = append(files, r.File)
+		}
+	}
+	slices.Sort(files)
+	files = slices.Compact(files)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", title)
+	b.WriteString("| test |")
+	for _, c := range cols {
+		fmt.Fprintf(&b, " %s |", c.name())
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(cols)) + "\n")
+	clean := 0
+	for _, file := range files {
+		row, any := "| `"+file+"` |", false
+		for _, c := range cols {
+			text, finding := c.cell(file)
+			row += " " + text + " |"
+			any = any || finding
+		}
+		if !any {
+			clean++
+			continue
+		}
+		b.WriteString(row + "\n")
+	}
+	fmt.Fprintf(&b, "\n%d of %d test files have a finding in some column; the other %d are ok, skipped or not run in every column.\n",
+		len(files)-clean, len(files), clean)
+	return []byte(b.String())
+}
