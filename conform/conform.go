@@ -117,8 +117,12 @@ type Reference struct {
 	Runtime reference.Options
 }
 
-// Name is "reference".
-func (Reference) Name() string { return "reference" }
+// ReferenceName is the reference runtime's target name: what --target names it by and
+// what its records say (the one spelling of the word; Reference.Name prints it).
+const ReferenceName = "reference"
+
+// Name is ReferenceName.
+func (Reference) Name() string { return ReferenceName }
 
 // Describe is "": the runtime is this program's own.
 func (Reference) Describe() string { return "" }

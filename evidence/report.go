@@ -394,7 +394,7 @@ func (r *Report) targets() []string {
 			return
 		}
 		seen[t] = true
-		if t == "reference" {
+		if t == conform.ReferenceName {
 			ref = true
 			return
 		}
@@ -422,7 +422,7 @@ func (r *Report) library(target string) string {
 // targetName is "MPICH 4.0.2" for a library target, "the reference runtime" for
 // reference.
 func (r *Report) targetName(target string) string {
-	if target == "reference" {
+	if target == conform.ReferenceName {
 		return "the reference runtime"
 	}
 	if lib := r.library(target); lib != "" {

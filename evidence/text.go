@@ -185,11 +185,11 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 		how = P(", run with ", Code(l))
 	}
 	name := t.Name
-	if t.Target == "reference" {
+	if t.Target == conform.ReferenceName {
 		name = upperFirst(name)
 	}
 	it.Text = P(Strong{Plain(name)}, how, Pf(": of %d runs (one per test and semantics), ", t.Records), Join(counts, ", "), ".")
-	if t.Target == "reference" {
+	if t.Target == conform.ReferenceName {
 		it.Text = P(it.Text, " The reference runtime executes the model's own steps on real memory: its runs are evidence about the hardware and the runtime, not an independent check of the model.")
 	}
 	if su := r.Upstream.Setup(t.Target); su != nil {

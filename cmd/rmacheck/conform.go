@@ -226,7 +226,7 @@ func (h *hangCount) summary(w io.Writer) {
 
 // conformTarget checks the flags of the target they name and makes it.
 func (f conformFlags) conformTarget(cmd *cobra.Command) (conform.Target, error) {
-	if f.target.name == "reference" && !f.target.install() {
+	if f.target.name == conform.ReferenceName && !f.target.install() {
 		if f.hw != "" || f.target.launchFlagsSet() {
 			return nil, usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile, --timeout, --mpiexec-args, --env and --transport are for MPI libraries (--target mpich or openmpi, --mpi PREFIX)")
 		}

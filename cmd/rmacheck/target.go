@@ -70,7 +70,7 @@ func (f targetFlags) install() bool {
 // name, or the install of --mpi or --mpicc and --mpiexec (a missing library is exit
 // status 3, with what to install or give).
 func (f targetFlags) target() (conform.Target, error) {
-	if f.name == "reference" && !f.install() {
+	if f.name == conform.ReferenceName && !f.install() {
 		return conform.Reference{}, nil
 	}
 	lib, err := f.library()
@@ -112,7 +112,7 @@ func (f targetFlags) namedLibrary() (conform.Library, error) {
 		}
 		return lib, nil
 	}
-	if f.name != "reference" && f.name != "" {
+	if f.name != conform.ReferenceName && f.name != "" {
 		return conform.Library{}, usageErrorf("--target %s and --mpi/--mpicc/--mpiexec name two libraries; give one", f.name)
 	}
 	mpicc, mpiexec := f.mpicc, f.mpiexec
