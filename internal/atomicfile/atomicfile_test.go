@@ -133,10 +133,7 @@ func TestBatchAllOrNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// In a child process: RLIMIT_FSIZE would also stop go test's own log file here.
-	cmd := exec.Command("/bin/sh", "-c", `ulimit -f 2 && exec "$0" -test.run='^$'`, os.Args[0])
-	cmd.Env = append(os.Environ(), "ATOMICFILE_CHILD="+dir)
-	out, err := cmd.CombinedOutput()
+	out, err := childBatch(dir)
 	if !strings.HasPrefix(string(out), html+": cannot write: file too large") || strings.Contains(string(out), ".tmp") {
 		t.Errorf("the batch under a 1 KiB file size limit: %v: %s; want an error naming %s and not the temporary file", err, out, html)
 	}
@@ -152,6 +149,15 @@ func TestBatchAllOrNothing(t *testing.T) {
 		t.Errorf("a batch whose second file has no directory: %v, md %q", err, read(t, md))
 	}
 	noTemps(t, dir)
+}
+
+// childBatch runs TestMain's batch of report.md and report.html in dir, in a child
+// process whose files may not grow past 1 KiB (RLIMIT_FSIZE would also stop go test's
+// own log file here).
+func childBatch(dir string) ([]byte, error) {
+	cmd := exec.Command("/bin/sh", "-c", `ulimit -f 2 && exec "$0" -test.run='^$'`, os.Args[0])
+	cmd.Env = append(os.Environ(), "ATOMICFILE_CHILD="+dir)
+	return cmd.CombinedOutput()
 }
 
 // TestMain runs the child of TestBatchAllOrNothing when ATOMICFILE_CHILD names a
@@ -197,9 +203,7 @@ func TestBatchAllOrNothingHardLinked(t *testing.T) {
 	if err := os.Link(html, filepath.Join(dir, "published.html")); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("/bin/sh", "-c", `ulimit -f 2 && exec "$0" -test.run='^$'`, os.Args[0])
-	cmd.Env = append(os.Environ(), "ATOMICFILE_CHILD="+dir)
-	out, err := cmd.CombinedOutput()
+	out, err := childBatch(dir)
 	if err == nil || !strings.HasPrefix(string(out), html+": cannot write: file too large") {
 		t.Errorf("the batch under a 1 KiB file size limit: %v: %s", err, out)
 	}
