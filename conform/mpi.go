@@ -380,7 +380,7 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 	if opt.Progress != nil {
 		opt.Progress(runs, runs)
 	}
-	if err := rep.fromOutput(out, allowed.Program); err != nil {
+	if err := rep.fromOutput(out, allowed.Program, runs); err != nil {
 		return nil, &RunError{Test: t.Name, Lib: lib.Name, Reason: err.Error()}
 	}
 	if rep.Skipped == "" {
@@ -438,7 +438,10 @@ func cFileName(t *litmus.Test) string {
 }
 
 // fromOutput parses the program's output (cgen's format) into rep.raw, or rep.Skipped.
-func (rep *Report) fromOutput(out []byte, p *model.Program) error {
+// The histogram must count exactly the runs asked, each outcome at least once: a
+// launcher that printed the header and TIME but no OUTCOME line read as "Never 0 0",
+// and two counts of 2^63-1 as a negative number of runs.
+func (rep *Report) fromOutput(out []byte, p *model.Program, runs int) error {
 	res := &reference.Result{Seed: rep.Seed}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sawHeader, sawTime := false, false
@@ -473,6 +476,9 @@ func (rep *Report) fromOutput(out []byte, p *model.Program) error {
 			if err != nil {
 				return fmt.Errorf("bad line %q: %v", line, err)
 			}
+			if n < 1 || n > runs-res.Runs {
+				return fmt.Errorf("bad line %q: a count of %d, with %d of the %d runs asked already counted", line, n, res.Runs, runs)
+			}
 			vals := make([]int64, len(p.Out))
 			for i := range vals {
 				if vals[i], err = strconv.ParseInt(f[2+i], 10, 64); err != nil {
@@ -492,6 +498,9 @@ func (rep *Report) fromOutput(out []byte, p *model.Program) error {
 	}
 	if !sawHeader || !sawTime {
 		return fmt.Errorf("the program's output is incomplete:\n%s", tail(string(out)))
+	}
+	if res.Runs != runs {
+		return fmt.Errorf("the program's histogram counts %d runs of the %d asked:\n%s", res.Runs, runs, tail(string(out)))
 	}
 	if res.Elapsed <= 0 {
 		res.Elapsed = time.Nanosecond

@@ -142,18 +142,29 @@ func TestMPIWrongExpectation(t *testing.T) {
 		t.Fatal(err)
 	}
 	fake := "RMACHECK test=SB procs=2 out=0:r0,1:r0\nMODEL W unified\nOUTCOME 7 0 1\nOUTCOME 3 2 2\nTIME 0.5 iterations=10\n"
-	if err := rep.fromOutput([]byte(fake), allowed.Program); err != nil {
+	if err := rep.fromOutput([]byte(fake), allowed.Program, 10); err != nil {
 		t.Fatal(err)
 	}
 	rep.compare(rep.raw, allowed)
 	if rep.NonConforming != 3 || rep.Runs != 10 || len(rep.Models) != 1 {
 		t.Errorf("fake histogram: runs %d, non-conforming %d, models %v; want 10, 3, [W unified]", rep.Runs, rep.NonConforming, rep.Models)
 	}
-	if err := rep.fromOutput([]byte("RMACHECK test=SB\nSKIP window W: MPI_WIN_MODEL is unified, the test declares separate\n"), allowed.Program); err != nil || !strings.Contains(rep.Skipped, "MPI_WIN_MODEL") {
+	if err := rep.fromOutput([]byte("RMACHECK test=SB\nSKIP window W: MPI_WIN_MODEL is unified, the test declares separate\n"), allowed.Program, 10); err != nil || !strings.Contains(rep.Skipped, "MPI_WIN_MODEL") {
 		t.Errorf("SKIP line: err %v, skipped %q", err, rep.Skipped)
 	}
-	if err := rep.fromOutput([]byte("RMACHECK\nOUTCOME 1 0\n"), allowed.Program); err == nil {
+	if err := rep.fromOutput([]byte("RMACHECK\nOUTCOME 1 0\n"), allowed.Program, 1); err == nil {
 		t.Error("a short OUTCOME line was accepted")
+	}
+	// A histogram that does not count the runs asked (issue 25 row 13).
+	for _, bad := range []string{
+		"RMACHECK test=SB\nTIME 0.5 iterations=10\n", // no OUTCOME line at all
+		"RMACHECK test=SB\nOUTCOME 9223372036854775807 0 1\nOUTCOME 9223372036854775807 2 2\nTIME 0.5 iterations=10\n",
+		"RMACHECK test=SB\nOUTCOME -3 0 1\nOUTCOME 13 2 2\nTIME 0.5 iterations=10\n",
+		"RMACHECK test=SB\nOUTCOME 7 0 1\nTIME 0.5 iterations=10\n",
+	} {
+		if err := rep.fromOutput([]byte(bad), allowed.Program, 10); err == nil {
+			t.Errorf("a histogram that does not count 10 runs was accepted:\n%s", bad)
+		}
 	}
 	for _, target := range []string{"mpich", "openmpi"} {
 		t.Run(target, func(t *testing.T) {
