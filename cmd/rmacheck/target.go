@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -40,7 +39,7 @@ func addLibraryFlags(fl *pflag.FlagSet, f *targetFlags) {
 	fl.StringVar(&f.prefix, "mpi", "", "run on the MPI library installed at this prefix (PREFIX/bin/mpicc and PREFIX/bin/mpiexec; MPICH or Open MPI, told by mpiexec --version)")
 	fl.StringVar(&f.mpicc, "mpicc", "", "with --mpiexec: run on the MPI library of this compiler wrapper (path or name on PATH); overrides --mpi's")
 	fl.StringVar(&f.mpiexec, "mpiexec", "", "with --mpicc: launch with this mpiexec (path or name on PATH); overrides --mpi's")
-	fl.StringVar(&f.mpiexecArgs, "mpiexec-args", "", "further options of the library's mpiexec, before -n N (split at spaces), e.g. '--mca btl self,tcp'")
+	fl.StringVar(&f.mpiexecArgs, "mpiexec-args", "", "further options of the library's mpiexec, before -n N (split into words as a shell does, quotes included), e.g. '--mca btl self,tcp'")
 	fl.StringVar(&f.transport, "transport", "shm", "the library's path between ranks: shm (its own choice on one node) or net (its inter-node path between ranks of this node; see README)")
 	fl.StringArrayVar(&f.env, "env", nil, "NAME=VALUE for the library's processes (repeat for several), e.g. MPIR_CVAR_ASYNC_PROGRESS=1")
 }
@@ -53,7 +52,7 @@ func addLaunchFlags(fl *pflag.FlagSet, f *targetFlags) {
 	f.maxWindowBytes = cgen.DefaultMaxWindowBytes
 	fl.Var(&f.maxWindowBytes, "max-window-bytes", "mpich, openmpi: refuse a test whose window segment on one rank is larger than this in the C program (e.g. 16MiB)")
 	fl.StringVar(&f.keepC, "keep-c", "", "mpich, openmpi: also write each test's C program into this directory (created if needed)")
-	fl.StringVar(&f.launcher, "launcher", "", "mpich, openmpi: start the ranks with this command instead of the library's mpiexec, e.g. 'srun -N 2 --ntasks-per-node 1' or 'mpiexec.mpich -hosts a,b' (split at spaces; -n N, the program and its arguments follow)")
+	fl.StringVar(&f.launcher, "launcher", "", "mpich, openmpi: start the ranks with this command instead of the library's mpiexec, e.g. 'srun -N 2 --ntasks-per-node 1' or 'mpiexec.mpich -hosts a,b' (split into words as a shell does, quotes included, but run without one; -n N, the program and its arguments follow)")
 }
 
 // launchFlagsSet reports whether a flag of a library's launch was given.
@@ -77,8 +76,12 @@ func (f targetFlags) target() (conform.Target, error) {
 	if err != nil {
 		return nil, err
 	}
+	launcher, err := splitWords(f.launcher)
+	if err != nil {
+		return nil, usageErrorf("--launcher %v", err)
+	}
 	return conform.MPI{Lib: lib, Timeout: f.timeout, KeepDir: f.keepC, MaxWindowBytes: int(f.maxWindowBytes), Launch: conform.LaunchOptions{
-		Oversubscribe: f.oversubscribe, Launcher: strings.Fields(f.launcher), Hostfile: f.hostfile}}, nil
+		Oversubscribe: f.oversubscribe, Launcher: launcher, Hostfile: f.hostfile}}, nil
 }
 
 // library is the MPI library the flags name, with --env and --mpiexec-args.
@@ -95,7 +98,11 @@ func (f targetFlags) library() (conform.Library, error) {
 		return lib, usageErrorf("--env %v", err)
 	}
 	lib.Env = append(lib.Env, env...)
-	lib.ExecArgs = append(slices.Clip(lib.ExecArgs), strings.Fields(f.mpiexecArgs)...)
+	args, err := splitWords(f.mpiexecArgs)
+	if err != nil {
+		return lib, usageErrorf("--mpiexec-args %v", err)
+	}
+	lib.ExecArgs = append(slices.Clip(lib.ExecArgs), args...)
 	return lib, nil
 }
 
@@ -135,7 +142,9 @@ func (f targetFlags) checkLaunch(printErrs func(error)) error {
 	if f.launcher != "" && f.hostfile != "" {
 		return usageErrorf("give --hostfile to the library's mpiexec, or put it in --launcher, not both")
 	}
-	if f.launcher != "" && len(strings.Fields(f.launcher)) == 0 {
+	if words, err := splitWords(f.launcher); err != nil {
+		return usageErrorf("--launcher %v", err)
+	} else if f.launcher != "" && len(words) == 0 {
 		return usageErrorf("--launcher: empty command")
 	}
 	if f.hostfile != "" {
