@@ -241,13 +241,59 @@ type Alias struct {
 	Comments Comments
 }
 
-// Loc names a cell: an alias (Alias != "") or W@rank[disp].
+// Loc names a cell, or with Range several cells: an alias (Alias != "") or
+// W@RANK[DISP] (LITMUS.md, "Real programs").
+//
+//   - RANK is a literal (Rank), a register holding the rank at issue (RankReg:
+//     W@r1[0]), or null (Null: MPI_PROC_NULL, W@null[0]).
+//   - DISP is a literal (Disp), or a register holding a displacement or an address
+//     plus a literal offset (DispReg with Disp as the offset: W@1[r5], W@1[r5+2]).
+//   - Range, when not nil, names several elements: W@1[0..3], W@1[0..6 by 2],
+//     W@1[{0,3,5}]; relative to DispReg when that is set (W@1[r5+0..3]), else the
+//     range's values are the displacements themselves (Disp is 0).
 type Loc struct {
 	Pos   Pos
 	Alias string
 	Win   string
 	Rank  int
 	Disp  int
+
+	RankReg string // the rank is this register's value when the call is issued
+	Null    bool   // MPI_PROC_NULL
+	DispReg string // the displacement (or address) is this register's value plus Disp
+	Range   *Range // several elements; nil for one
+}
+
+// Computed reports whether the location's rank or displacement is a register's value.
+func (l Loc) Computed() bool { return l.RankReg != "" || l.DispReg != "" }
+
+// Range is the element list of a multi-element location: lo..hi (Step 1),
+// lo..hi by step (a vector), or {d0,d1,..} (indexed, in typemap order).
+type Range struct {
+	Pos     Pos
+	Indexed bool  // {d0,d1,..}: List holds the displacements
+	List    []int // Indexed
+	Lo, Hi  int   // lo..hi
+	Step    int   // 1 unless "by" was written
+	StepSet bool  // "by STEP" was written (fmt prints it back)
+	StepPos Pos
+	ListPos Pos
+}
+
+// Offsets lists the range's displacements in typemap order (relative to the
+// location's DispReg when it has one).
+func (r *Range) Offsets() []int {
+	if r.Indexed {
+		return slices.Clone(r.List)
+	}
+	if r.Step <= 0 || r.Hi < r.Lo {
+		return nil
+	}
+	var d []int
+	for x := r.Lo; x <= r.Hi; x += r.Step {
+		d = append(d, x)
+	}
+	return d
 }
 
 // Init is an initial value: of memory (`x = 5;`, `W@1[0] = 5;`) or of a register (`0:r3 = 7;`).
@@ -481,6 +527,10 @@ const (
 	OpSend                    // send t [V]
 	OpRecv                    // [r =] recv s
 	OpFree                    // free W
+	OpAttach                  // r = attach W N
+	OpDetach                  // detach W r
+	OpTest                    // r = test W (MPI_Win_test)
+	OpTestReq                 // r = testreq q (MPI_Test)
 	OpMov                     // r = V
 	OpAdd                     // r = V + V
 	OpSub                     // r = V - V
@@ -494,7 +544,7 @@ var opNames = [NumOps]string{
 	"store", "load", "put", "get", "acc", "gacc", "fop", "cas", "rput", "rget", "racc", "rgacc",
 	"waitreq", "fence", "post", "start", "complete", "wait", "lock", "unlock", "lock_all",
 	"unlock_all", "flush", "flush_all", "flush_local", "flush_local_all", "sync", "shared_query",
-	"barrier", "send", "recv", "free", "mov", "add", "sub", "repeat", "until", "await",
+	"barrier", "send", "recv", "free", "attach", "detach", "test", "testreq", "mov", "add", "sub", "repeat", "until", "await",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -506,7 +556,7 @@ func (o Op) IsRMA() bool { return o >= OpPut && o <= OpRgacc }
 func (o Op) IsRequest() bool { return o >= OpRput && o <= OpRgacc }
 
 // IsMPI reports whether the op is an MPI call (everything but load, store and register arithmetic).
-func (o Op) IsMPI() bool { return o >= OpPut && o <= OpFree }
+func (o Op) IsMPI() bool { return o >= OpPut && o <= OpTestReq }
 
 // AccOp is the reduction of an accumulate.
 type AccOp int
@@ -583,11 +633,17 @@ type Instr struct {
 	Guard *Guard
 	Op    Op
 
-	Dst    string // result register: load, get, gacc, fop, cas, rget, rgacc, shared_query, recv, mov/add/sub
+	Dst    string // result register: load, get, gacc, fop, cas, rget, rgacc, shared_query, recv, mov/add/sub, attach, test, testreq
 	DstPos Pos
+	// Dsts is a tuple of result registers, "(r0,r1,..) = get W@1[0..1]" (Dst is then "").
+	Dsts    []string
+	DstsPos []Pos
 
 	Loc  *Loc    // load/store and RMA ops
-	Args []Value // store/put/acc/gacc/fop/rput/racc/rgacc: [V]; cas: [CMP, NEW]; send: [] or [V]; mov: [V]; add/sub: [V, V]
+	Args []Value // store/put/acc/gacc/fop/rput/racc/rgacc: [V]; cas: [CMP, NEW]; send: [] or [V]; mov: [V]; add/sub: [V, V]; attach: [N]; detach: [r]
+	// ArgTuple: Args is an origin buffer written as a tuple "(1,2,r3)", one value per
+	// element of the location's range ("put v 7" puts 7 in every element).
+	ArgTuple bool
 
 	AccOp AccOp // acc, gacc, fop, racc, rgacc
 
@@ -596,12 +652,16 @@ type Instr struct {
 
 	Target    int // lock, unlock, flush, flush_local, shared_query, send (dest), recv (source)
 	TargetPos Pos
-	Group     []int // post, start
-	GroupPos  Pos   // of the group's "{" (added)
-	LockType  LockType
-	Asserts   []Assert
+	// TargetReg / TargetNull: the target rank of lock, unlock, flush, flush_local or
+	// shared_query is a register's value, or null (MPI_PROC_NULL).
+	TargetReg  string
+	TargetNull bool
+	Group      []int // post, start
+	GroupPos   Pos   // of the group's "{" (added)
+	LockType   LockType
+	Asserts    []Assert
 
-	Req    string // request handle: rput/rget/racc/rgacc and waitreq
+	Req    string // request handle: rput/rget/racc/rgacc, waitreq and testreq
 	ReqPos Pos
 
 	// Until is the exit condition of until and await (await's atom names its Dst).

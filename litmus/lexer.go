@@ -34,13 +34,14 @@ const (
 	tImplies // =>
 	tNe      // !=
 	tEq      // ==
+	tDotDot  // .. (a range lo..hi)
 	tIllegal
 )
 
 var tokText = [...]string{
 	tSemi: ";", tBar: "|", tLBrace: "{", tRBrace: "}", tLBrack: "[", tRBrack: "]",
 	tLParen: "(", tRParen: ")", tComma: ",", tColon: ":", tAssign: "=", tAt: "@",
-	tPlus: "+", tMinus: "-", tTilde: "~", tAnd: `/\`, tOr: `\/`, tImplies: "=>", tNe: "!=", tEq: "==",
+	tPlus: "+", tMinus: "-", tTilde: "~", tAnd: `/\`, tOr: `\/`, tImplies: "=>", tNe: "!=", tEq: "==", tDotDot: "..",
 }
 
 type token struct {
@@ -247,6 +248,8 @@ func (lx *lexer) next() token {
 		return tok(tAnd, 2)
 	case c == '\\' && peek == '/':
 		return tok(tOr, 2)
+	case c == '.' && peek == '.':
+		return tok(tDotDot, 2)
 	}
 	// One illegal character (a whole UTF-8 sequence, so messages stay readable).
 	n := 1
