@@ -39,10 +39,18 @@ test: vet fmtcheck gotest
 vet:
 	$(GO) vet ./...
 
-fmtcheck:
+# The corpus is checked too: rmacheck fmt's canonical form is the one the docs and
+# diffs show, and a file that drifts from it is one fmt -w would rewrite under a user.
+fmtcheck: build
 	@unformatted="$$(gofmt -l $(GOFILES))"; \
 	if [ -n "$$unformatted" ]; then \
 		echo "gofmt: these files are not formatted (run make fmt):"; \
+		echo "$$unformatted"; \
+		exit 1; \
+	fi
+	@unformatted="$$($(BIN) fmt -l $(CORPUS))"; \
+	if [ -n "$$unformatted" ]; then \
+		echo "rmacheck fmt: these .lit files are not in canonical form (run make fmt):"; \
 		echo "$$unformatted"; \
 		exit 1; \
 	fi
