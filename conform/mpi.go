@@ -135,6 +135,9 @@ func (lib Library) CompileC(ctx context.Context, src, bin string) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if errors.Is(err, errOutputCap) {
+		return outputCapError(lib, lib.CC, out, errb)
+	}
 	if err != nil {
 		return fmt.Errorf("%s %s: %v\n%s%s", lib.CC, filepath.Base(src), err, out, errb)
 	}
@@ -180,6 +183,9 @@ func (lib Library) Launch(ctx context.Context, n int, opt LaunchOptions, bin str
 	stdout, stderr, err := runGroup(ctx, argv, lib.Env)
 	if ctx.Err() != nil {
 		return stdout, ctx.Err()
+	}
+	if errors.Is(err, errOutputCap) {
+		return nil, outputCapError(lib, argv[0], stdout, stderr)
 	}
 	if err != nil {
 		return stdout, &RunError{Lib: lib.Name, Reason: fmt.Sprintf("%s -n %d %s: %v", argv[0], n, filepath.Base(bin), err),
@@ -340,6 +346,10 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 	if err := lib.CompileC(ctx, cfile, bin); err != nil {
 		if ctx.Err() != nil {
 			return nil, stopped("compiling")
+		}
+		if re := (*RunError)(nil); errors.As(err, &re) {
+			re.Test = t.Name
+			return nil, re
 		}
 		return nil, &RunError{Test: t.Name, Lib: lib.Name, Reason: err.Error()}
 	}
