@@ -102,6 +102,10 @@ func runGen(cmd *cobra.Command, f genFlags) error {
 			progress.clear()
 			b.Abort()
 			exit, _ := interruptedExit(context.Cause(ctx))
+			if ee, ok := exit.(exitError); ok {
+				ee.err = fmt.Errorf("%v: no file was written, and the temporary files were removed", context.Cause(ctx))
+				return ee
+			}
 			return exit
 		}
 		progress.show(float64(i), ft.Name)

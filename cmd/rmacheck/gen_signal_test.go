@@ -64,6 +64,9 @@ func TestGenOutLeavesNoTemps(t *testing.T) {
 	case -1:
 		t.Skip("gen staged its files faster than the test looked")
 	case 128 + int(syscall.SIGTERM):
+		if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+			t.Errorf("SIGTERM left %d files, e.g. %s; want none", len(entries), entries[0].Name())
+		}
 		if left := tempsIn(dir); len(left) > 0 {
 			t.Errorf("SIGTERM left %d temporary files, e.g. %s", len(left), left[0])
 		}

@@ -59,5 +59,5 @@ func interruptedExit(err error) (exit error, ok bool) {
 	if s, isSys := in.sig.(syscall.Signal); isSys {
 		code = 128 + int(s)
 	}
-	return exitError{code: code, err: fmt.Errorf("%v: the temporary files were removed, and the MPI processes stopped if any ran", in)}, true
+	return exitError{code: code, err: fmt.Errorf("%v: the MPI processes were stopped and the temporary files removed", in)}, true
 }
