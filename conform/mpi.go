@@ -308,11 +308,11 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 	if timeout == 0 {
 		timeout = defaultTimeout(runs)
 	}
-	dir, err := os.MkdirTemp("", "rmacheck-"+m.Name()+"-")
+	dir, err := makeRunDir(m.Name()) // rmacheck-TARGET-PID-*: the next run removes it if this one is killed
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir) // on every return; an interrupt cancels opt.Context and returns here
+	defer removeRunDir(dir) // on every return; an interrupt cancels opt.Context and returns here
 	name := cFileName(t)
 	cfile, bin := filepath.Join(dir, name+".c"), filepath.Join(dir, name)
 	if err := os.WriteFile(cfile, src, 0o644); err != nil {

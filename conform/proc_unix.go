@@ -27,10 +27,11 @@ const stopGrace = 3 * time.Second
 // their own, so the group does not hold them: as a subreaper, rmacheck inherits them).
 func runGroup(ctx context.Context, argv, env []string) (stdout, stderr []byte, err error) {
 	becomeSubreaper()
+	startGuard() // before the snapshot: the guard is no orphan to stop
 	before := childPIDs()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = environ(env)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = procAttr()
 	out, errb := newCapture(OutputCap), newCapture(OutputCap)
 	cmd.Stdout, cmd.Stderr = out, errb
 	cmd.WaitDelay = time.Second // ranks left behind may hold the output pipes open
@@ -38,6 +39,8 @@ func runGroup(ctx context.Context, argv, env []string) (stdout, stderr []byte, e
 		return nil, nil, err
 	}
 	pgid := cmd.Process.Pid
+	guardSay("+pgid", strconv.Itoa(pgid))
+	defer guardSay("-pgid", strconv.Itoa(pgid))
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	stop := func() {
