@@ -25,6 +25,7 @@ var (
 		once sync.Once
 		mu   sync.Mutex
 		w    *os.File // the pipe to the guard (nil: no guard)
+		pid  atomic.Int64
 	}
 )
 
@@ -65,6 +66,7 @@ func startGuard() {
 		}
 		go cmd.Wait() // reap it, should it end before rmacheck
 		guard.w = w
+		guard.pid.Store(int64(cmd.Process.Pid))
 	})
 }
 
@@ -143,3 +145,6 @@ func stopProcessesUnder(dir string) {
 func processRunning(pid int) bool {
 	return !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }
+
+// guardProcess is the guard's PID (0: none).
+func guardProcess() int { return int(guard.pid.Load()) }

@@ -327,15 +327,15 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 	if parent == nil {
 		parent = context.Background()
 	}
-	ctx, cancel := context.WithTimeout(parent, timeout)
-	defer cancel()
+	ctx, stopClock := withRunClock(parent, timeout) // the time the run could run (runclock.go)
+	defer stopClock()
 	// stopped is the error of a run that ctx ended: the caller's cause (an interrupt),
 	// or the timeout, with what to do about it.
 	stopped := func(what string) error {
 		if parent.Err() != nil {
 			return fmt.Errorf("%s: %w", t.Name, context.Cause(parent))
 		}
-		re := &RunError{Test: t.Name, Lib: lib.Name, TimedOut: what == "the run", Reason: fmt.Sprintf("%s did not finish within %v", what, timeout),
+		re := &RunError{Test: t.Name, Lib: lib.Name, TimedOut: what == "the run", Reason: stopClock().describe(what),
 			Hint: "--timeout raises the bound (default 30s + 1ms per iteration); a library that hangs on the test needs no more time"}
 		if p, ok := CPUPressure(); ok && p > 0.5 {
 			re.Reason += fmt.Sprintf(" on a loaded machine (tasks waited for a CPU %.0f%% of the last 10 s)", 100*p)
