@@ -81,6 +81,7 @@ func (c *compiler) compile() error {
 	p.buildLayout()
 	p.init = make(State, p.Layout.Size)
 	c.initialValues()
+	c.resolvedVariants()
 	// switches a step reads while the program runs
 	if p.hasKind(KSharedQuery) {
 		p.switchOn(spec.SqAnyFlavor)

@@ -42,6 +42,12 @@ type Computed struct {
 	MayTargets uint32
 	// cellAt[rank][disp] is the cell of a displacement of the window (-1: none).
 	cellAt [][]int8
+	// variants[(rank+1)*stride+cell+1] is the instruction resolved to rank (-1:
+	// MPI_PROC_NULL) and cell (-1: none), made once when the program is compiled so
+	// that a step resolves without allocating (nil: a combination no register
+	// value gives; resolved then copies).
+	variants []*Instr
+	stride   int
 }
 
 // Slot bytes past status, epoch kind, epoch index and the two values: the
@@ -146,7 +152,7 @@ func (in *Instr) mayTargets() uint32 {
 // cell of a computed instruction from the registers of proc in s. A rank outside
 // the window's group or a displacement outside the target's segment is an error,
 // described by the returned message (E-TARGET).
-func (p *Program) resolve(s State, proc int, in *Instr) (rank, cell int, bad string) {
+func (p *Program) resolve(s State, proc int, in *Instr) (rank, cell int, bad badTarget) {
 	cmp := in.Computed
 	w := &p.Wins[in.Win]
 	rank, cell = int(in.Target), -1
@@ -159,29 +165,84 @@ func (p *Program) resolve(s State, proc int, in *Instr) (rank, cell int, bad str
 		case v == -1:
 			rank = -1 // MPI_PROC_NULL
 		case v < 0 || v >= int64(p.NProcs) || w.Group&(1<<uint(v)) == 0:
-			return 0, 0, fmt.Sprintf("target rank %d (register %s) is not a rank of window %s's group", v, p.Procs[proc].Regs[cmp.RankReg], w.Name)
+			return 0, 0, badTarget{bad: true, rank: v, disp: -1}
 		default:
 			rank = int(v)
 		}
 	}
 	if rank < 0 || !cmp.Loc {
-		return rank, -1, ""
+		return rank, -1, badTarget{}
 	}
 	disp := int64(cmp.Disp)
 	if cmp.DispReg >= 0 {
 		disp += p.Reg(s, proc, int(cmp.DispReg))
 	}
 	if disp < 0 || disp >= int64(len(cmp.cellAt[rank])) || cmp.cellAt[rank][disp] < 0 {
-		return 0, 0, fmt.Sprintf("displacement %d is outside rank %d's segment of window %s (size %d)", disp, rank, w.Name, w.SegSize[rank])
+		return 0, 0, badTarget{bad: true, rank: int64(rank), disp: disp}
 	}
-	return rank, int(cmp.cellAt[rank][disp]), ""
+	return rank, int(cmp.cellAt[rank][disp]), badTarget{}
 }
 
-// resolved is a copy of in with the resolved target and cell.
+// badTarget is what a computed call names that is no valid target (E-TARGET):
+// a rank outside the group (disp -1), or a displacement outside rank's segment.
+// The text is made only when a printer asks for it.
+type badTarget struct {
+	bad        bool
+	rank, disp int64
+}
+
+func (b badTarget) describe(p *Program, proc int, in *Instr) string {
+	cmp, w := in.Computed, &p.Wins[in.Win]
+	if b.disp < 0 {
+		return fmt.Sprintf("target rank %d (register %s) is not a rank of window %s's group", b.rank, p.Procs[proc].Regs[cmp.RankReg], w.Name)
+	}
+	return fmt.Sprintf("displacement %d is outside rank %d's segment of window %s (size %d)", b.disp, b.rank, w.Name, w.SegSize[b.rank])
+}
+
+// resolved is in with the resolved target and cell: one of the variants made
+// when the program was compiled.
 func (in *Instr) resolved(rank, cell int) *Instr {
+	cmp := in.Computed
+	if k := (rank+1)*cmp.stride + cell + 1; k >= 0 && k < len(cmp.variants) && cmp.variants[k] != nil {
+		return cmp.variants[k]
+	}
+	return in.withTarget(rank, cell)
+}
+
+func (in *Instr) withTarget(rank, cell int) *Instr {
 	r := *in
 	r.Target, r.Cell = int8(rank), int8(cell)
 	return &r
+}
+
+// resolvedVariants makes, for every computed instruction, its copies resolved to
+// each rank of its window's group (and MPI_PROC_NULL) and each cell it may name:
+// the last pass of Compile, so that the copies carry every field the others set.
+func (c *compiler) resolvedVariants() {
+	p := c.p
+	for i := range p.Procs {
+		for k := range p.Procs[i].Code {
+			in := &p.Procs[i].Code[k]
+			cmp := in.Computed
+			if cmp == nil {
+				continue
+			}
+			cmp.stride = len(p.Cells) + 1
+			cmp.variants = make([]*Instr, (p.NProcs+1)*cmp.stride)
+			add := func(rank, cell int) { cmp.variants[(rank+1)*cmp.stride+cell+1] = in.withTarget(rank, cell) }
+			add(-1, -1)
+			for r := 0; r < p.NProcs; r++ {
+				add(r, -1)
+				if cmp.Loc {
+					for _, cell := range cmp.cellAt[r] {
+						if cell >= 0 {
+							add(r, int(cell))
+						}
+					}
+				}
+			}
+		}
+	}
 }
 
 // resolveCall resolves a computed instruction about to execute, raising E-TARGET
@@ -190,9 +251,9 @@ func (in *Instr) resolved(rank, cell int) *Instr {
 // (MPI-4.1 MPI_WIN_SHARED_QUERY).
 func (p *Program) resolveCall(s State, proc int, in *Instr, rec *Record) (*Instr, bool) {
 	rank, cell, bad := p.resolve(s, proc, in)
-	if bad != "" {
+	if bad.bad {
 		if rec != nil {
-			p.raise(s, rec, spec.ETarget, proc, in, func() string { return in.Text + ": " + bad })
+			p.raise(s, rec, spec.ETarget, proc, in, func() string { return in.Text + ": " + bad.describe(p, proc, in) })
 		} else {
 			s.setU32(p.Layout.Flags, s.u32(p.Layout.Flags)|spec.FlagBit(spec.ETarget))
 		}
@@ -230,7 +291,7 @@ func (p *Program) peekResolved(s State, proc int, in *Instr) *Instr {
 		return in
 	}
 	rank, cell, bad := p.resolve(s, proc, in)
-	if bad != "" {
+	if bad.bad {
 		return nil
 	}
 	if in.Kind == KSharedQuery && rank < 0 {
