@@ -81,6 +81,7 @@ func (c *compiler) compile() error {
 	p.buildLayout()
 	p.init = make(State, p.Layout.Size)
 	c.initialValues()
+	c.resolvedVariants()
 	// switches a step reads while the program runs
 	if p.hasKind(KSharedQuery) {
 		p.switchOn(spec.SqAnyFlavor)
@@ -328,7 +329,7 @@ func (c *compiler) instr(proc, row int, in *litmus.Instr) Instr {
 	if in.Win != "" {
 		ci.Win = int8(c.winIndex(in.Win))
 	}
-	if in.Loc != nil {
+	if in.Loc != nil && !in.ComputedTarget() {
 		cell, win, rank, _ := c.cell(*in.Loc)
 		ci.Cell, ci.Win, ci.Target = int8(cell), int8(win), int8(rank)
 		ci.Remote = rank != proc
@@ -336,6 +337,9 @@ func (c *compiler) instr(proc, row int, in *litmus.Instr) Instr {
 	switch in.Op {
 	case litmus.OpLock, litmus.OpUnlock, litmus.OpFlush, litmus.OpFlushLocal, litmus.OpSharedQuery, litmus.OpSend, litmus.OpRecv:
 		ci.Target = int8(in.Target)
+	}
+	if in.ComputedTarget() {
+		c.computedInstr(proc, &ci, in)
 	}
 	ci.Kind = c.kind(proc, &ci)
 	if ci.Kind == KRMA || ci.Kind == KRemoteStore {
