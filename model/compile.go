@@ -431,6 +431,10 @@ func (c *compiler) kind(proc int, ci *Instr) Kind {
 		return KFree
 	case litmus.OpUntil:
 		return KUntil
+	case litmus.OpTest:
+		return KTest
+	case litmus.OpTestReq:
+		return KTestReq
 	}
 	return KArith
 }
@@ -458,7 +462,7 @@ func (c *compiler) mbScope(proc int, ci *Instr) uint64 {
 		widen(spec.PostStartLS)
 	case KComplete:
 		widen(spec.CompleteWaitLS)
-	case KWait:
+	case KWait, KTest: // a test is an owner call like wait, whatever it returns
 		scope = scopeOwn
 		widen(spec.CompleteWaitLS)
 	case KLock, KUnlock:

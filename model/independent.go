@@ -323,6 +323,8 @@ func (c *compiler) independenceAllowed() bool {
 				return false
 			case in.Kind == KFree || in.Kind == KSharedQuery:
 				return false
+			case in.Kind == KTest || in.Kind == KTestReq: // what a test returns depends on when the performs and completes are
+				return false
 			case len(in.OriginBuf) > 0:
 				return false
 			}

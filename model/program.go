@@ -53,8 +53,10 @@ const (
 	KSend
 	KRecv
 	KFree
-	KArith // r = V, r = V + V, r = V - V
-	KUntil // the exit test of a spin loop (repeat ... until COND, await)
+	KArith   // r = V, r = V + V, r = V - V
+	KUntil   // the exit test of a spin loop (repeat ... until COND, await)
+	KTest    // r = test W: MPI_Win_test, a wait that returns 0 instead of blocking
+	KTestReq // r = testreq q: MPI_Test, a waitreq that returns 0 instead of blocking
 )
 
 // Operand is an immediate or a register of the executing process.

@@ -29,6 +29,10 @@ type Layout struct {
 	// StoredOwn: uint64 per process, its own cells stored since its last
 	// synchronization call on their window (for nostore).
 	StoredOwn []int
+	// ReqDone: uint64 per process (-1 when it issues no request-based operation),
+	// its request-based operations (by instruction) that a waitreq or a successful
+	// testreq completed (E-EPOCH-END, completion.go).
+	ReqDone []int
 	// SpecRead: uint64 per process, its speculative instructions that have read and
 	// not yet committed; Spec: per process, one entry per speculative instruction
 	// (Proc.Specs): status uint8 (specNone, specRead, or the rule the read raises),
@@ -121,6 +125,10 @@ func (p *Program) buildLayout() {
 		l.TSOBuf = append(l.TSOBuf, take(9*bufCap, bufCap > 0))
 		l.Barrs = append(l.Barrs, take(1, uses.barrier))
 		l.StoredOwn = append(l.StoredOwn, take(8, p.usesNostore))
+		l.ReqDone = append(l.ReqDone, -1)
+		if p.hasRequests(i) {
+			l.ReqDone[i] = take(8, true)
+		}
 		l.SpecRead = append(l.SpecRead, take(8, len(pr.Specs) > 0))
 		l.Spec = append(l.Spec, take(specEntry*len(pr.Specs), len(pr.Specs) > 0))
 	}

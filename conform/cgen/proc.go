@@ -158,7 +158,7 @@ func (pg *procGen) completer(k int) int {
 		if in == nil {
 			continue
 		}
-		if in.Op == litmus.OpWaitReq {
+		if in.Op == litmus.OpWaitReq || in.Op == litmus.OpTestReq {
 			if rma.Req != "" && in.Req == rma.Req {
 				return j
 			}
@@ -256,6 +256,8 @@ func (pg *procGen) instr(k int, in *litmus.Instr) {
 		pg.rma(k, in)
 	case op == litmus.OpWaitReq:
 		chk("MPI_Wait(%s, MPI_STATUS_IGNORE)", pg.req(in.Req))
+	case op == litmus.OpTestReq, op == litmus.OpTest:
+		pg.completionTest(row, in, wi)
 	case op == litmus.OpFence:
 		chk("MPI_Win_fence(%s, win_%s)", asserts(in.Asserts), wi.id)
 	case op == litmus.OpPost:
