@@ -117,8 +117,11 @@ func (p *Program) requestsLeftOpen(s State, proc int) []Diagnostic {
 	var out []Diagnostic
 	completed := s.u64(o)
 	for k, sl := range p.Slots {
+		if sl.Proc != proc {
+			continue
+		}
 		in := &p.Procs[proc].Code[sl.Instr]
-		if sl.Proc != proc || !in.Op.IsRequest() || s[p.Layout.Slot[k]] == SlotIdle || completed&(1<<uint(sl.Instr)) != 0 {
+		if !in.Op.IsRequest() || s[p.Layout.Slot[k]] == SlotIdle || completed&(1<<uint(sl.Instr)) != 0 {
 			continue
 		}
 		out = append(out, newDiagnostic(spec.EEpochEnd, p.site(proc, in),
