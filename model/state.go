@@ -48,7 +48,8 @@ type Layout struct {
 	// per window
 	Win []WinLayout
 
-	// per RMA slot: status uint8, epoch kind uint8, epoch index uint8, two int64 values
+	// per RMA slot: status uint8, epoch kind uint8, epoch index uint8, two int64 values,
+	// resolved cell+1 uint8 and target+1 uint8 (computed targets, target.go)
 	Slot []int
 
 	// per channel: sent uint8, received uint8, values int64 * Cap
@@ -156,7 +157,7 @@ func (p *Program) buildLayout() {
 		l.Win = append(l.Win, w)
 	}
 	for range p.Slots {
-		l.Slot = append(l.Slot, take(3+16, true))
+		l.Slot = append(l.Slot, take(slotBytes, true)) // target.go: the resolved cell and target follow
 	}
 	for _, c := range p.Chans {
 		l.Chan = append(l.Chan, take(2+8*c.Cap, true))
