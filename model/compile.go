@@ -48,9 +48,11 @@ func (c *compiler) compile() error {
 	c.windows()
 	p.Procs = make([]Proc, p.NProcs)
 	c.registers()
+	c.regions()
 	for i, lp := range c.t.Procs {
 		c.proc(i, lp)
 	}
+	c.regionInstrs()
 	c.outcomeItems()
 	if c.err != nil {
 		return c.err
@@ -438,6 +440,10 @@ func (c *compiler) kind(proc int, ci *Instr) Kind {
 		return KTest
 	case litmus.OpTestReq:
 		return KTestReq
+	case litmus.OpAttach:
+		return KAttach
+	case litmus.OpDetach:
+		return KDetach
 	}
 	return KArith
 }

@@ -295,7 +295,7 @@ func accessWrites(a *access) bool { return a.store || a.writes }
 // performReductionAllowed: no assertion is made (nocheck and noput checks read the
 // operations' progress), nor acted on.
 func (c *compiler) performReductionAllowed() bool {
-	if c.p.Exploit {
+	if c.p.Exploit || c.attachesOrDetaches() { // a perform's E-TARGET depends on the detach's order (dynamic.go)
 		return false
 	}
 	for i := range c.p.Procs {

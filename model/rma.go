@@ -190,6 +190,9 @@ func (p *Program) perform(s State, k int, rec *Record) bool {
 		}
 	}
 	c := int(in.Cell)
+	if !p.CellAttached(s, c) {
+		return p.performDetached(s, k, in, rec)
+	}
 	old := p.pub(s, c)
 	a, b := s.i64(off+3), s.i64(off+11)
 	nv, writes := old, true

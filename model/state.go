@@ -44,6 +44,8 @@ type Layout struct {
 	Pub, Priv int // int64 per cell: public (or only) copy, private copy
 	DirtyPriv int // uint64: cells stored by their owner since its last R5 point
 	DirtyPub  int // uint64: cells updated by RMA since the owner's last R6 point
+	// Attached: uint64, the regions (Program.Regions) attached now (dynamic.go).
+	Attached int
 
 	// per window
 	Win []WinLayout
@@ -138,6 +140,7 @@ func (p *Program) buildLayout() {
 	l.Priv = take(8*nc, uses.separate)
 	l.DirtyPriv = take(8, uses.separate)
 	l.DirtyPub = take(8, uses.separate)
+	l.Attached = take(8, len(p.Regions) > 0)
 	for wi := range p.Wins {
 		u := uses.win[wi]
 		var w WinLayout

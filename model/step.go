@@ -257,6 +257,10 @@ func (p *Program) exec(s State, proc, j int, in *Instr, choice int8, rec *Record
 		return p.test(s, proc, in, rec)
 	case KTestReq:
 		return p.testReq(s, proc, in, rec)
+	case KAttach:
+		return p.attach(s, proc, j, in, rec)
+	case KDetach:
+		return p.detach(s, proc, in, rec)
 	case KFence:
 		return p.fence(s, proc, j, in, rec)
 	case KPost:

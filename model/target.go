@@ -83,6 +83,7 @@ func (c *compiler) computedInstr(proc int, ci *Instr, in *litmus.Instr) {
 			cmp.MayCells |= 1 << uint(cell)
 			cmp.MayTargets |= 1 << uint(rd[0])
 		}
+		c.dynamicMayCells(cmp, win, l) // addresses of attached regions (dynamic.go)
 		ci.Win, ci.Cell, ci.Target, ci.Remote = int8(win), -1, -1, true
 		if l.RankReg == "" && !l.Null {
 			ci.Target = int8(l.Rank) // the rank is known: only the displacement is computed
@@ -171,7 +172,13 @@ func (p *Program) resolve(s State, proc int, in *Instr) (rank, cell int, bad str
 	if cmp.DispReg >= 0 {
 		disp += p.Reg(s, proc, int(cmp.DispReg))
 	}
+	if cell, ok := p.DynamicCell(int(in.Win), rank, disp); ok && cmp.DispReg >= 0 {
+		return rank, cell, "" // an address in a region rank attaches (dynamic.go)
+	}
 	if disp < 0 || disp >= int64(len(cmp.cellAt[rank])) || cmp.cellAt[rank][disp] < 0 {
+		if w.Flavor == litmus.FlavorDynamic {
+			return 0, 0, fmt.Sprintf("%s is no memory rank %d attaches to window %s", p.valueString(disp), rank, w.Name)
+		}
 		return 0, 0, fmt.Sprintf("displacement %d is outside rank %d's segment of window %s (size %d)", disp, rank, w.Name, w.SegSize[rank])
 	}
 	return rank, int(cmp.cellAt[rank][disp]), ""

@@ -85,7 +85,7 @@ func (g *gen) proc(pi int) {
 	g.out.Write(pg.body.Bytes())
 	for k, o := range g.p.Out {
 		if o.Cell < 0 && o.Proc == pi {
-			g.printf("    out[%d] = %s; /* %s */\n", k, regName(g.p.Procs[pi].Regs[o.Reg]), o.Name)
+			g.printf("    out[%d] = %s; /* %s */\n", k, g.sym(regName(g.p.Procs[pi].Regs[o.Reg])), o.Name)
 		}
 	}
 	g.printf("    (void)out;\n}\n\n")
@@ -258,6 +258,10 @@ func (pg *procGen) instr(k int, in *litmus.Instr) {
 		chk("MPI_Wait(%s, MPI_STATUS_IGNORE)", pg.req(in.Req))
 	case op == litmus.OpTestReq, op == litmus.OpTest:
 		pg.completionTest(row, in, wi)
+	case op == litmus.OpAttach:
+		pg.attach(row, in, wi)
+	case op == litmus.OpDetach:
+		pg.detach(row, in, wi)
 	case op == litmus.OpFence:
 		chk("MPI_Win_fence(%s, win_%s)", asserts(in.Asserts), wi.id)
 	case op == litmus.OpPost:
@@ -318,6 +322,7 @@ func (pg *procGen) instr(k int, in *litmus.Instr) {
 		if wi.w.Flavor == litmus.FlavorDynamic {
 			pg.printf("if (bytes_%s[me] > 0)\n%s    CHECK(%d, MPI_Win_detach(win_%s, base_%s));\n", wi.id, pg.ind, row, wi.id, wi.id)
 		}
+		pg.detachRegions(wi)
 		chk("MPI_Win_free(&win_%s)", wi.id)
 		pg.printf("freed_%s = 1;\n", wi.id)
 	case op == litmus.OpMov:
