@@ -41,6 +41,9 @@ type Config struct {
 	// lock_all epochs issue rput/rget whose requests waitreq, testreq or nothing
 	// completes before unlock_all.
 	Tests bool
+	// Dynamic draws programs on a dynamic window instead (dynamic.go): a region
+	// attached, its address sent, accessed through it, detached in order or early.
+	Dynamic bool
 }
 
 func (c Config) withDefaults() Config {
@@ -76,6 +79,9 @@ func Program(cfg Config) *rapid.Generator[*litmus.Test] {
 // Source draws the text of a program.
 func Source(t *rapid.T, cfg Config) string {
 	cfg = cfg.withDefaults()
+	if cfg.Dynamic {
+		return dynamicSource(t, cfg)
+	}
 	g := &builder{t: t, cfg: cfg}
 	g.n = rapid.IntRange(cfg.MinProcs, cfg.MaxProcs).Draw(t, "procs")
 	g.sync = rapid.SampledFrom(cfg.Syncs).Draw(t, "sync")
