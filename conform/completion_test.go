@@ -31,3 +31,20 @@ func TestRandomCompletionTestsConform(t *testing.T) {
 		}
 	})
 }
+
+// TestRandomDynamicConform: the same for random programs on a dynamic window
+// (gen.Config.Dynamic); the runtime prints the addresses the outcomes hold as the
+// model's symbols, so the two histograms compare value for value.
+func TestRandomDynamicConform(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		lt := gen.Program(gen.Config{MaxProcs: 3, MaxInstrs: 4, Dynamic: true}).Draw(t, "program")
+		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+		rep, err := conform.Reference{}.Run(lt, sem, conform.Options{Runs: propertyRuns(), Seed: 7, Search: explorer.Options{MaxStates: 1_000_000}})
+		if err != nil {
+			t.Fatalf("%v\n%s", err, litmus.Format(lt))
+		}
+		if rep.NonConforming > 0 {
+			t.Fatalf("%s: the runtime shows outcomes the model forbids: %s\n%s", sem.Name, describe(rep), litmus.Format(lt))
+		}
+	})
+}
