@@ -52,7 +52,7 @@ func TestEndlessOutputIsStopped(t *testing.T) {
 	}
 	dir := t.TempDir()
 	endless := filepath.Join(dir, "endless")
-	if err := os.WriteFile(endless, []byte("#!/bin/sh\necho first line\nwhile :; do echo 'OUTCOME 1 0 0 and on and on'; done\n"), 0o755); err != nil {
+	if err := os.WriteFile(endless, []byte("#!/bin/sh\necho first line\nexec yes 'OUTCOME 1 0 0 and on and on'\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	sb := acceptance(t, "01-SB.lit")

@@ -21,10 +21,11 @@ const stopGrace = 3 * time.Second
 // runGroup runs argv in a process group of its own and returns its standard output and
 // error, each kept within OutputCap (capture). When ctx ends first, or the output
 // passes the cap (the error is then errOutputCap), the group gets SIGTERM, then SIGKILL
-// after stopGrace; in
-// every case runGroup returns only once the launcher has exited, and it stops and reaps
-// the processes the launcher left behind (MPICH's proxy and ranks run in sessions of
-// their own, so the group does not hold them: as a subreaper, rmacheck inherits them).
+// after stopGrace; in every case runGroup returns only once the launcher has exited,
+// and it stops and reaps the processes the launcher left behind (MPICH's proxy and
+// ranks run in sessions of their own, so the group does not hold them: as a
+// subreaper, rmacheck inherits them). The guard (guard.go) knows the group while it
+// runs.
 func runGroup(ctx context.Context, argv, env []string) (stdout, stderr []byte, err error) {
 	becomeSubreaper()
 	startGuard() // before the snapshot: the guard is no orphan to stop
