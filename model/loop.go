@@ -144,8 +144,8 @@ func (p *Program) rerun(s State, proc int, until *Instr, regs []int64) {
 		case KPlainLoad:
 			regs[in.Dst] = s.i64(p.localOff(int(in.Cell)))
 		case KRemoteLoad, KRMA: // get, gacc and fop no_op, cas: the old value
-			if in.Dst >= 0 {
-				regs[in.Dst] = p.pub(s, int(in.Cell))
+			if cell, ok := p.rerunCell(in, regs); ok && in.Dst >= 0 {
+				regs[in.Dst] = p.pub(s, cell)
 			}
 		case KArith:
 			regs[in.Dst] = arith(in.Op, val(in.Args[0]), val(in.Args[1]))
