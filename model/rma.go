@@ -56,7 +56,8 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 		p.raise(s, rec, spec.EEpoch, proc, in, func() string { return fmt.Sprintf("%s on window %s after free", in.Text, w.Name) })
 		return true
 	}
-	if in.Computed != nil {
+	computed := in.Computed != nil
+	if computed {
 		r, ok := p.resolveCall(s, proc, in, rec) // E-TARGET (target.go)
 		if !ok {
 			return true
@@ -89,7 +90,7 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 	s[off+2] = byte(index)
 	s.setI64(off+3, p.val(s, proc, in.Args[0]))
 	s.setI64(off+11, p.val(s, proc, in.Args[1]))
-	if in.Computed != nil {
+	if computed {
 		p.setSlotResolved(s, int(in.Slot), in)
 		if in.Target < 0 {
 			s[off] = SlotCompleted // MPI_PROC_NULL: no data moves, nothing to wait for
@@ -97,9 +98,9 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	if rec.full() {
 		switch {
-		case in.Computed != nil && in.Target < 0:
+		case computed && in.Target < 0:
 			rec.Text += fmt.Sprintf("  (to MPI_PROC_NULL: no effect, in %s)", epochName(kind, index))
-		case in.Computed != nil:
+		case computed:
 			rec.Text += fmt.Sprintf("  (to %s, issued in %s)", p.Cells[in.Cell].Name, epochName(kind, index))
 		default:
 			rec.Text += fmt.Sprintf("  (issued in %s)", epochName(kind, index))
@@ -190,6 +191,9 @@ func (p *Program) perform(s State, k int, rec *Record) bool {
 		}
 	}
 	c := int(in.Cell)
+	if !p.CellAttached(s, c) {
+		return p.performDetached(s, k, in, rec)
+	}
 	old := p.pub(s, c)
 	a, b := s.i64(off+3), s.i64(off+11)
 	nv, writes := old, true
@@ -292,20 +296,11 @@ func (p *Program) completeAtTarget(s State, win int, match func(origin int, in *
 	}
 }
 
-func (p *Program) waitReq(s State, in *Instr) bool {
-	k := in.ReqSlot
-	if k < 0 {
-		return true
-	}
-	sl := p.Slots[k]
-	rma := &p.Procs[sl.Proc].Code[sl.Instr]
-	off := p.Layout.Slot[k]
-	if rma.Dst >= 0 && s[off] == SlotPending {
+func (p *Program) waitReq(s State, proc int, in *Instr) bool {
+	if !p.requestDone(s, in) {
 		return false // a request-based get completes locally once its data arrived
 	}
-	if fetches(rma) && s[off] == SlotPerformed {
-		s[off] = SlotCompleted // SEMANTICS.md §3: its result is at the origin
-	}
+	p.completeRequest(s, proc, in)
 	return true
 }
 

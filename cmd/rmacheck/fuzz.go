@@ -25,6 +25,7 @@ type fuzzFlags struct {
 	out                 string
 	maxProcs, maxInstrs int
 	syncs               []string
+	computed            bool
 	search              searchFlags
 }
 
@@ -62,6 +63,7 @@ func newFuzzCmd() *cobra.Command {
 	fl.IntVar(&f.maxInstrs, "max-instrs", 4, "instructions per process, epoch brackets not counted")
 	addSearchFlags(fl, &f.search, 1_000_000)
 	fl.StringSliceVar(&f.syncs, "sync", nil, "synchronization styles to draw: none,fence,lock_all,pscw,barrier (default all)")
+	fl.BoolVar(&f.computed, "computed", false, "let RMA calls take target ranks and displacements from registers, MPI_PROC_NULL among them")
 	return cmd
 }
 
@@ -105,7 +107,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	}
 	errw := cmd.ErrOrStderr()
 	res, err := fuzz.Fuzz(fuzz.Options{Sem: sems[0], Target: target, Search: search, Context: ctx,
-		Config: gen.Config{MinProcs: 2, MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, Syncs: f.syncs},
+		Config: gen.Config{MinProcs: 2, MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, Syncs: f.syncs, Computed: f.computed},
 		Time:   f.dur, Programs: f.programs, Runs: f.runs, Seed: f.seed,
 		Log: func(format string, args ...any) { fmt.Fprintf(errw, "fuzz: "+format+"\n", args...) }})
 	if exit, ok := interruptedExit(err); ok {
