@@ -44,7 +44,7 @@ func (c *compiler) dependencies(proc int) {
 				in.FenceAfter = true
 			}
 		}
-		if in.Kind == KWaitReq {
+		if in.Kind == KWaitReq || in.Kind == KTestReq {
 			for k := 0; k < j; k++ {
 				if code[k].Slot >= 0 && code[k].Src.Req == in.Src.Req {
 					in.ReqSlot = code[k].Slot
@@ -139,6 +139,15 @@ func writeRegs(in *Instr) uint32 {
 		return 1 << uint(in.Dst)
 	}
 	return 0
+}
+
+// RegistersRead is the mask of proc's registers that some instruction of proc reads.
+func (p *Program) RegistersRead(proc int) uint32 {
+	var m uint32
+	for k := range p.Procs[proc].Code {
+		m |= readRegs(&p.Procs[proc].Code[k])
+	}
+	return m
 }
 
 // readRegs are every register the instruction reads: operands, guard, until
@@ -246,7 +255,7 @@ func (c *compiler) completer(proc, i int) int {
 	rma := &code[i]
 	for k := i + 1; k < len(code); k++ {
 		in := &code[k]
-		if in.Win != rma.Win && in.Kind != KWaitReq {
+		if in.Win != rma.Win && in.Kind != KWaitReq && in.Kind != KTestReq {
 			continue
 		}
 		switch in.Kind {
@@ -256,7 +265,7 @@ func (c *compiler) completer(proc, i int) int {
 			if in.Op == litmus.OpFlushAll || in.Op == litmus.OpFlushLocalAll || c.p.sameTarget(proc, rma, in, i, k) {
 				return k
 			}
-		case KWaitReq:
+		case KWaitReq, KTestReq: // a testreq completes it when it returns 1, which its loop waits for
 			if rma.Src.Req != "" && in.Src.Req == rma.Src.Req {
 				return k
 			}
