@@ -33,6 +33,12 @@ var badCompletionCases = []struct {
 		[]string{`t.lit:6:16: attach of 0 cells: an attach makes 1 to 8 cells`, `t.lit:6:34: attach of 9 cells: an attach makes 1 to 8 cells`}},
 	{"detach literal", src("  win D dynamic;", " P0 | P1 ;\n detach D 4 | barrier ;", "exists (0:r0=0)"),
 		[]string{`t.lit:6:11: detach takes the register holding the address an attach returned, found 4`}},
+	{"address plus register", src("  win D dynamic;", " P0 | P1 ;\n r0 = attach D 2 | barrier ;\n r1 = 1 | ;\n r2 = r0 + r1 | ;\n r3 = r2 + 1 | ;\n r4 = 8 - r3 | ;", "exists (0:r0=0)"),
+		[]string{
+			`t.lit:8:2: arithmetic on an address in P0: only a literal offset gives an address (r = ADDR + N, r = ADDR - N); r2 = r0 + r1 is refused (LITMUS.md, dynamic windows)`,
+		}},
+	{"address minus address", src("  win D dynamic;", " P0 | P1 ;\n r0 = attach D 2 | barrier ;\n r1 = r0 + 1 | ;\n r2 = r1 - r0 | ;", "exists (0:r0=0)"),
+		[]string{`t.lit:8:2: arithmetic on an address in P0: only a literal offset gives an address (r = ADDR + N, r = ADDR - N); r2 = r1 - r0 is refused (LITMUS.md, dynamic windows)`}},
 }
 
 func TestBadCompletionInputs(t *testing.T) {

@@ -41,6 +41,7 @@ func (v *validator) completionTests(pi int, p *Proc, created map[string]Pos) {
 			above[ins.Req] = true
 		}
 	}
+	v.addressArithmetic(pi, p)
 }
 
 // dynamicCall checks attach W N (N a literal from 1 to maxAttach) and detach W r
@@ -82,6 +83,49 @@ func (v *validator) testsInLoop(body []*Instr, until *Instr) {
 		}
 		if !ok {
 			v.errorf(ins.Pos, "a %s in a loop body must end the loop when it succeeds: every alternative of the until condition needs %s == 1 (SEMANTICS.md §2)", ins.Op, ins.Dst)
+		}
+	}
+}
+
+// addressArithmetic refuses arithmetic on an address other than a literal offset
+// (LITMUS.md: "r6 = r5 + 2 / r6 = r5 - 2 give an address; any other arithmetic on an
+// address is refused"). A register holds an address here when every instruction
+// of the process that writes it is an attach or r = ADDR, ADDR + N, ADDR - N of
+// such a register; an address that arrives by recv or get is not known here.
+func (v *validator) addressArithmetic(pi int, p *Proc) {
+	writers := map[string][]*Instr{}
+	for _, ins := range p.Code {
+		if ins != nil && ins.Dst != "" {
+			writers[ins.Dst] = append(writers[ins.Dst], ins)
+		}
+	}
+	addr := map[string]bool{}
+	isAddr := func(x Value) bool { return x.IsReg() && addr[x.Reg] }
+	for changed := true; changed; {
+		changed = false
+		for r, ws := range writers {
+			all := !addr[r]
+			for _, w := range ws {
+				switch {
+				case w.Op == OpAttach:
+				case w.Op == OpMov && len(w.Args) == 1 && isAddr(w.Args[0]):
+				case (w.Op == OpAdd || w.Op == OpSub) && len(w.Args) == 2 && isAddr(w.Args[0]) && !w.Args[1].IsReg():
+				default:
+					all = false
+				}
+			}
+			if all {
+				addr[r], changed = true, true
+			}
+		}
+	}
+	for _, ins := range p.Code {
+		if ins == nil || (ins.Op != OpAdd && ins.Op != OpSub) || len(ins.Args) != 2 {
+			continue
+		}
+		a, b := ins.Args[0], ins.Args[1]
+		if (isAddr(a) && b.IsReg()) || isAddr(b) {
+			v.errorf(ins.Pos, "arithmetic on an address in P%d: only a literal offset gives an address (r = ADDR + N, r = ADDR - N); %s is refused (LITMUS.md, dynamic windows)", pi, InstrString(ins))
 		}
 	}
 }
