@@ -47,5 +47,23 @@ func TestComputedTargets(t *testing.T) {
 			two + " fence W | fence W ;\n put W@r1[r2] 1 | put x 2 ;\n fence W | fence W ;\nexists (x=2 /\\ y=1)\n", []string{"x=2; y=1;"}, nil},
 		{"computed-U1", "U1/U5: the owner's store against a computed put to its cell", "mpi-4.1", spec.Relaxed,
 			two + " fence W | fence W ;\n put W@r1[0] 1 | store x 2 ;\n fence W | fence W ;\nexists (x=1)\n", []string{"x=1;", "x=2;"}, []spec.RuleID{spec.U1, spec.U5}},
+		{"lock-register-not-unlocked", "E-EPOCH-END: a lock of a register's rank left open", "mpi-4.1", spec.Relaxed,
+			two + " lock W r1 excl | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpochEnd}},
+		{"received-rank", "a rank received at run time: the put lands where the message says", "mpi-4.1", spec.Relaxed,
+			two + " r5 = recv 1 | send 0 0 ;\n fence W | fence W ;\n put W@r5[1] 4 | ;\n fence W | fence W ;\nexists (z=0)\n", []string{"z=0;"}, nil},
+		{"null-in-spin-loop", "LIVELOCK: polling MPI_PROC_NULL never changes the register", "mpi-4.1", spec.Relaxed,
+			two + " lock_all W | ;\n repeat | ;\n r4 = fop W@r9[0] no_op 0 | ;\n flush_all W | ;\n until r4 == 1 | ;\n unlock_all W | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.Livelock}},
+	})
+}
+
+// TestSharedQueryNull: shared_query of MPI_PROC_NULL answers for the lowest rank
+// whose segment is not empty (MPI-4.1 MPI_WIN_SHARED_QUERY), and a register target
+// for the rank it holds.
+func TestSharedQueryNull(t *testing.T) {
+	runCases(t, []ruleCase{
+		{"shared-query-null", "shared_query W null: rank 1's size, rank 0's is empty", "mpi-4.1", spec.Relaxed,
+			"{ win W allocate_shared size=[0,2]; }\n P0 | P1 ;\n r0 = shared_query W null | ;\nlocations [0:r0;]\nexists (0:r0=2)\n", []string{"0:r0=2;"}, nil},
+		{"shared-query-register", "shared_query W r1 with r1 = 0: rank 0's size", "mpi-4.1", spec.Relaxed,
+			"{ win W allocate_shared size=[0,2]; 0:r1 = 0; }\n P0 | P1 ;\n r0 = shared_query W r1 | ;\nlocations [0:r0;]\nexists (0:r0=0)\n", []string{"0:r0=0;"}, nil},
 	})
 }

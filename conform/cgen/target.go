@@ -79,7 +79,9 @@ func (pg *procGen) callTarget(wi *winInfo, in *litmus.Instr) string {
 func (pg *procGen) segIndex(wi *winInfo, in *litmus.Instr) string {
 	switch {
 	case in.TargetReg != "":
-		return fmt.Sprintf("(int)%s", regName(in.TargetReg))
+		r := regName(in.TargetReg)
+		null := &litmus.Instr{TargetNull: true}
+		return fmt.Sprintf("(%s == -1 ? %s : (int)%s)", r, pg.segIndex(wi, null), r)
 	case in.TargetNull:
 		first := -1
 		for r := 0; r < pg.g.nprocs; r++ {

@@ -59,3 +59,38 @@ exists (W@1[0]=7)
 		}
 	}
 }
+
+// TestSharedQueryNullC: shared_query of null, and of a register that may hold -1,
+// records the segment under the rank MPI answers for (the lowest with a nonempty
+// segment), as the model does.
+func TestSharedQueryNullC(t *testing.T) {
+	src := `MPI t
+{
+  win W allocate_shared size=[0,2];
+  0:r1 = -1;
+}
+ P0                     | P1 ;
+ r0 = shared_query W null | ;
+ r2 = shared_query W r1 | ;
+exists (0:r0=2)
+`
+	lt, err := litmus.Parse("t.lit", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Generate(lt, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := string(out)
+	for _, want := range []string{
+		"MPI_Win_shared_query(win_W, MPI_PROC_NULL, &size, &du, &ptr)",
+		"seg_W[1] = ptr;",
+		"MPI_Win_shared_query(win_W, (r1 == -1 ? MPI_PROC_NULL : (int)r1), &size, &du, &ptr)",
+		"seg_W[(r1 == -1 ? 1 : (int)r1)] = ptr;",
+	} {
+		if !strings.Contains(c, want) {
+			t.Errorf("the C does not hold\n  %s\n%s", want, c)
+		}
+	}
+}
