@@ -67,7 +67,7 @@ func (p *Program) valueFieldSpans() []span {
 		}
 	}
 	for k := range p.Slots {
-		add(l.Slot[k]+3, 16)
+		add(l.Slot[k]+3, p.slotValBytes(k))
 	}
 	for k, c := range p.Chans {
 		add(l.Chan[k]+2, 8*c.Cap)

@@ -90,7 +90,9 @@ func (c *compiler) buildLiveness() {
 				regs[bits.TrailingZeros32(m)] |= readers
 			}
 			if readsCell(in) {
-				cells[in.Cell] |= readers
+				for m := cellsOf(in); m != 0; m &= m - 1 {
+					cells[bits.TrailingZeros64(m)] |= readers
+				}
 			}
 		}
 		for r, m := range regs {
@@ -138,7 +140,7 @@ func (p *Program) DropDead(s State) {
 	live := lv.pinned
 	for _, k := range lv.readingSlots {
 		if s[l.Slot[k]] == SlotPending {
-			live |= 1 << uint(p.Procs[p.Slots[k].Proc].Code[p.Slots[k].Instr].Cell)
+			live |= cellsOf(&p.Procs[p.Slots[k].Proc].Code[p.Slots[k].Instr])
 		}
 	}
 	for proc := range p.Procs {
@@ -176,8 +178,8 @@ func (p *Program) dropDeadMemory(s State, live uint64) {
 	}
 	for k, sl := range p.Slots {
 		off := l.Slot[k]
-		if s[off] != SlotPending || live&(1<<uint(p.Procs[sl.Proc].Code[sl.Instr].Cell)) == 0 {
-			clear(s[off+3 : off+19])
+		if s[off] != SlotPending || live&cellsOf(&p.Procs[sl.Proc].Code[sl.Instr]) == 0 {
+			clear(s[off+3 : off+3+p.slotValBytes(k)])
 		}
 	}
 	for k := range p.Chans {

@@ -45,6 +45,8 @@ type Layout struct {
 	Win []WinLayout
 
 	// per RMA slot: status uint8, epoch kind uint8, epoch index uint8, two int64 values
+	// (one per element for a multi-element operation, then a uint8 of the elements
+	// performed: range.go)
 	Slot []int
 
 	// per channel: sent uint8, received uint8, values int64 * Cap
@@ -147,8 +149,8 @@ func (p *Program) buildLayout() {
 		w.SQ = take(n*n, u.query)
 		l.Win = append(l.Win, w)
 	}
-	for range p.Slots {
-		l.Slot = append(l.Slot, take(3+16, true))
+	for k := range p.Slots {
+		l.Slot = append(l.Slot, take(3+p.slotValBytes(k)+p.slotMaskBytes(k), true))
 	}
 	for _, c := range p.Chans {
 		l.Chan = append(l.Chan, take(2+8*c.Cap, true))

@@ -402,6 +402,9 @@ func (pg *procGen) loopCond(c *litmus.LoopCond) string {
 }
 
 func (pg *procGen) rma(k int, in *litmus.Instr) {
+	if pg.rangeRMA(k, in) {
+		return
+	}
 	row := k + 1
 	li := pg.loc(*in.Loc)
 	wi := li.wi
