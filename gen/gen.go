@@ -36,6 +36,9 @@ type Config struct {
 	// Separate makes an allocate window separate (model=separate): private and
 	// public copies, R5/R6 points.
 	Separate bool
+	// Ranges makes some put, get and acc calls move two elements with one call (a
+	// range and a tuple, gen/range.go): the window's two cells, in order or reversed.
+	Ranges bool
 }
 
 func (c Config) withDefaults() Config {
@@ -260,10 +263,19 @@ func (g *builder) instr(p int) string {
 	case "localload":
 		return fmt.Sprintf("%s = load W@%d[%d]", g.newReg(p), p, rapid.IntRange(0, 1).Draw(g.t, "lld"))
 	case "put":
+		if s, ok := g.rangeCall(p, "put"); ok {
+			return s
+		}
 		return fmt.Sprintf("put %s %d", g.rmaCell(p, "pt"), rapid.IntRange(1, 2).Draw(g.t, "pv"))
 	case "get":
+		if s, ok := g.rangeCall(p, "get"); ok {
+			return s
+		}
 		return fmt.Sprintf("%s = get %s", g.newReg(p), g.rmaCell(p, "gt"))
 	case "acc":
+		if s, ok := g.rangeCall(p, "acc"); ok {
+			return s
+		}
 		return fmt.Sprintf("acc %s sum %d", g.rmaCell(p, "ac"), rapid.IntRange(1, 2).Draw(g.t, "av"))
 	case "sync":
 		return "sync W"

@@ -25,6 +25,7 @@ type fuzzFlags struct {
 	out                 string
 	maxProcs, maxInstrs int
 	syncs               []string
+	ranges              bool
 	search              searchFlags
 }
 
@@ -60,6 +61,7 @@ func newFuzzCmd() *cobra.Command {
 	fl.StringVar(&f.out, "out", "", "write the reproducer as DIR/NAME.lit")
 	fl.IntVar(&f.maxProcs, "max-procs", 3, "processes of a program (2 to N)")
 	fl.IntVar(&f.maxInstrs, "max-instrs", 4, "instructions per process, epoch brackets not counted")
+	fl.BoolVar(&f.ranges, "ranges", false, "some put, get and acc calls move two elements with one call (a range and a tuple: contiguous, or indexed in reversed order)")
 	addSearchFlags(fl, &f.search, 1_000_000)
 	fl.StringSliceVar(&f.syncs, "sync", nil, "synchronization styles to draw: none,fence,lock_all,pscw,barrier (default all)")
 	return cmd
@@ -105,7 +107,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	}
 	errw := cmd.ErrOrStderr()
 	res, err := fuzz.Fuzz(fuzz.Options{Sem: sems[0], Target: target, Search: search, Context: ctx,
-		Config: gen.Config{MinProcs: 2, MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, Syncs: f.syncs},
+		Config: gen.Config{MinProcs: 2, MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, Syncs: f.syncs, Ranges: f.ranges},
 		Time:   f.dur, Programs: f.programs, Runs: f.runs, Seed: f.seed,
 		Log: func(format string, args ...any) { fmt.Fprintf(errw, "fuzz: "+format+"\n", args...) }})
 	if exit, ok := interruptedExit(err); ok {
