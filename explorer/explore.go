@@ -475,7 +475,7 @@ func (e *search) result() *Result {
 	counted := map[model.OutcomeKey]bool{} // Positive and Negative count distinct values
 	for _, o := range e.outs {
 		w := e.trace(o.witness)
-		out := Outcome{Values: o.values, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(o.values), Witness: model.Witness{Program: e.p, Steps: e.p.InOrder(w, len(w))}}
+		out := Outcome{Values: o.values, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(o.values), Witness: model.Witness{Program: e.p, Steps: w, Arrange: &model.Arrangement{By: e.p, Early: len(w)}}}
 		if k := model.KeyOf(o.values); !counted[k] {
 			counted[k] = true
 			if out.Sat {
@@ -498,19 +498,10 @@ func (e *search) result() *Result {
 	for _, site := range e.flagAt {
 		d := site.diag
 		prefix := e.trace(site.state)
-		w := model.Witness{Program: e.p, Steps: append(e.p.InOrder(prefix, len(prefix)), site.then...)}
-		base := len(w.Steps) - len(site.then)
+		w := model.Witness{Program: e.p, Steps: append(prefix, site.then...),
+			Arrange: &model.Arrangement{By: e.p, Early: len(prefix), SpeculativeRead: site.speculated}}
 		for _, m := range site.marks {
-			w.Marks = append(w.Marks, base+m)
-		}
-		if site.speculated {
-			commit := w.Steps[len(w.Steps)-1]
-			for i, st := range w.Steps[:len(w.Steps)-1] {
-				if st == commit {
-					w.Marks = append([]int{i}, w.Marks...) // the speculative read
-					break
-				}
-			}
+			w.Marks = append(w.Marks, len(prefix)+m)
 		}
 		d.Witness = w
 		r.Flags = append(r.Flags, Flag{Diagnostic: d, Pair: site.pair})

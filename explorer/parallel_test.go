@@ -18,7 +18,7 @@ import (
 
 // ignoreWitnessProgram compares witnesses by their steps and marks: each search
 // binds its own to the program it ran on.
-var ignoreWitnessProgram = cmpopts.IgnoreFields(model.Witness{}, "Program")
+var ignoreWitnessProgram = cmp.Options{cmpopts.IgnoreFields(model.Witness{}, "Program"), cmpopts.IgnoreFields(model.Arrangement{}, "By")}
 
 // parallelView is what a parallel search must find alike.
 func parallelView(r *explorer.Result) any {

@@ -119,7 +119,7 @@ type fataler interface {
 // flag's trace to a state that has raised the flag.
 func checkReplays(t fataler, p *model.Program, r *explorer.Result) {
 	for _, o := range r.Outcomes {
-		tr := model.Witness{Program: p, Steps: o.Witness.Steps}.Replay()
+		tr := model.Witness{Program: p, Steps: o.Witness.Arranged().Steps}.Replay()
 		final, err := tr.Final, tr.Err
 		if err != nil {
 			t.Fatalf("witness of %v does not replay: %v", o.Values, err)
@@ -129,6 +129,7 @@ func checkReplays(t fataler, p *model.Program, r *explorer.Result) {
 		}
 	}
 	for _, f := range r.Flags {
+		f.Witness = f.Witness.Arranged() // as readers see it: in order, every mark set
 		tr := model.Witness{Program: p, Steps: f.Witness.Steps}.Replay()
 		final, err := tr.Final, tr.Err
 		if err != nil {
