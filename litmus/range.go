@@ -260,7 +260,7 @@ func (v *validator) tuples(ins *Instr) {
 		case !rangeOp(ins.Op):
 			v.errorf(ins.Pos, "%s takes one value, not a tuple (only put, acc, gacc and their request forms have an origin buffer of several elements)", ins.Op)
 		case len(ins.Args) != n:
-			v.errorf(tuplePos(ins), "%s: the origin buffer has %d values, the location %s names %d %s (one value per element)",
+			v.errorf(tuplePos(ins), "%s: the origin buffer has %d values, the location %s names %d %s (one value per element: origin and target datatypes have one type signature, MPI-4.1 node337)",
 				ins.Op, len(ins.Args), locStr(ins), n, plural(n, "element"))
 		}
 	}
@@ -269,7 +269,7 @@ func (v *validator) tuples(ins *Instr) {
 		case !rangeOp(ins.Op):
 			v.errorf(ins.Pos, "%s writes one register, not a tuple", ins.Op)
 		case len(ins.Dsts) != n:
-			v.errorf(dstsPos(ins), "%s: %d result %s for %s, which names %d %s (one register per element)",
+			v.errorf(dstsPos(ins), "%s: %d result %s for %s, which names %d %s (one register per element: origin and target datatypes have one type signature, MPI-4.1 node337)",
 				ins.Op, len(ins.Dsts), plural(len(ins.Dsts), "register"), locStr(ins), n, plural(n, "element"))
 		}
 		seen := map[string]bool{}
@@ -343,7 +343,7 @@ func (v *validator) rangeInSegment(l Loc, w *Window, size int) bool {
 	}
 	for k, d := range l.Range.Offsets() {
 		if d = l.Disp + d; d < 0 || d >= size {
-			v.errorf(l.Range.Pos, "%s: element %d (displacement %d) lies outside rank %d's segment of window %s (size %d %s)",
+			v.errorf(l.Range.Pos, "%s: element %d (displacement %d) lies outside rank %d's segment of window %s (size %d %s; the target buffer must lie in the target window, MPI-4.1 node337)",
 				LocString(l), k, d, l.Rank, w.Name, size, plural(size, "cell"))
 			return false
 		}

@@ -57,8 +57,9 @@ func (p *Program) Successors(s, scratch State, reduce bool, rec *Record, emit fu
 			continue
 		}
 		if p.Slots[k].Multi {
-			for _, e := range p.ElemsPending(s, k) {
-				if st := PerformStep(k, e); p.try(s, scratch, st, rec) {
+			m := s[p.maskOff(k)] // each element not yet performed, without allocating
+			for e := 0; e < p.Slots[k].Elems; e++ {
+				if st := PerformStep(k, e); m&(1<<uint(e)) == 0 && p.try(s, scratch, st, rec) {
 					emit(st, scratch)
 				}
 			}
