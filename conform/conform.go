@@ -5,6 +5,7 @@ package conform
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/rmacheck/rmacheck/explorer"
@@ -154,6 +155,13 @@ func (r Reference) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report
 	ropt := r.Runtime
 	ropt.Runs, ropt.Seed, ropt.Progress = runs, opt.Seed, progress
 	res, err := reference.Run(p, ropt)
+	if se := (*reference.SpinError)(nil); errors.As(err, &se) {
+		// a loop that never exits (LIVELOCK shown, or past the spin bound): the run's
+		// finding, as a library's SPIN-LIMIT line is, so that it means the same on
+		// every target (the model's verdict says whether the standard allows it)
+		rep.SpinLimit = se.Line()
+		return rep, nil
+	}
 	if err != nil {
 		// A deadlock or livelock of the runtime is the target not running the test, as
 		// a library's timeout is: one meaning of exit status 3 whatever the target.

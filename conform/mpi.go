@@ -135,6 +135,9 @@ func (lib Library) CompileC(ctx context.Context, src, bin string) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if errors.Is(err, errOutputCap) {
+		return outputCapError(lib, lib.CC, out, errb)
+	}
 	if err != nil {
 		return fmt.Errorf("%s %s: %v\n%s%s", lib.CC, filepath.Base(src), err, out, errb)
 	}
@@ -180,6 +183,9 @@ func (lib Library) Launch(ctx context.Context, n int, opt LaunchOptions, bin str
 	stdout, stderr, err := runGroup(ctx, argv, lib.Env)
 	if ctx.Err() != nil {
 		return stdout, ctx.Err()
+	}
+	if errors.Is(err, errOutputCap) {
+		return nil, outputCapError(lib, argv[0], stdout, stderr)
 	}
 	if err != nil {
 		return stdout, &RunError{Lib: lib.Name, Reason: fmt.Sprintf("%s -n %d %s: %v", argv[0], n, filepath.Base(bin), err),
@@ -302,11 +308,11 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 	if timeout == 0 {
 		timeout = defaultTimeout(runs)
 	}
-	dir, err := os.MkdirTemp("", "rmacheck-"+m.Name()+"-")
+	dir, err := makeRunDir(m.Name()) // rmacheck-TARGET-PID-*: the next run removes it if this one is killed
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir) // on every return; an interrupt cancels opt.Context and returns here
+	defer removeRunDir(dir) // on every return; an interrupt cancels opt.Context and returns here
 	name := cFileName(t)
 	cfile, bin := filepath.Join(dir, name+".c"), filepath.Join(dir, name)
 	if err := os.WriteFile(cfile, src, 0o644); err != nil {
@@ -321,15 +327,15 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 	if parent == nil {
 		parent = context.Background()
 	}
-	ctx, cancel := context.WithTimeout(parent, timeout)
-	defer cancel()
+	ctx, stopClock := withRunClock(parent, timeout) // the time the run could run (runclock.go)
+	defer stopClock()
 	// stopped is the error of a run that ctx ended: the caller's cause (an interrupt),
 	// or the timeout, with what to do about it.
 	stopped := func(what string) error {
 		if parent.Err() != nil {
 			return fmt.Errorf("%s: %w", t.Name, context.Cause(parent))
 		}
-		re := &RunError{Test: t.Name, Lib: lib.Name, TimedOut: what == "the run", Reason: fmt.Sprintf("%s did not finish within %v", what, timeout),
+		re := &RunError{Test: t.Name, Lib: lib.Name, TimedOut: what == "the run", Reason: stopClock().describe(what),
 			Hint: "--timeout raises the bound (default 30s + 1ms per iteration); a library that hangs on the test needs no more time"}
 		if p, ok := CPUPressure(); ok && p > 0.5 {
 			re.Reason += fmt.Sprintf(" on a loaded machine (tasks waited for a CPU %.0f%% of the last 10 s)", 100*p)
@@ -340,6 +346,10 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 	if err := lib.CompileC(ctx, cfile, bin); err != nil {
 		if ctx.Err() != nil {
 			return nil, stopped("compiling")
+		}
+		if re := (*RunError)(nil); errors.As(err, &re) {
+			re.Test = t.Name
+			return nil, re
 		}
 		return nil, &RunError{Test: t.Name, Lib: lib.Name, Reason: err.Error()}
 	}

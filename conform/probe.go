@@ -42,18 +42,18 @@ func RunProbe(ctx context.Context, lib Library, timeout time.Duration) (*Probe, 
 	if timeout == 0 {
 		timeout = 2 * time.Minute
 	}
-	dir, err := os.MkdirTemp("", "rmacheck-probe-")
+	dir, err := makeRunDir("probe")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
+	defer removeRunDir(dir)
 	src, bin := filepath.Join(dir, "probe.c"), filepath.Join(dir, "probe")
 	if err := os.WriteFile(src, []byte(ProbeC), 0o644); err != nil {
 		return nil, err
 	}
 	parent := ctx
-	ctx, cancel := context.WithTimeout(parent, timeout)
-	defer cancel()
+	ctx, stopClock := withRunClock(parent, timeout) // the time the probe could run (runclock.go)
+	defer stopClock()
 	err = lib.CompileC(ctx, src, bin)
 	var out []byte
 	if err == nil {
@@ -63,7 +63,7 @@ func RunProbe(ctx context.Context, lib Library, timeout time.Duration) (*Probe, 
 	case parent.Err() != nil:
 		return nil, context.Cause(parent)
 	case ctx.Err() != nil:
-		return nil, &RunError{Lib: lib.Name, Reason: fmt.Sprintf("the probe did not finish within %v", timeout), Hint: "--timeout raises the bound"}
+		return nil, &RunError{Lib: lib.Name, Reason: stopClock().describe("the probe"), Hint: "--timeout raises the bound"}
 	case err != nil:
 		var re *RunError
 		if !errors.As(err, &re) {

@@ -3,18 +3,32 @@
 package conform
 
 import (
-	"bytes"
 	"context"
 	"os/exec"
 	"time"
 )
 
-// runGroup runs argv and kills it when ctx ends (no process groups here).
+// runGroup runs argv and kills it when ctx ends or its output passes OutputCap (no
+// process groups here).
 func runGroup(ctx context.Context, argv, env []string) (stdout, stderr []byte, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Env = environ(env)
+	out, errb := newCapture(OutputCap), newCapture(OutputCap)
+	cmd.Stdout, cmd.Stderr = out, errb
 	cmd.WaitDelay = time.Second
+	go func() {
+		select {
+		case <-out.over:
+		case <-errb.over:
+		case <-ctx.Done():
+		}
+		cancel()
+	}()
 	err = cmd.Run()
+	if out.Overflowed() || errb.Overflowed() {
+		err = errOutputCap
+	}
 	return out.Bytes(), errb.Bytes(), err
 }

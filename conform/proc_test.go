@@ -81,7 +81,7 @@ func TestTimeoutStopsEveryProcess(t *testing.T) {
 			if entries, _ := os.ReadDir(tmp); len(entries) > 0 {
 				t.Errorf("left in TMPDIR: %v", entries)
 			}
-			if took > 4*time.Second+stopGrace+5*time.Second {
+			if took > wallCap(4*time.Second)+stopGrace+5*time.Second { // starved ranks are given up to 10 times the timeout
 				t.Errorf("MPI returned %v after it started, for a timeout of 4s", took)
 			}
 			if re != nil && re.Starved != strings.Contains(err.Error(), "on a loaded machine") {

@@ -3,7 +3,6 @@
 package conform
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -20,28 +19,32 @@ import (
 const stopGrace = 3 * time.Second
 
 // runGroup runs argv in a process group of its own and returns its standard output and
-// error. When ctx ends first, the group gets SIGTERM, then SIGKILL after stopGrace; in
-// every case runGroup returns only once the launcher has exited, and it stops and reaps
-// the processes the launcher left behind (MPICH's proxy and ranks run in sessions of
-// their own, so the group does not hold them: as a subreaper, rmacheck inherits them).
+// error, each kept within OutputCap (capture). When ctx ends first, or the output
+// passes the cap (the error is then errOutputCap), the group gets SIGTERM, then SIGKILL
+// after stopGrace; in every case runGroup returns only once the launcher has exited,
+// and it stops and reaps the processes the launcher left behind (MPICH's proxy and
+// ranks run in sessions of their own, so the group does not hold them: as a
+// subreaper, rmacheck inherits them). The guard (guard.go) knows the group while it
+// runs.
 func runGroup(ctx context.Context, argv, env []string) (stdout, stderr []byte, err error) {
 	becomeSubreaper()
+	startGuard() // before the snapshot: the guard is no orphan to stop
 	before := childPIDs()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = environ(env)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.SysProcAttr = procAttr()
+	out, errb := newCapture(OutputCap), newCapture(OutputCap)
+	cmd.Stdout, cmd.Stderr = out, errb
 	cmd.WaitDelay = time.Second // ranks left behind may hold the output pipes open
 	if err := cmd.Start(); err != nil {
 		return nil, nil, err
 	}
 	pgid := cmd.Process.Pid
+	guardSay("+pgid", strconv.Itoa(pgid))
+	defer guardSay("-pgid", strconv.Itoa(pgid))
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	select {
-	case err = <-done:
-	case <-ctx.Done():
+	stop := func() {
 		syscall.Kill(-pgid, syscall.SIGTERM)
 		select {
 		case err = <-done:
@@ -50,8 +53,20 @@ func runGroup(ctx context.Context, argv, env []string) (stdout, stderr []byte, e
 			err = <-done
 		}
 	}
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		stop()
+	case <-out.over:
+		stop()
+	case <-errb.over:
+		stop()
+	}
 	syscall.Kill(-pgid, syscall.SIGKILL) // what is left of the group (a wrapper's children)
 	stopOrphans(before)
+	if out.Overflowed() || errb.Overflowed() {
+		err = errOutputCap
+	}
 	return out.Bytes(), errb.Bytes(), err
 }
 

@@ -273,7 +273,7 @@ func linkAt(in Prose, k, at int) (text Prose, url string, rest Plain, next int, 
 func strongAt(in Prose, k, at int) (inner Prose, rest Plain, next int, ok bool) {
 	for j := k; j < len(in); j++ {
 		s, isPlain := in[j].(Plain)
-		if l, isLink := in[j].(Link); isLink && strings.Contains(Prose{l}.Markdown(), "*") {
+		if l, isLink := in[j].(Link); isLink && hasStar(Prose{l}) {
 			return nil, "", 0, false // a link's '*' ends it
 		}
 		if !isPlain {
@@ -298,6 +298,26 @@ func strongAt(in Prose, k, at int) (inner Prose, rest Plain, next int, ok bool) 
 		return inner, s[star+2:], j + 1, true
 	}
 	return nil, "", 0, false
+}
+
+// hasStar reports whether p's markup or plain text holds a '*': a code span's
+// text is not markup, so its stars do not count.
+func hasStar(p Prose) bool {
+	for _, sp := range p {
+		switch sp := sp.(type) {
+		case Plain:
+			if strings.Contains(string(sp), "*") {
+				return true
+			}
+		case Strong:
+			return true
+		case Link:
+			if strings.Contains(sp.URL, "*") || hasStar(sp.Text) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mergePlain joins neighbouring plain spans and drops empty ones.

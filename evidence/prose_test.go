@@ -46,6 +46,7 @@ func TestParseProse(t *testing.T) {
 		"**[E-EPOCH](https://x.org/a?b=1&c=2)**: in `1:r0=0;`",
 		"Examples 12.20 to 12.22 (`Ex12.20-counting-semaphore`, `Ex12.21-peterson`) [...]",
 		"a ` b `` c ** d [e] (f) [g](h i)",
+		"**[`**`](u)**", // stars in a code span are not markup (a rapid find)
 	} {
 		p := ParseProse(md)
 		if got := p.Markdown(); got != md {
@@ -64,7 +65,7 @@ func TestParseProse(t *testing.T) {
 		}
 		// where the expressions made tags that cross, or a URL of a code span, the
 		// spans differ: that was a defect
-		if got, want := p.HTML(), regexHTML(md); got != want && wellNested(want) && !strings.Contains(want, "<a href=\"\x00") {
+		if got, want := p.HTML(), regexHTML(md); got != want && wellNested(want) && !strings.Contains(want, "<a href=\"<code>") {
 			t.Fatalf("%q: HTML\n%s\nwant\n%s", md, got, want)
 		}
 	})

@@ -241,10 +241,10 @@ func LocString(l Loc) string {
 	if l.Alias != "" {
 		return l.Alias
 	}
-	if l.Range != nil {
-		return fmt.Sprintf("%s@%d[%s]", l.Win, l.Rank, l.Range)
+	if l.Range != nil && l.DispReg == "" {
+		return fmt.Sprintf("%s@%s[%s]", l.Win, locRankString(l), l.Range)
 	}
-	return fmt.Sprintf("%s@%d[%d]", l.Win, l.Rank, l.Disp)
+	return fmt.Sprintf("%s@%s[%s]", l.Win, locRankString(l), locDispString(l))
 }
 
 func regRefString(r RegRef) string { return fmt.Sprintf("%d:%s", r.Proc, r.Reg) }
@@ -330,9 +330,13 @@ func InstrString(i *Instr) string {
 	case OpPost, OpStart:
 		fmt.Fprintf(&b, "%s %s {%s}", i.Op, i.Win, intsString(i.Group))
 	case OpLock:
-		fmt.Fprintf(&b, "lock %s %d %s", i.Win, i.Target, i.LockType)
+		if i.TargetNull && i.LockType == LockShared {
+			fmt.Fprintf(&b, "lock %s null", i.Win) // the type matters to no process
+		} else {
+			fmt.Fprintf(&b, "lock %s %s %s", i.Win, TargetString(i), i.LockType)
+		}
 	case OpUnlock, OpFlush, OpFlushLocal, OpSharedQuery:
-		fmt.Fprintf(&b, "%s %s %d", i.Op, i.Win, i.Target)
+		fmt.Fprintf(&b, "%s %s %s", i.Op, i.Win, TargetString(i))
 	case OpBarrier:
 		b.WriteString("barrier")
 	case OpSend:

@@ -302,6 +302,9 @@ func (g *gen) instr(p int, reqs *[]string, waited map[string]bool) *Instr {
 		ins.Req = fmt.Sprintf("q%d", len(*reqs))
 		*reqs = append(*reqs, ins.Req)
 	}
+	if op.IsRMA() {
+		defer func() { ins.Loc = g.computed(ins.Loc) }() // gen_target_test.go
+	}
 	switch op {
 	case OpStore, OpPut:
 		ins.Loc, ins.Args = g.loc(), []Value{g.value()}
@@ -366,12 +369,14 @@ func (g *gen) instr(p int, reqs *[]string, waited map[string]bool) *Instr {
 		ins.Target = g.intn(0, g.n-1, "target")
 		ins.LockType = LockType(g.intn(0, 1, "locktype"))
 		ins.Asserts = g.asserts(op)
+		g.callTarget(ins)
 	case OpUnlock, OpFlush, OpFlushLocal, OpSharedQuery:
 		win()
 		if op == OpSharedQuery {
 			dst()
 		}
 		ins.Target = g.intn(0, g.n-1, "target")
+		g.callTarget(ins)
 	case OpSend:
 		ins.Target = g.other(p)
 		if g.coin("sendv") {

@@ -77,6 +77,7 @@ func ParseFile(path string) (*Test, error) {
 // keywords cannot be register, alias, window or request names.
 var keywords = map[string]bool{
 	"locations": true, "filter": true, "exists": true, "forall": true, "expect": true,
+	"null": true, // MPI_PROC_NULL as a target rank (W@null[0], lock W null)
 }
 
 func init() {
@@ -466,10 +467,11 @@ func (p *parser) parseRegRef() *RegRef {
 	return &RegRef{Pos: pos, Proc: n, Reg: reg}
 }
 
-// locAhead reports whether the "@" at the current token starts "@rank" (not a request "@q").
+// locAhead reports whether the "@" at the current token starts "@rank" (not a request
+// "@q"): a rank literal, or a rank register or null followed by "[" (parse_target.go).
 func (p *parser) locAhead() bool {
 	k := p.peek().kind
-	return k == tInt || k == tMinus
+	return k == tInt || k == tMinus || k == tIdent && p.peek2().kind == tLBrack
 }
 
 // parseLoc parses an alias name or W@rank[disp]. "x @q" (a request handle) is the alias x.
@@ -479,10 +481,14 @@ func (p *parser) parseLoc() Loc {
 		return Loc{Pos: pos, Alias: name}
 	}
 	p.next()
-	rank, _ := p.intLit("rank after \"@\"")
+	l := Loc{Pos: pos, Win: name}
+	p.parseLocRank(&l)
 	p.expect(tLBrack, "after rank in W@rank[disp]")
-	l := Loc{Pos: pos, Win: name, Rank: rank}
-	p.parseDisp(&l)
+	if p.tok.kind == tIdent {
+		p.parseLocDisp(&l) // a register (parse_target.go)
+	} else {
+		p.parseDisp(&l) // a literal or a range (range.go)
+	}
 	p.expect(tRBrack, "after displacement in W@rank[disp]")
 	return l
 }
@@ -949,19 +955,22 @@ func (p *parser) parseOperands(ins *Instr) {
 		p.parseGroup(ins)
 	case OpLock:
 		p.parseWinName(ins)
-		p.parseTarget(ins, "target rank")
+		p.parseRMATarget(ins)
 		switch {
 		case p.isIdent("excl"):
 			ins.LockType = LockExclusive
 		case p.isIdent("shared"):
 			ins.LockType = LockShared
+		case ins.TargetNull:
+			ins.LockType = LockShared // lock W null: the type matters to no process
+			return
 		default:
 			p.expected("lock type excl or shared")
 		}
 		p.next()
 	case OpUnlock, OpFlush, OpFlushLocal, OpSharedQuery:
 		p.parseWinName(ins)
-		p.parseTarget(ins, "target rank")
+		p.parseRMATarget(ins)
 	case OpBarrier:
 	case OpSend:
 		p.parseTarget(ins, "destination rank")

@@ -131,6 +131,10 @@ func (i *Instr) ReadRegs() []string {
 			rs = append(rs, a.Reg)
 		}
 	}
+	rs = append(rs, locRegs(i.Loc)...) // a computed rank or displacement
+	if i.TargetReg != "" {
+		rs = append(rs, i.TargetReg)
+	}
 	switch {
 	case i.Until == nil:
 	case i.Op == OpUntil:

@@ -118,16 +118,29 @@ func (v *validator) limits() {
 		if l == nil {
 			return
 		}
-		for _, e := range t.Elems(*l) {
-			w, rank, disp, _, ok := t.ResolveLoc(e)
-			if !ok || w.Base(t) == nil {
-				return
+		w, rank, disp, _, ok := t.ResolveLoc(*l)
+		if !ok || w.Base(t) == nil {
+			return
+		}
+		keys := []cellKey{{w.Base(t), rank, disp}}
+		if l.Computed() || l.Null {
+			keys = nil // every cell the location may name (CellsNamed)
+			for _, rd := range t.CellsNamed(*l) {
+				keys = append(keys, cellKey{w.Base(t), rd[0], rd[1]})
 			}
-			k := cellKey{w.Base(t), rank, disp}
+		} else if t.RangeOf(*l) != nil {
+			keys = nil // every element of a range (range.go)
+			for _, e := range t.Elems(*l) {
+				if _, r, d, _, ok := t.ResolveLoc(e); ok {
+					keys = append(keys, cellKey{w.Base(t), r, d})
+				}
+			}
+		}
+		for _, k := range keys {
 			if !cells[k] {
 				cells[k] = true
 				if len(cells) == MaxCells+1 {
-					v.errorf(l.Pos, "the %dth distinct memory cell: rmacheck models at most %d", MaxCells+1, MaxCells)
+					v.errorf(l.Pos, "the %dth distinct memory cell: rmacheck models at most %d (a computed location counts every cell it may name)", MaxCells+1, MaxCells)
 				}
 			}
 		}
@@ -391,6 +404,10 @@ func (v *validator) info(w *Window) {
 // loc checks a location; it reports whether it resolves and is in range.
 func (v *validator) loc(l Loc) bool {
 	t := v.t
+	if l.Computed() || l.Null {
+		v.fixedLocNeeded(l, "an alias, an initial value, the locations line or a condition")
+		return false
+	}
 	if l.Alias != "" {
 		if t.LookupAlias(l.Alias) != nil {
 			return true
@@ -814,6 +831,15 @@ func (v *validator) instr(pi int, ins *Instr, writes map[string]bool) {
 	if hasLoc(op) {
 		if ins.Loc == nil {
 			v.errorf(ins.Pos, "%s needs a location", op)
+		} else if ins.Loc.Computed() || ins.Loc.Null {
+			if ins.Loc.Range != nil {
+				v.errorf(ins.Loc.Pos, "%s: a range at a computed or null target: rmacheck models ranges at a fixed rank and displacement only (LITMUS.md, Real programs)", LocString(*ins.Loc))
+			} else if v.callLoc(pi, ins, writes) {
+				w = t.LookupWindow(ins.Loc.Win)
+				if w != nil && !w.InGroup(pi) {
+					v.errorf(ins.Loc.Pos, "P%d is not in the group of window %s (ranks=%s)", pi, w.Name, intsString(w.Ranks))
+				}
+			}
 		} else if v.loc(*ins.Loc) {
 			v.rangeUse(ins)
 			w, _, _, _, _ = t.ResolveLoc(*ins.Loc)
@@ -840,6 +866,9 @@ func (v *validator) instr(pi int, ins *Instr, writes map[string]bool) {
 	tpos := or(ins.TargetPos, ins.Pos)
 	switch op {
 	case OpLock, OpUnlock, OpFlush, OpFlushLocal, OpSharedQuery:
+		if !v.callTarget(pi, ins, writes) {
+			break
+		}
 		if ins.Target < 0 || ins.Target >= v.n {
 			v.errorf(tpos, "%s target rank %d out of range (%s)", op, ins.Target, v.procRange())
 		} else if w != nil && !w.InGroup(ins.Target) {

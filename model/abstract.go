@@ -29,12 +29,12 @@ func (p *Program) WithoutValues() *Program {
 func (p *Program) ForgetsValues() bool { return p.valueFields != nil }
 
 // ValueFree reports whether no step's enabling depends on a value: no guarded
-// instruction and no spin loop.
+// instruction, no spin loop, no target or displacement computed from a register.
 func (p *Program) ValueFree() bool {
 	for i := range p.Procs {
 		for k := range p.Procs[i].Code {
 			in := &p.Procs[i].Code[k]
-			if in.GuardReg >= 0 || in.Kind == KUntil || in.Spec >= 0 {
+			if in.GuardReg >= 0 || in.Kind == KUntil || in.Spec >= 0 || in.Computed.regs() != 0 {
 				return false
 			}
 		}
@@ -67,7 +67,9 @@ func (p *Program) valueFieldSpans() []span {
 		}
 	}
 	for k := range p.Slots {
-		add(l.Slot[k]+3, p.slotValBytes(k))
+		for _, f := range p.slotValueSpans(k) {
+			add(f.off, f.n)
+		}
 	}
 	for k, c := range p.Chans {
 		add(l.Chan[k]+2, 8*c.Cap)

@@ -128,8 +128,8 @@ func WindowLayout(t *litmus.Test, sem spec.Semantics, abi ABI) ([]Segment, []Loc
 	var locs []LocationAlign
 	for proc, lp := range t.Procs {
 		for row, in := range lp.Code {
-			if in == nil || in.Loc == nil {
-				continue
+			if in == nil || in.Loc == nil || in.ComputedTarget() {
+				continue // a computed location: cells of size= windows (litmus validate_target.go)
 			}
 			w, rank, disp, typ, ok := t.ResolveLoc(*in.Loc)
 			if !ok {

@@ -183,7 +183,8 @@ func (c *compiler) locksConflict(a, b *Instr) bool {
 	if !exclusive(a) && !exclusive(b) {
 		return false
 	}
-	return a.Kind == KLockAll || b.Kind == KLockAll || a.Target == b.Target
+	// A computed target may be any (target.go): the pair is checked when both hold.
+	return a.Kind == KLockAll || b.Kind == KLockAll || a.Target == b.Target || a.Computed != nil || b.Computed != nil
 }
 
 // matchingUnlock is the call that ends the lock epoch a lock instruction opens (-1: none).
@@ -195,7 +196,7 @@ func (p *Program) matchingUnlock(proc, k int) int {
 		if int(in.Win) != int(lock.Win) {
 			continue
 		}
-		if (lock.Kind == KLock && in.Kind == KUnlock && in.Target == lock.Target) || (lock.Kind == KLockAll && in.Kind == KUnlockAll) {
+		if (lock.Kind == KLock && in.Kind == KUnlock && p.sameTarget(proc, lock, in, k, j)) || (lock.Kind == KLockAll && in.Kind == KUnlockAll) {
 			return j
 		}
 	}

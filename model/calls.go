@@ -73,6 +73,9 @@ func (p *Program) sqOpen(s State, proc int, in *Instr) bool {
 	if in.GuardReg >= 0 && !p.guardHolds(s, proc, in) {
 		return false
 	}
+	if in = p.peekResolved(s, proc, in); in == nil {
+		return false // E-TARGET: one answer, the error
+	}
 	return s[p.Layout.Win[in.Win].SQ+proc*p.NProcs+int(in.Target)] == 0 && w.SegSize[in.Target] > 0
 }
 

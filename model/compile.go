@@ -330,7 +330,7 @@ func (c *compiler) instr(proc, row int, in *litmus.Instr) Instr {
 	if in.Win != "" {
 		ci.Win = int8(c.winIndex(in.Win))
 	}
-	if in.Loc != nil && !c.rangeInstr(proc, &ci, in) {
+	if in.Loc != nil && !in.ComputedTarget() && !c.rangeInstr(proc, &ci, in) {
 		cell, win, rank, _ := c.cell(*in.Loc)
 		ci.Cell, ci.Win, ci.Target = int8(cell), int8(win), int8(rank)
 		ci.Remote = rank != proc
@@ -338,6 +338,9 @@ func (c *compiler) instr(proc, row int, in *litmus.Instr) Instr {
 	switch in.Op {
 	case litmus.OpLock, litmus.OpUnlock, litmus.OpFlush, litmus.OpFlushLocal, litmus.OpSharedQuery, litmus.OpSend, litmus.OpRecv:
 		ci.Target = int8(in.Target)
+	}
+	if in.ComputedTarget() {
+		c.computedInstr(proc, &ci, in)
 	}
 	ci.Kind = c.kind(proc, &ci)
 	if ci.Kind == KRMA || ci.Kind == KRemoteStore {

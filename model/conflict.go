@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
@@ -49,6 +50,9 @@ type access struct {
 	typ         litmus.Type
 	win         int
 	sync        bool // a synchronization call (assertion pairs), not a memory access
+	// dyn: an RMA call with a computed location, as one of the cells it may name
+	// (one access a cell): a pair of it counts only when the call names that cell.
+	dyn bool
 }
 
 // Candidate is a pair of accesses that may break a rule if they are concurrent.
@@ -66,7 +70,17 @@ func (c *compiler) buildConflicts() {
 	p := c.p
 	for proc := range p.Procs {
 		for k := range p.Procs[proc].Code {
-			p.accesses = append(p.accesses, c.accessesOf(proc, k)...)
+			a, ok := c.accessOf(proc, k)
+			switch in := &p.Procs[proc].Code[k]; {
+			case !ok:
+			case in.Computed != nil:
+				for m := in.Computed.MayCells; m != 0; m &= m - 1 {
+					a.cell, a.dyn = bits.TrailingZeros64(m), true
+					p.accesses = append(p.accesses, a)
+				}
+			default:
+				p.accesses = append(p.accesses, c.accessesOf(proc, k)...) // one per element of a range (range.go)
+			}
 		}
 	}
 	overlap := c.cellOverlaps()
@@ -337,6 +351,9 @@ func (p *Program) accessEnabled(s State, a *access, reading *access) bool {
 // target process executed the matching call to MPI_WIN_POST" (node329).
 func (p *Program) opActive(s State, a *access) (status int, active bool) {
 	in := &p.Procs[a.proc].Code[a.instr]
+	if a.dyn {
+		return p.dynActive(s, a, in)
+	}
 	if a.slot >= 0 {
 		off := p.Layout.Slot[a.slot]
 		st := int(s[off])

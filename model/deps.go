@@ -87,8 +87,8 @@ func (c *compiler) relation(a, b *Instr) dependency {
 		// the until is a control dependency: later stores, RMA and MPI calls (and
 		// later untils) wait for the loop's exit; later loads may run before it.
 		control = true
-	case writeRegs(a)&(argRegs(b)|untilRegs(b)) != 0:
-		return blocks // data dependency
+	case writeRegs(a)&(argRegs(b)|untilRegs(b)|b.Computed.regs()) != 0:
+		return blocks // data dependency (a computed target or displacement too)
 	case writeRegs(a)&guardRegs(b) != 0:
 		control = true // b's guard
 	case writeRegs(a)&writeRegs(b) != 0 || readRegs(a)&writeRegs(b) != 0:
@@ -125,16 +125,11 @@ func (c *compiler) relation(a, b *Instr) dependency {
 }
 
 // accessCells is the set of cells an instruction accesses (for coherence).
+// A computed location counts every cell it may name.
 func (c *compiler) accessCells(in *Instr) uint64 {
-	if in.Elems != nil {
-		return elemCells(in)
-	}
-	if in.Cell < 0 {
-		return 0
-	}
 	switch in.Kind {
 	case KPlainLoad, KPlainStore, KRemoteLoad, KRemoteStore, KRMA:
-		return 1 << uint(in.Cell)
+		return in.mayCells()
 	}
 	return 0
 }
@@ -150,8 +145,11 @@ func writeRegs(in *Instr) uint32 {
 	return 0
 }
 
-// readRegs are every register the instruction reads: operands, guard, until condition.
-func readRegs(in *Instr) uint32 { return argRegs(in) | guardRegs(in) | untilRegs(in) }
+// readRegs are every register the instruction reads: operands, guard, until
+// condition, computed target and displacement.
+func readRegs(in *Instr) uint32 {
+	return argRegs(in) | guardRegs(in) | untilRegs(in) | in.Computed.regs()
+}
 
 func guardRegs(in *Instr) uint32 {
 	var m uint32
@@ -259,7 +257,7 @@ func (c *compiler) completer(proc, i int) int {
 		case KFence, KComplete, KUnlockAll:
 			return k
 		case KUnlock, KFlush, KFlushLocal:
-			if in.Op == litmus.OpFlushAll || in.Op == litmus.OpFlushLocalAll || in.Target == rma.Target {
+			if in.Op == litmus.OpFlushAll || in.Op == litmus.OpFlushLocalAll || c.p.sameTarget(proc, rma, in, i, k) {
 				return k
 			}
 		case KWaitReq:

@@ -189,7 +189,7 @@ func (f *edgeFinder) fromGroup(i int, group uint32, kind Kind, win int8) {
 // locks is exclusive (the unlock's own lock decides whether they conflict).
 func (f *edgeFinder) lock(i int, in *Instr) {
 	j := f.latest(i, -1, int(f.tr[i].Step.Proc), func(x *Instr) bool {
-		return x.Kind == KUnlock && x.Win == in.Win && x.Target == in.Target
+		return x.Kind == KUnlock && x.Win == in.Win && x.Target == in.Target && x.Computed == nil && in.Computed == nil
 	})
 	if j >= 0 && (in.LockType == litmus.LockExclusive || f.instr(j).LockType == litmus.LockExclusive) {
 		f.add(j, i, EdgeSync)

@@ -135,10 +135,13 @@ func (p *Program) fenceCanReturn(s State, proc int, in *Instr) bool {
 	// exploit, a previous noput lets the caller skip waiting for incoming updates
 	// (puts and accumulates, which noput says do not come); gets still complete.
 	noput := p.Exploit && s[wl.FenceOpen+proc]&2 != 0
-	for i, sl := range p.Slots {
+	for i := range p.Slots {
 		off := p.Layout.Slot[i]
-		op := &p.Procs[sl.Proc].Code[sl.Instr]
-		if s[off] != SlotPending || op.Win != in.Win || s[off+1] != EpochFence || int(s[off+2]) >= k {
+		if s[off] != SlotPending {
+			continue
+		}
+		op := p.slotOp(s, i)
+		if op.Win != in.Win || s[off+1] != EpochFence || int(s[off+2]) >= k {
 			continue
 		}
 		if noput && int(op.Target) == proc && updates(op) {
@@ -158,10 +161,13 @@ func updates(in *Instr) bool {
 // pendingFence reports whether an operation of a fence epoch before k on win is
 // still unperformed (only those targeting target, when target >= 0).
 func (p *Program) pendingFence(s State, win, k, target int) bool {
-	for i, sl := range p.Slots {
+	for i := range p.Slots {
 		off := p.Layout.Slot[i]
-		in := &p.Procs[sl.Proc].Code[sl.Instr]
-		if s[off] == SlotPending && int(in.Win) == win && s[off+1] == EpochFence && int(s[off+2]) < k && (target < 0 || int(in.Target) == target) {
+		if s[off] != SlotPending {
+			continue
+		}
+		in := p.slotOp(s, i)
+		if int(in.Win) == win && s[off+1] == EpochFence && int(s[off+2]) < k && (target < 0 || int(in.Target) == target) {
 			return true
 		}
 	}

@@ -174,8 +174,8 @@ func (c *compiler) independenceReduction(overlap []uint64) {
 		if a.sync || (!a.rma && in.Local) || (p.HW == spec.TSO && a.store) { // a buffered store disables the process's MPI calls until it drains
 			continue
 		}
-		if a.rma && (a.slot < 0 || !c.performReductionAllowed()) {
-			continue
+		if a.rma && (a.slot < 0 || a.dyn || !c.performReductionAllowed()) {
+			continue // a computed location's perform: its cell is known only at issue
 		}
 		ind := &independence{instrs: make([]uint64, p.NProcs), cells: overlap[a.cell]}
 		var after []uint64

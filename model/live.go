@@ -90,7 +90,7 @@ func (c *compiler) buildLiveness() {
 				regs[bits.TrailingZeros32(m)] |= readers
 			}
 			if readsCell(in) {
-				for m := cellsOf(in); m != 0; m &= m - 1 {
+				for m := in.mayCells(); m != 0; m &= m - 1 {
 					cells[bits.TrailingZeros64(m)] |= readers
 				}
 			}
@@ -140,7 +140,7 @@ func (p *Program) DropDead(s State) {
 	live := lv.pinned
 	for _, k := range lv.readingSlots {
 		if s[l.Slot[k]] == SlotPending {
-			live |= cellsOf(&p.Procs[p.Slots[k].Proc].Code[p.Slots[k].Instr])
+			live |= p.slotOp(s, k).mayCells()
 		}
 	}
 	for proc := range p.Procs {
@@ -176,10 +176,10 @@ func (p *Program) dropDeadMemory(s State, live uint64) {
 			}
 		}
 	}
-	for k, sl := range p.Slots {
+	for k := range p.Slots {
 		off := l.Slot[k]
-		if s[off] != SlotPending || live&cellsOf(&p.Procs[sl.Proc].Code[sl.Instr]) == 0 {
-			clear(s[off+3 : off+3+p.slotValBytes(k)])
+		if s[off] != SlotPending || live&p.slotOp(s, k).mayCells() == 0 {
+			p.clearSlotValues(s, k)
 		}
 	}
 	for k := range p.Chans {

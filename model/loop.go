@@ -263,6 +263,9 @@ func (p *Program) epochsLeftOpen(s State) []Diagnostic {
 					open(KLock, t, "lock", fmt.Sprintf("unlock %s %d", p.Wins[w].Name, t))
 				}
 			}
+			if held&nullLockBit != 0 {
+				open(KLock, -1, "lock (of MPI_PROC_NULL)", fmt.Sprintf("unlock %s null", p.Wins[w].Name))
+			}
 			if s[wl.LockAll+proc] != 0 {
 				open(KLockAll, -1, "lock_all", "unlock_all")
 			}
@@ -281,7 +284,7 @@ func (p *Program) epochsLeftOpen(s State) []Diagnostic {
 func (p *Program) lastCall(proc, w int, kind Kind, t int) int {
 	for j := len(p.Procs[proc].Code) - 1; j >= 0; j-- {
 		in := &p.Procs[proc].Code[j]
-		if in.Kind == kind && int(in.Win) == w && (t < 0 || int(in.Target) == t) {
+		if in.Kind == kind && int(in.Win) == w && (t < 0 || int(in.Target) == t || in.Computed != nil) {
 			return j
 		}
 	}

@@ -22,6 +22,9 @@ func (p *Program) lock(s State, proc int, in *Instr, rec *Record) bool {
 	if !p.winUsable(s, proc, in, rec) {
 		return true
 	}
+	if in.Target < 0 {
+		return p.lockNull(s, proc, in, rec)
+	}
 	wl := &p.Layout.Win[in.Win]
 	t := int(in.Target)
 	switch {
@@ -98,6 +101,9 @@ func (p *Program) release(s State, wl *WinLayout, proc, t int) {
 func (p *Program) unlock(s State, proc int, in *Instr, rec *Record) bool {
 	if !p.winUsable(s, proc, in, rec) {
 		return true
+	}
+	if in.Target < 0 {
+		return p.unlockNull(s, proc, in, rec)
 	}
 	wl := &p.Layout.Win[in.Win]
 	t := int(in.Target)
@@ -189,6 +195,9 @@ func (p *Program) flush(s State, proc int, in *Instr, rec *Record) bool {
 		return true
 	}
 	all := in.Op == litmus.OpFlushAll || in.Op == litmus.OpFlushLocalAll
+	if !all && in.Target < 0 {
+		return p.flushNull(s, proc, in, rec)
+	}
 	if !p.passiveEpoch(s, proc, in, all) {
 		p.syncEpoch(s, proc, in, rec, func() string { return "flush outside a passive-target epoch" })
 		return true

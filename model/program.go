@@ -158,6 +158,11 @@ type Instr struct {
 	// indep, for a plain access in IndepMask: what must have happened before the
 	// reduction may take it alone.
 	indep *independence
+
+	// Computed, when not nil: the target rank or displacement is a register's value,
+	// or null, resolved when the call executes (target.go). Cell is then -1, and
+	// Target too unless the rank is a literal.
+	Computed *Computed
 }
 
 // UntilAtom is one r == V or r != V of an until condition.

@@ -26,7 +26,7 @@ func (c *compiler) compileWeakProgress() {
 	for i := range p.Procs {
 		for k := range p.Procs[i].Code {
 			in := &p.Procs[i].Code[k]
-			governed = governed || in.Kind == KLockAll || (in.Kind == KLock && int(in.Target) != i)
+			governed = governed || in.Kind == KLockAll || (in.Kind == KLock && in.mayTargets()&^(1<<uint(i)) != 0)
 		}
 	}
 	if !governed || !p.switchOn(spec.WeakProgress) {
@@ -99,14 +99,14 @@ func (c *compiler) progressTargets() uint32 {
 	var m uint32
 	for _, sl := range p.Slots {
 		if in := &p.Procs[sl.Proc].Code[sl.Instr]; in.Kind == KRMA {
-			m |= 1 << uint(in.Target)
+			m |= in.mayTargets()
 		}
 	}
 	for i := range p.Procs {
 		for k := range p.Procs[i].Code {
 			switch in := &p.Procs[i].Code[k]; in.Kind {
 			case KLock:
-				m |= 1 << uint(in.Target)
+				m |= in.mayTargets()
 			case KLockAll:
 				m |= p.Wins[in.Win].Group
 			}
@@ -123,9 +123,12 @@ func (p *Program) progressStarved(s State) (parts []string, sites []Site) {
 		return nil, nil
 	}
 	for k, sl := range p.Slots {
-		in := &p.Procs[sl.Proc].Code[sl.Instr]
 		off := p.Layout.Slot[k]
-		if s[off] != SlotPending || !p.awaitsProgress(s, in) || !p.exposed(s, int(in.Win), sl.Proc, int(in.Target), int(s[off+1]), int(s[off+2])) {
+		if s[off] != SlotPending {
+			continue
+		}
+		in := p.slotOp(s, k)
+		if !p.awaitsProgress(s, in) || !p.exposed(s, int(in.Win), sl.Proc, int(in.Target), int(s[off+1]), int(s[off+2])) {
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s of P%d (row %d) could not perform: it waited for the progress of P%d, %s",
@@ -137,7 +140,10 @@ func (p *Program) progressStarved(s State) (parts []string, sites []Site) {
 		if !ok {
 			continue
 		}
-		in := &p.Procs[proc].Code[j]
+		in := p.peekResolved(s, proc, &p.Procs[proc].Code[j])
+		if in == nil {
+			continue
+		}
 		for _, t := range p.lockTargets(proc, in) {
 			if p.lockAwaitsProgress(s, proc, t) {
 				parts = append(parts, fmt.Sprintf("%s of P%d (row %d) could not be granted: it waited for the progress of P%d, %s",
@@ -155,7 +161,9 @@ func (p *Program) lockTargets(proc int, in *Instr) []int {
 	var out []int
 	switch in.Kind {
 	case KLock:
-		out = append(out, int(in.Target))
+		if in.Target >= 0 { // not MPI_PROC_NULL
+			out = append(out, int(in.Target))
+		}
 	case KLockAll:
 		for t := 0; t < p.NProcs; t++ {
 			if p.Wins[in.Win].Group&(1<<uint(t)) != 0 && t != proc {

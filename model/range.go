@@ -24,20 +24,48 @@ type Elem struct {
 	Dst  int8    // its result register (get, gacc), -1 none
 }
 
-// slotValBytes is the room of a slot's origin values: two int64 (a cas takes two),
-// or one per element of a multi-element operation.
-func (p *Program) slotValBytes(k int) int { return 8 * max(2, p.Slots[k].Elems) }
+// A slot is slotBytes long (target.go): status, epoch kind, epoch index, two int64
+// values at +3 and +11 (a cas takes two; a multi-element operation's elements 0 and
+// 1), the resolved cell and target of a computed call. A multi-element slot goes on
+// with the values of its elements 2, 3, .. and a byte of the elements performed.
 
-// slotMaskBytes: a multi-element slot keeps a byte of the elements performed.
-func (p *Program) slotMaskBytes(k int) int {
+// extraValBytes is the room of a slot's values past the first two.
+func (p *Program) extraValBytes(k int) int { return 8 * max(0, p.Slots[k].Elems-2) }
+
+// slotLayoutBytes is the width of slot k in the state.
+func (p *Program) slotLayoutBytes(k int) int {
 	if p.Slots[k].Multi {
-		return 1
+		return slotBytes + p.extraValBytes(k) + 1
 	}
-	return 0
+	return slotBytes
+}
+
+// elemValOff is the offset of the origin value of element e of slot k.
+func (p *Program) elemValOff(k, e int) int {
+	if e < 2 {
+		return p.Layout.Slot[k] + 3 + 8*e
+	}
+	return p.Layout.Slot[k] + slotBytes + 8*(e-2)
 }
 
 // maskOff is the offset of a multi-element slot's performed-elements byte.
-func (p *Program) maskOff(k int) int { return p.Layout.Slot[k] + 3 + p.slotValBytes(k) }
+func (p *Program) maskOff(k int) int { return p.Layout.Slot[k] + slotBytes + p.extraValBytes(k) }
+
+// slotValueSpans are the value fields of slot k: [off, off+n) pairs.
+func (p *Program) slotValueSpans(k int) []span {
+	out := []span{{p.Layout.Slot[k] + 3, 16}}
+	if n := p.extraValBytes(k); n > 0 {
+		out = append(out, span{p.Layout.Slot[k] + slotBytes, n})
+	}
+	return out
+}
+
+// clearSlotValues zeroes the value fields of slot k (the live-variable quotient).
+func (p *Program) clearSlotValues(s State, k int) {
+	for _, f := range p.slotValueSpans(k) {
+		clear(s[f.off : f.off+f.n])
+	}
+}
 
 // elemPerformed reports whether element e of multi-element slot k has performed.
 func (p *Program) elemPerformed(s State, k, e int) bool {
@@ -147,7 +175,7 @@ func elemRegs(in *Instr) (reads, writes uint32) {
 // epoch, and is complete at once.
 func (p *Program) issueElems(s State, proc int, in *Instr, off int) {
 	for e, el := range in.Elems {
-		s.setI64(off+3+8*e, p.val(s, proc, el.Arg))
+		s.setI64(p.elemValOff(int(in.Slot), e), p.val(s, proc, el.Arg))
 	}
 	s[p.maskOff(int(in.Slot))] = 0
 	if len(in.Elems) == 0 {
@@ -162,7 +190,7 @@ func (p *Program) accHeld(s State, k, c int, in *Instr) bool {
 	sl := p.Slots[k]
 	order := p.Wins[in.Win].AccOrder
 	for e := k - 1; e >= 0 && p.Slots[e].Proc == sl.Proc; e-- {
-		prev := &p.Procs[sl.Proc].Code[p.Slots[e].Instr]
+		prev := p.slotOp(s, e)
 		if s[p.Layout.Slot[e]] != SlotPending || !isAccumulate(prev) || !accOrdered(order, prev, in) {
 			continue
 		}
@@ -199,7 +227,7 @@ func (p *Program) performElem(s State, k, e int, rec *Record) bool {
 		return false
 	}
 	old := p.pub(s, c)
-	a := s.i64(off + 3 + 8*e)
+	a := s.i64(p.elemValOff(k, e))
 	nv, writes := old, true
 	switch in.Op {
 	case litmus.OpPut, litmus.OpRput:
@@ -307,16 +335,4 @@ func (p *Program) addConflictSlot(ind *independence, b *access) {
 	default:
 		ind.slots = append(ind.slots, int8(b.slot))
 	}
-}
-
-// cellsOf is the set of cells an instruction with a location touches: its cell, or
-// every element's of a multi-element call.
-func cellsOf(in *Instr) uint64 {
-	if in.Elems != nil {
-		return elemCells(in)
-	}
-	if in.Cell < 0 {
-		return 0
-	}
-	return 1 << uint(in.Cell)
 }

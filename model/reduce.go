@@ -146,8 +146,12 @@ func (c *compiler) localKind(proc int, in *Instr) bool {
 	// visible, never local, on windows with RMA operations.
 	completes := in.Win >= 0 && c.windowHasOps(int(in.Win))
 	switch in.Kind {
-	case KArith, KSend, KRecv, KStart, KRMA, KRemoteStore, KBarrier, KSharedQuery, KUntil:
+	case KArith, KSend, KRecv, KStart, KBarrier, KSharedQuery, KUntil:
 		return true
+	case KRMA, KRemoteStore:
+		// issuing disables a noprecede fence's return at the others (without
+		// exploit it still waits for the operations it closes: noprecedeMayReturn)
+		return !c.noprecedeFenceElsewhere(proc, int(in.Win))
 	case KWaitReq:
 		// completes a fetching operation at its target (SEMANTICS.md §3)
 		return in.ReqSlot < 0 || !fetches(&p.Procs[proc].Code[p.Slots[in.ReqSlot].Instr])
@@ -171,6 +175,23 @@ func (c *compiler) localKind(proc int, in *Instr) bool {
 		return !p.hasSeparate && !c.windowLocked(int(in.Win)) && !completes
 	}
 	return false // loads, stores, remote loads, lock acquisition, free
+}
+
+// noprecedeFenceElsewhere: a process other than proc calls a one-step fence
+// (noprecede) on win or on a window sharing its memory.
+func (c *compiler) noprecedeFenceElsewhere(proc, win int) bool {
+	p := c.p
+	if win < 0 {
+		return false
+	}
+	for i := range p.Procs {
+		for _, other := range p.Procs[i].Code {
+			if i != proc && other.Kind == KFence && !other.TwoPhase && p.Wins[other.Win].Base == p.Wins[win].Base {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // windowHasOps: some RMA operation (or, under ls_is_rma, remote store) is issued on

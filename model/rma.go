@@ -15,6 +15,9 @@ import (
 // a start epoch holding the target, a lock of the target or lock_all, or a fence epoch.
 func (p *Program) epochFor(s State, proc int, in *Instr) (kind, index int) {
 	wl := &p.Layout.Win[in.Win]
+	if in.Target < 0 {
+		return p.nullEpoch(s, proc, in) // MPI_PROC_NULL (target.go)
+	}
 	t := uint(in.Target)
 	n := p.NProcs
 	if s.u32(wl.StartOpen+4*proc)&(1<<t) != 0 {
@@ -53,6 +56,13 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 		p.raise(s, rec, spec.EEpoch, proc, in, func() string { return fmt.Sprintf("%s on window %s after free", in.Text, w.Name) })
 		return true
 	}
+	if in.Computed != nil {
+		r, ok := p.resolveCall(s, proc, in, rec) // E-TARGET (target.go)
+		if !ok {
+			return true
+		}
+		in = r
+	}
 	kind, index := p.epochFor(s, proc, in)
 	if kind == 0 && s[wl.FenceDone+proc] > 0 && s[wl.FenceOpen+proc]&1 == 0 && in.FenceAfter {
 		p.assertFalse(s, rec, proc, in, func() string { return "an RMA call after a fence that asserted nosucceed" })
@@ -63,11 +73,16 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 			what = "remote store (an RMA operation under ls_is_rma)"
 		}
 		p.raise(s, rec, spec.EEpoch, proc, in, func() string {
+			if in.Target < 0 {
+				return fmt.Sprintf("%s: %s to MPI_PROC_NULL outside any access epoch on window %s (it moves no data, and still needs one)", in.Text, what, w.Name)
+			}
 			return fmt.Sprintf("%s: %s outside an access epoch to rank %d on window %s", in.Text, what, in.Target, w.Name)
 		})
 		return true
 	}
-	p.checkNoput(s, rec, proc, in, kind, index)
+	if in.Target >= 0 { // MPI_PROC_NULL updates nobody
+		p.checkNoput(s, rec, proc, in, kind, index)
+	}
 	off := p.Layout.Slot[in.Slot]
 	s[off] = SlotPending
 	s[off+1] = byte(kind)
@@ -78,8 +93,21 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 		s.setI64(off+3, p.val(s, proc, in.Args[0]))
 		s.setI64(off+11, p.val(s, proc, in.Args[1]))
 	}
+	if in.Computed != nil {
+		p.setSlotResolved(s, int(in.Slot), in)
+		if in.Target < 0 {
+			s[off] = SlotCompleted // MPI_PROC_NULL: no data moves, nothing to wait for
+		}
+	}
 	if rec.full() {
-		rec.Text += fmt.Sprintf("  (issued in %s)", epochName(kind, index))
+		switch {
+		case in.Computed != nil && in.Target < 0:
+			rec.Text += fmt.Sprintf("  (to MPI_PROC_NULL: no effect, in %s)", epochName(kind, index))
+		case in.Computed != nil:
+			rec.Text += fmt.Sprintf("  (to %s, issued in %s)", p.Cells[in.Cell].Name, epochName(kind, index))
+		default:
+			rec.Text += fmt.Sprintf("  (issued in %s)", epochName(kind, index))
+		}
 	}
 	return true
 }
@@ -157,7 +185,7 @@ func (p *Program) perform(s State, k, elem int, rec *Record) bool {
 	if elem != 0 {
 		return false
 	}
-	in := &p.Procs[sl.Proc].Code[sl.Instr]
+	in := p.slotOp(s, k)
 	off := p.Layout.Slot[k]
 	if !p.exposed(s, int(in.Win), sl.Proc, int(in.Target), int(s[off+1]), int(s[off+2])) || p.awaitsProgress(s, in) {
 		return false
@@ -241,8 +269,10 @@ func (p *Program) pending(s State, proc, win int, match func(in *Instr, kind int
 			continue
 		}
 		off := p.Layout.Slot[k]
-		in := &p.Procs[proc].Code[sl.Instr]
-		if s[off] == SlotPending && int(in.Win) == win && match(in, int(s[off+1])) {
+		if s[off] != SlotPending {
+			continue
+		}
+		if in := p.slotOp(s, k); int(in.Win) == win && match(in, int(s[off+1])) {
 			return true
 		}
 	}
@@ -259,7 +289,7 @@ func (p *Program) completeAtTarget(s State, win int, match func(origin int, in *
 		if s[off] != SlotPerformed {
 			continue
 		}
-		in := &p.Procs[sl.Proc].Code[sl.Instr]
+		in := p.slotOp(s, k)
 		if int(in.Win) == win && match(sl.Proc, in, int(s[off+1]), int(s[off+2])) {
 			s[off] = SlotCompleted
 		}

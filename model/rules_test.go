@@ -726,3 +726,42 @@ exists (1:r0=1)
 		t.Errorf("reduced search raises other rules than the plain one (-plain +reduced):\n%s", d)
 	}
 }
+
+// TestSpeculatedGuardUsesOriginBuffer: a guarded load that ran ahead of a get
+// still reads the get's result register when it commits, so its guard uses the
+// origin buffer before the get completes (E-ORIGIN-BUF) whether the guard holds or
+// not, as the unspeculated load's guard does. The commit used to check only a
+// guard that held: the plain search found a clean execution the reduced one did
+// not (a TestReductionRandom failure).
+func TestSpeculatedGuardUsesOriginBuffer(t *testing.T) {
+	src := `{ win W allocate_shared size=2; }
+ P0                         | P1             ;
+ fence W                    | fence W        ;
+ r0 = get W@0[0]            | store W@0[1] 1 ;
+ [r0 == 1] r1 = load W@0[1] | fence W        ;
+ r2 = await W@0[1] == 1     |                ;
+ fence W                    |                ;
+exists (W@0[0]=1)
+`
+	lt, err := litmus.Parse("t.lit", []byte("MPI t\n"+src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := spec.ParseSemantics("mpi-3.0")
+	p, err := model.Compile(lt, s, spec.Relaxed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, noReduce := range []bool{false, true} {
+		r, err := explorer.Explore(p, explorer.Options{MaxStates: 2_000_000, NoReduce: noReduce})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range r.Outcomes {
+			if !slices.Contains(o.Flags, spec.EOriginBuf) {
+				t.Errorf("no-reduce=%v: outcome %s of a clean execution: the guard read r0 before the get completed",
+					noReduce, p.OutcomeString(o.Values))
+			}
+		}
+	}
+}

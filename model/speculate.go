@@ -123,9 +123,11 @@ func (p *Program) pairsAtRead(s State, proc, j int, in *Instr) uint64 {
 func (p *Program) commit(s State, proc, j int, in *Instr, rec *Record) {
 	off := p.specOff(proc, in)
 	status, v := s[off], s.i64(off+1)
+	// the guard is read now, whether it holds or not: a guard on a get's result
+	// register uses its origin buffer (E-ORIGIN-BUF), as the unspeculated step does
+	p.originBufferUse(s, proc, in, rec)
 	holds := in.GuardReg < 0 || p.guardHolds(s, proc, in)
 	if holds {
-		p.originBufferUse(s, proc, in, rec)
 		switch {
 		case status > specOK:
 			rule := specRules[status-specOK-1]

@@ -183,6 +183,16 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 		}
 		return true
 	}
+	if in.Computed != nil && in.Slot < 0 {
+		// lock, unlock, flush, flush_local, shared_query of a register or null
+		// (target.go); an RMA call resolves its own at issue.
+		r, ok := p.resolveCall(s, proc, in, rec)
+		if !ok {
+			p.setDone(s, proc, j) // E-TARGET: the call has no effect
+			return true
+		}
+		in = r
+	}
 	if !p.exec(s, proc, j, in, st.Choice, rec) {
 		return false
 	}

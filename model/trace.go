@@ -210,7 +210,7 @@ func (p *Program) trace(steps []Step) Trace {
 			ts.Row = in.Row
 		}
 		if st.Kind == StepPerform {
-			ts.At = int(in.Target)
+			ts.At = int(p.slotOp(s, int(st.Index)).Target)
 		}
 		if st.Kind == StepExec && (in.Spec < 0 || p.specRead(s, int(st.Proc))&(1<<uint(st.Index)) == 0) {
 			ts.Early = p.earlyRows(s, int(st.Proc), int(st.Index))

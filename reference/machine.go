@@ -25,6 +25,7 @@ type machine struct {
 	oversubscribed bool
 	breakStale     bool // Options.BreakStaleLoads
 	stallRounds    int  // Options.StallRounds
+	spin           spinBound
 
 	// Each word the ranks share sits on a cache line of its own: one that two
 	// ranks write moves between their cores at every write, and a word read beside
@@ -91,6 +92,7 @@ func newMachine(p *model.Program, opt Options) *machine {
 	if m.stallRounds == 0 {
 		m.stallRounds = DefaultStallRounds
 	}
+	m.spin.limit = opt.SpinLimit
 	seed := opt.Seed
 	init := p.Initial()
 	words := p.MemWords()

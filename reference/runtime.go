@@ -34,6 +34,10 @@ type Options struct {
 	// again. A rank that is off its CPU (a loaded machine) looks no more, so a starved
 	// run goes slowly but is never called blocked. 0: DefaultStallRounds.
 	StallRounds int
+	// SpinLimit bounds the failed exit tests in a row of one loop in one iteration; a
+	// loop past it stops the run with a *SpinError (0: SpinLimitPlain, or
+	// SpinLimitMPI for a body that calls MPI).
+	SpinLimit int
 }
 
 // Bin is one outcome and how often it was observed.
@@ -100,8 +104,8 @@ func Run(p *model.Program, opt Options) (*Result, error) {
 		}(m.procs[i])
 	}
 	wg.Wait()
-	if l := m.spinning(); l != "" {
-		return nil, fmt.Errorf("LIVELOCK: %s (SEMANTICS.md §2; rmacheck explain LIVELOCK)", l)
+	if e := m.spinError(); e != nil {
+		return nil, e
 	}
 	if m.stuck.Load() {
 		return nil, fmt.Errorf("the program blocks: every rank waits for another and none can make a step (a deadlock)")

@@ -114,8 +114,11 @@ func (m *machine) spinAgain(r *rank, it int64, j int) bool {
 		}
 	}
 	r.spins++
-	slow := m.oversubscribed || r.spins >= spinsBeforeYield
-	if r.quiet >= m.stallRounds || r.same >= loopGiveUp || slow && r.same > 0 && r.stall.stalled(m, r) {
+	// The back-off counts the tests that read the same values (a loop that waits for
+	// another rank); a body that computes new values on each pass waits for no one,
+	// and sleeping between its passes would keep it from its spin bound for hours.
+	slow := m.oversubscribed || r.same >= spinsBeforeYield
+	if r.quiet >= m.stallRounds || r.same >= loopGiveUp || slow && r.same > 0 && r.stall.stalled(m, r) || m.pastSpinLimit(r, j) {
 		m.stuck.Store(true)
 		return false
 	}
@@ -126,7 +129,11 @@ func (m *machine) spinAgain(r *rank, it int64, j int) bool {
 	defer func() { r.bodyAfterOthers = m.othersFinished(r, it) }()
 	switch {
 	case !slow:
-	case r.spins < spinsBeforeYield+yieldRounds:
+	case r.same == 0: // new values: yield now and then only (more ranks than CPUs)
+		if r.spins&255 == 0 {
+			runtime.Gosched()
+		}
+	case r.same < spinsBeforeYield+yieldRounds:
 		runtime.Gosched()
 	default:
 		time.Sleep(napTime)
@@ -134,8 +141,8 @@ func (m *machine) spinAgain(r *rank, it int64, j int) bool {
 	return true
 }
 
-// spinning describes the loops the ranks of a blocked run spin in ("" when the run
-// is not blocked, or blocked in MPI calls only: a deadlock).
+// spinning lists the loops the ranks of a blocked run spin in ("" when the run is not
+// blocked, or blocked in MPI calls only: a deadlock), for its SpinError.
 func (m *machine) spinning() string {
 	if !m.stuck.Load() {
 		return ""
@@ -150,7 +157,7 @@ func (m *machine) spinning() string {
 	if len(loops) == 0 {
 		return ""
 	}
-	return strings.Join(loops, "; ") + ": the loop reads the same values again and again, and nothing left can change them: it never exits"
+	return strings.Join(loops, "; ")
 }
 
 // othersFinished reports whether every other rank has executed iteration it to its end.

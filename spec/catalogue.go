@@ -287,6 +287,20 @@ var Rules = []Rule{
 		Class: ClassErroneous,
 	},
 	{
+		ID:    ETarget,
+		Title: "Target rank or displacement outside the window",
+		Text: "An RMA call whose target rank, computed at run time, is neither a rank of the window's " +
+			"group nor MPI_PROC_NULL, or whose displacement lies outside the target's segment, is " +
+			"erroneous; the model finds it when the call is issued. MPI_PROC_NULL is no error: the call " +
+			"moves no data and still needs its epoch. A literal rank or displacement out of range is " +
+			"refused before any run.",
+		// node316 is Communication Calls (MPI_PROC_NULL as a target of every RMA call);
+		// node317, its Put subsection with the target_rank and target_disp text, is
+		// inferred from the report's numbering.
+		Nodes: []string{"node316", "node317"},
+		Class: ClassErroneous,
+	},
+	{
 		ID:    Race,
 		Title: "Data race between plain accesses",
 		Text: "Two plain loads or stores to the same cell, at least one a store, race when no chain of " +

@@ -43,6 +43,7 @@ var catalogueTable = []struct {
 	{"DEADLOCK", ClassErroneous, nil},
 	{"LIVELOCK", ClassErroneous, nil},
 	{"E-EPOCH-END", ClassErroneous, []string{"node313", "node327"}},
+	{"E-TARGET", ClassErroneous, []string{"node316", "node317"}},
 	{"RACE", ClassRace, nil},
 }
 

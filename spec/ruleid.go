@@ -29,6 +29,7 @@ const (
 	EAssert
 	Livelock
 	EEpochEnd
+	ETarget
 
 	// Never held in a state: the rules the model executes (R1-R6), the window rules
 	// of node337 and the conflicts and races the pair checks find (SEMANTICS.md §7).
@@ -53,14 +54,14 @@ const (
 )
 
 // lastFlagRule is the last rule with a bit in a state's flag word.
-const lastFlagRule = EEpochEnd
+const lastFlagRule = ETarget
 
 // ruleNames spell the ids as SEMANTICS.md does: the print edge, and the parse edge's table.
 var ruleNames = [numRuleIDs]string{
 	EEpoch: "E-EPOCH", EEpochMix: "E-EPOCH-MIX", ESyncEpoch: "E-SYNC-EPOCH",
 	EOriginBuf: "E-ORIGIN-BUF", ESQFlavor: "E-SQ-FLAVOR", ELSAccess: "E-LS-ACCESS",
 	ESeparateSHM: "E-SEPARATE-SHM", EInfo: "E-INFO", EAlign: "E-ALIGN", Deadlock: "DEADLOCK",
-	EAssert: "E-ASSERT", Livelock: "LIVELOCK", EEpochEnd: "E-EPOCH-END",
+	EAssert: "E-ASSERT", Livelock: "LIVELOCK", EEpochEnd: "E-EPOCH-END", ETarget: "E-TARGET",
 	R1: "R1", R2: "R2", R3: "R3", R4: "R4", R5: "R5", R6: "R6",
 	U1: "U1", U2: "U2", U3: "U3", U4: "U4", U5: "U5", S1: "S1", S2: "S2", S3: "S3",
 	CConflict: "C-CONFLICT", Race: "RACE",

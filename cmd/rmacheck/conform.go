@@ -159,7 +159,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 				failed = true
 			}
 			if rep.SpinLimit != "" {
-				what := fmt.Sprintf("the program stopped at its spin limit (%s): a rank waited without the library making progress", rep.SpinLimit)
+				what := fmt.Sprintf("the program stopped at its spin limit (%s): a rank waited without the target making progress", rep.SpinLimit)
 				if !hangs.judge(errw, t, sem, rep.HW, search, what, f.strictProgress) {
 					cannotRun = true
 				}

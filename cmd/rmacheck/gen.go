@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -90,8 +91,23 @@ func runGen(cmd *cobra.Command, f genFlags) error {
 		return ioError(err)
 	}
 	b := atomicfile.Batch{Outputs: true}
+	// SIGINT or SIGTERM while the files are staged removes them (issue 25 row 15: a
+	// killed gen --out left hundreds of .NAME.lit.tmp files); the next run removes
+	// those of a writer killed by SIGKILL (atomicfile).
+	ctx, stop := interruptible()
+	defer stop()
 	progress := newProgress(cmd.ErrOrStderr(), "files written", len(fam), false)
 	for i, ft := range fam {
+		if ctx.Err() != nil {
+			progress.clear()
+			b.Abort()
+			exit, _ := interruptedExit(context.Cause(ctx))
+			if ee, ok := exit.(exitError); ok {
+				ee.err = fmt.Errorf("%v: no file was written, and the temporary files were removed", context.Cause(ctx))
+				return ee
+			}
+			return exit
+		}
 		progress.show(float64(i), ft.Name)
 		b.Add(filepath.Join(f.out, ft.Name+".lit"), ft.Source, 0o644)
 	}

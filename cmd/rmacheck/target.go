@@ -48,7 +48,7 @@ func addLibraryFlags(fl *pflag.FlagSet, f *targetFlags) {
 func addLaunchFlags(fl *pflag.FlagSet, f *targetFlags) {
 	addLibraryFlags(fl, f)
 	fl.BoolVar(&f.oversubscribe, "oversubscribe", false, "mpich: run more ranks than cores (MPICH busy-polls, so this is refused by default)")
-	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run (0, the default: 30s + 1ms per iteration)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run, counting the time its processes could run (not the time they waited for a CPU or were stopped), and at most 10 times that in wall time (0, the default: 30s + 1ms per iteration)")
 	f.maxWindowBytes = cgen.DefaultMaxWindowBytes
 	fl.Var(&f.maxWindowBytes, "max-window-bytes", "mpich, openmpi: refuse a test whose window segment on one rank is larger than this in the C program (e.g. 16MiB)")
 	fl.StringVar(&f.keepC, "keep-c", "", "mpich, openmpi: also write each test's C program into this directory (created if needed)")

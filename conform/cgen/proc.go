@@ -171,7 +171,7 @@ func (pg *procGen) completer(k int) int {
 		case litmus.OpFence, litmus.OpComplete, litmus.OpUnlockAll, litmus.OpFlushAll, litmus.OpFlushLocalAll:
 			return j
 		case litmus.OpUnlock, litmus.OpFlush, litmus.OpFlushLocal:
-			if in.Target == li.rank {
+			if sameCallTarget(rma, in, li.rank) {
 				return j
 			}
 		}
@@ -271,28 +271,28 @@ func (pg *procGen) instr(k int, in *litmus.Instr) {
 		if in.LockType == litmus.LockShared {
 			lt = "MPI_LOCK_SHARED"
 		}
-		chk("MPI_Win_lock(%s, %d, %s, win_%s)", lt, wi.trank(in.Target), asserts(in.Asserts), wi.id)
+		chk("MPI_Win_lock(%s, %s, %s, win_%s)", lt, pg.callTarget(wi, in), asserts(in.Asserts), wi.id)
 	case op == litmus.OpUnlock:
-		chk("MPI_Win_unlock(%d, win_%s)", wi.trank(in.Target), wi.id)
+		chk("MPI_Win_unlock(%s, win_%s)", pg.callTarget(wi, in), wi.id)
 	case op == litmus.OpLockAll:
 		chk("MPI_Win_lock_all(%s, win_%s)", asserts(in.Asserts), wi.id)
 	case op == litmus.OpUnlockAll:
 		chk("MPI_Win_unlock_all(win_%s)", wi.id)
 	case op == litmus.OpFlush:
-		chk("MPI_Win_flush(%d, win_%s)", wi.trank(in.Target), wi.id)
+		chk("MPI_Win_flush(%s, win_%s)", pg.callTarget(wi, in), wi.id)
 	case op == litmus.OpFlushAll:
 		chk("MPI_Win_flush_all(win_%s)", wi.id)
 	case op == litmus.OpFlushLocal:
-		chk("MPI_Win_flush_local(%d, win_%s)", wi.trank(in.Target), wi.id)
+		chk("MPI_Win_flush_local(%s, win_%s)", pg.callTarget(wi, in), wi.id)
 	case op == litmus.OpFlushLocalAll:
 		chk("MPI_Win_flush_local_all(win_%s)", wi.id)
 	case op == litmus.OpSync:
 		chk("MPI_Win_sync(win_%s)", wi.id)
 	case op == litmus.OpSharedQuery:
-		pg.printf("{   /* the size of rank %d's segment in displacement units; 0 when the library gives none */\n", in.Target)
+		pg.printf("{   /* the size of rank %s's segment in displacement units; 0 when the library gives none */\n", litmus.TargetString(in))
 		pg.printf("    MPI_Aint size = 0; int du = 0; char *ptr = NULL;\n")
-		pg.printf("    if (MPI_Win_shared_query(win_%s, %d, &size, &du, &ptr) == MPI_SUCCESS && size > 0 && ptr != NULL) {\n", wi.id, wi.trank(in.Target))
-		pg.printf("        seg_%s[%d] = ptr;\n", wi.id, in.Target)
+		pg.printf("    if (MPI_Win_shared_query(win_%s, %s, &size, &du, &ptr) == MPI_SUCCESS && size > 0 && ptr != NULL) {\n", wi.id, pg.callTarget(wi, in))
+		pg.printf("        seg_%s[%s] = ptr;\n", wi.id, pg.segIndex(wi, in))
 		pg.printf("        %s = size / (du > 0 ? du : 1);\n", regName(in.Dst))
 		pg.printf("    } else\n        %s = 0;\n}\n", regName(in.Dst))
 	case op == litmus.OpBarrier:
@@ -409,14 +409,17 @@ func (pg *procGen) rma(k int, in *litmus.Instr) {
 	li := pg.loc(*in.Loc)
 	wi := li.wi
 	dt, n := mpiType(li.typ)
-	target := wi.trank(li.rank)
+	target := fmt.Sprint(wi.trank(li.rank))
 	tdisp := fmt.Sprint(li.disp)
 	if wi.w.Flavor == litmus.FlavorDynamic {
 		tdisp = fmt.Sprintf("MPI_Aint_add(addr_%s[%d], %d)", wi.id, li.rank, li.off)
 	}
+	if t, d, ok := pg.computedTarget(*in.Loc, li); ok { // target.go
+		target, tdisp = t, d
+	}
 	win := "win_" + wi.id
 	op := accOps[in.AccOp]
-	tgt := fmt.Sprintf("%d, %s, %d, %s", target, tdisp, n, dt) // target rank, disp, count, type
+	tgt := fmt.Sprintf("%s, %s, %d, %s", target, tdisp, n, dt) // target rank, disp, count, type
 	chk := func(format string, args ...any) {
 		pg.printf("CHECK(%d, %s);\n", row, fmt.Sprintf(format, args...))
 	}
@@ -445,10 +448,10 @@ func (pg *procGen) rma(k int, in *litmus.Instr) {
 		chk("MPI_Rget_accumulate(%s, %d, %s, %s, %d, %s, %s, %s, %s, %s)", src, n, dt, pg.result(k, row, in, li.typ), n, dt, tgt, op, win, pg.req(in.Req))
 	case litmus.OpFop:
 		src := pg.origin(row, "src", li.typ, in.Args[0])
-		chk("MPI_Fetch_and_op(%s, %s, %s, %d, %s, %s, %s)", src, pg.result(k, row, in, li.typ), dt, target, tdisp, op, win)
+		chk("MPI_Fetch_and_op(%s, %s, %s, %s, %s, %s, %s)", src, pg.result(k, row, in, li.typ), dt, target, tdisp, op, win)
 	case litmus.OpCas:
 		cmp := pg.origin(row, "cmp", li.typ, in.Args[0])
 		nw := pg.origin(row, "new", li.typ, in.Args[1])
-		chk("MPI_Compare_and_swap(%s, %s, %s, %s, %d, %s, %s)", nw, cmp, pg.result(k, row, in, li.typ), dt, target, tdisp, win)
+		chk("MPI_Compare_and_swap(%s, %s, %s, %s, %s, %s, %s)", nw, cmp, pg.result(k, row, in, li.typ), dt, target, tdisp, win)
 	}
 }

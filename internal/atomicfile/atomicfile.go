@@ -181,6 +181,7 @@ func stage(path string, data []byte, perm fs.FileMode, output bool) (*staged, er
 	if err != nil {
 		return nil, fail(path, err)
 	}
+	removeDeadWritersTemps(filepath.Dir(target))
 	s := &staged{path: path, target: target, data: data, perm: perm}
 	fi, err := os.Stat(target)
 	exists := err == nil
@@ -215,13 +216,14 @@ func stageOutput(path string, data []byte, perm fs.FileMode) (*staged, error) {
 	return s, writeTemp(s, fi, true)
 }
 
-// staleAge is how old a temporary file must be before a later run removes it: a run
-// writing its batch right now is not disturbed.
+// staleAge is how old a temporary file of an unknown writer must be before a later
+// run removes it: a run writing its batch right now is not disturbed.
 const staleAge = 10 * time.Minute
 
-// removeStaleTemps removes the temporary files (.NAME.tmpXXXXXXXXXXXX) that a run
-// killed before its Commit or Abort left beside path (SIGKILL leaves them; 348 were
-// found after a killed gen --out).
+// removeStaleTemps removes the temporary files that a run killed before its Commit or
+// Abort left beside path (SIGKILL leaves them; 348 were found after a killed gen
+// --out): those of a writer that is no longer running (.NAME.tmpPID-XXXXXXXX,
+// deadWriter), and those of the older naming (.NAME.tmpXXXXXXXXXXXX) once staleAge old.
 func removeStaleTemps(path string) {
 	dir, base := filepath.Split(path)
 	matches, _ := filepath.Glob(filepath.Join(dir, "."+base+".tmp"+strings.Repeat("[0-9a-f]", 12)))
@@ -230,6 +232,7 @@ func removeStaleTemps(path string) {
 			os.Remove(m)
 		}
 	}
+	removeDeadWritersTemps(dir)
 }
 
 // writeTemp writes s's data to a new temporary file beside s.target, with the mode and
@@ -296,9 +299,9 @@ func resolve(path string) (string, error) {
 func createTemp(target string, perm fs.FileMode) (*os.File, string, error) {
 	dir, base := filepath.Split(target)
 	for range 100 {
-		var r [6]byte
+		var r [4]byte
 		rand.Read(r[:])
-		name := filepath.Join(dir, "."+base+".tmp"+hex.EncodeToString(r[:]))
+		name := filepath.Join(dir, tempName(base, os.Getpid(), hex.EncodeToString(r[:])))
 		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue

@@ -266,3 +266,39 @@ func TestOutputRemovesStaleTemps(t *testing.T) {
 		t.Error("a fresh temporary file (another run's) was removed")
 	}
 }
+
+// TestDeadWritersTempsAreRemoved: the temporary files of a writer that was killed
+// (SIGTERM or SIGKILL to gen --out) are removed by the next write into their
+// directory, whatever their age and name, and those of a writer still running are
+// not (issue 25 row 15: only files over ten minutes old beside the same name were).
+func TestDeadWritersTempsAreRemoved(t *testing.T) {
+	dir := t.TempDir()
+	child := exec.Command("true")
+	if err := child.Run(); err != nil {
+		t.Skip("no true to get the PID of a finished process")
+	}
+	dead := child.Process.Pid
+	deadTemp := filepath.Join(dir, tempName("MP+fence.lit", dead, "0123abcd"))
+	otherName := filepath.Join(dir, tempName("SB.lit", dead, "89abcdef"))
+	liveTemp := filepath.Join(dir, tempName("SB.lit", os.Getppid(), "01234567"))
+	for _, p := range []string{deadTemp, otherName, liveTemp} {
+		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := WriteOutput(filepath.Join(dir, "SB.lit"), []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{deadTemp, otherName} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s: a killed writer's temporary file was left", filepath.Base(p))
+		}
+	}
+	if _, err := os.Stat(liveTemp); err != nil {
+		t.Error("the temporary file of a running writer (this test's parent) was removed")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("left in the directory: %v; want SB.lit and the running writer's file", entries)
+	}
+}

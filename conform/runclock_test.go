@@ -1,0 +1,121 @@
+package conform
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestRunClockCharges: an interval is charged in full while the run's processes
+// sleep (a hung run) or run without waiting, less the share of their time they waited
+// for a CPU, and not at all while one of them is stopped; and wall time is bounded at
+// wallCapFactor timeouts however starved the run.
+func TestRunClockCharges(t *testing.T) {
+	ms := time.Millisecond
+	sample := func(stopped bool, times ...time.Duration) runSample { // tid 1, 2, ...: run, wait pairs
+		s := runSample{tasks: map[int]taskTimes{}, stopped: stopped, ok: true}
+		for i := 0; i+1 < len(times); i += 2 {
+			s.tasks[i/2+1] = taskTimes{run: times[i], wait: times[i+1]}
+		}
+		return s
+	}
+	for _, c := range []struct {
+		name      string
+		prev, cur runSample
+		want      float64
+	}{
+		{"asleep", sample(false, 5*ms, 1*ms), sample(false, 5*ms, 1*ms), 0},
+		{"running alone", sample(false, 0, 0, 0, 0), sample(false, 100*ms, 0, 100*ms, 0), 0},
+		{"one of two ranks starved", sample(false, 0, 0, 0, 0), sample(false, 100*ms, 0, 0, 100*ms), 0.5},
+		{"starved three quarters", sample(false, 10*ms, 10*ms), sample(false, 35*ms, 85*ms), 0.75},
+		{"a task born in the interval", sample(false), sample(false, 20*ms, 60*ms), 0.75},
+		{"stopped", sample(false, 0, 0), sample(true, 0, 0), 1},
+		{"stopped, its rank busy", sample(false, 0, 0), sample(true, 100*ms, 0), 1},
+		{"nothing read (not Linux)", runSample{}, runSample{}, 0},
+	} {
+		if got := heldBack(c.prev, c.cur); got != c.want {
+			t.Errorf("%s: held back %v; want %v", c.name, got, c.want)
+		}
+	}
+	c := runClock{timeout: 10 * time.Second}
+	for i := 0; i < 5; i++ {
+		c.advance(time.Second, 0.5)
+	}
+	if c.expired() || c.charged != 2500*ms {
+		t.Errorf("5 s half starved: charged %v, expired %v; want 2.5s, no", c.charged, c.expired())
+	}
+	for i := 0; i < 8; i++ {
+		c.advance(time.Second, 0)
+	}
+	if !c.expired() || !strings.Contains(c.describe("the run"), "within 10s of the time its processes could run (13s of wall time") {
+		t.Errorf("after 7.5 s more charged: expired %v, %q", c.expired(), c.describe("the run"))
+	}
+	c = runClock{timeout: 10 * time.Second}
+	for !c.expired() {
+		c.advance(time.Second, 1)
+	}
+	if c.wall != wallCapFactor*10*time.Second || c.charged != 0 || !strings.Contains(c.describe("the run"), "10 times the timeout") {
+		t.Errorf("a run stopped for good ended after %v of wall time (%q)", c.wall, c.describe("the run"))
+	}
+}
+
+// TestStoppedLauncherDoesNotTimeOut: a launcher stopped by SIGSTOP (as a run starved
+// of CPU, it cannot run) is not charged, so a run stopped for longer than its
+// timeout is not stopped for the timeout (the smoke test of a starved CI host timed
+// out); once it continues, and hangs asleep, the timeout stops it. The test asserts
+// what happened while the launcher was stopped, not how long anything took.
+func TestStoppedLauncherDoesNotTimeOut(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the run clock reads Linux's /proc")
+	}
+	lib, err := LibraryAt(fakePrefix(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	launcher := filepath.Join(t.TempDir(), "hung-launcher")
+	if err := os.WriteFile(launcher, []byte("#!/bin/sh\nwhile :; do sleep 1; done\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const timeout = 5 * time.Second
+	type result struct{ err error }
+	done := make(chan result, 1)
+	go func() {
+		_, err := MPI{Lib: lib, Timeout: timeout, Launch: LaunchOptions{Launcher: []string{launcher}}}.Run(acceptance(t, "01-SB.lit"), mpi41(t), Options{Runs: 10, Seed: 1})
+		done <- result{err}
+	}()
+	pid := 0
+	for pid == 0 {
+		select {
+		case r := <-done:
+			t.Fatalf("the run ended before its launcher was seen: %v", r.err)
+		case <-time.After(10 * time.Millisecond):
+		}
+		for _, p := range processesUnder(tmp) {
+			if strings.Contains(p, launcher) {
+				pid, _ = strconv.Atoi(p[:strings.IndexByte(p, ':')])
+			}
+		}
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-done:
+		t.Errorf("the run ended while its launcher was stopped: %v", r.err)
+	case <-time.After(timeout + 3*time.Second):
+	}
+	syscall.Kill(pid, syscall.SIGCONT)
+	r := <-done
+	var re *RunError
+	if !errors.As(r.err, &re) || !re.TimedOut || !strings.Contains(re.Reason, "did not finish within 5s") {
+		t.Errorf("the hung launcher, continued: %v; want the timeout", r.err)
+	}
+}

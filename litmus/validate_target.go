@@ -1,0 +1,104 @@
+package litmus
+
+import "fmt"
+
+// Checks of computed and null targets (LITMUS.md, "Real programs"): the registers
+// they read must be written, they stand only in RMA calls and in the target of lock,
+// unlock, flush, flush_local and shared_query, and a literal part is checked as
+// ever. A rank or displacement a register holds is checked when the call is issued
+// (E-TARGET, SEMANTICS.md §5), not here.
+
+// computedLoc checks a location with a register rank or displacement, or null,
+// outside the registers it reads (callLoc does those). It reports whether the
+// location's window is known and the literal parts are in range.
+func (v *validator) computedLoc(l Loc) bool {
+	t := v.t
+	w := t.LookupWindow(l.Win)
+	if w == nil {
+		v.errorf(l.Pos, "unknown window %q %s", l.Win, v.windowNames())
+		return false
+	}
+	name := LocString(l)
+	if l.RankReg == "" && !l.Null {
+		if l.Rank < 0 || l.Rank >= v.n {
+			v.errorf(l.Pos, "%s: rank %d out of range (%s)", name, l.Rank, v.procRange())
+			return false
+		}
+		if !w.InGroup(l.Rank) {
+			v.errorf(l.Pos, "%s: rank %d is not in the group of window %s (ranks=%s)", name, l.Rank, w.Name, intsString(w.Ranks))
+			return false
+		}
+	}
+	b := w.Base(t)
+	if b == nil || b.Size == nil && b.Bytes == nil {
+		return false // reported at the window
+	}
+	if b.Bytes != nil {
+		v.errorf(l.Pos, "%s: a computed rank or displacement on window %s, whose segments are sized in bytes (bytes=): rmacheck computes targets on windows sized in cells (size=) only", name, w.Name)
+		return false
+	}
+	if l.DispReg == "" && !l.Null {
+		// A literal displacement must fit some segment the rank may name.
+		fits := false
+		for r := 0; r < v.n; r++ {
+			if (l.RankReg != "" || r == l.Rank) && w.InGroup(r) && l.Disp >= 0 && l.Disp < w.SegmentSize(t, r) {
+				fits = true
+			}
+		}
+		if !fits {
+			v.errorf(l.Pos, "%s: displacement %d outside every segment of window %s it may name", name, l.Disp, w.Name)
+			return false
+		}
+	}
+	return true
+}
+
+// fixedLocNeeded refuses a computed location where a fixed cell is needed: an
+// alias, an initial value, the locations line, a condition, a load or a store.
+func (v *validator) fixedLocNeeded(l Loc, where string) {
+	what := "a computed rank or displacement"
+	if l.Null {
+		what = "null (MPI_PROC_NULL)"
+	}
+	v.errorf(l.Pos, "%s: %s is known only when an RMA call is issued: %s needs a fixed cell W@rank[disp]", LocString(l), what, where)
+}
+
+// callLoc checks the registers of an instruction's computed location and that the
+// instruction may take one: only the RMA calls do (put, get, acc, gacc, fop, cas and
+// their request forms); load, store and await need a fixed cell.
+func (v *validator) callLoc(pi int, ins *Instr, writes map[string]bool) bool {
+	l := ins.Loc
+	if l == nil || !l.Computed() && !l.Null {
+		return true
+	}
+	if !ins.Op.IsRMA() {
+		v.fixedLocNeeded(*l, fmt.Sprintf("%s (a plain access of memory)", ins.Op))
+		return false
+	}
+	for _, r := range locRegs(l) {
+		v.readReg(pi, r, l.Pos, writes, false)
+	}
+	return v.computedLoc(*l)
+}
+
+// callTarget checks a register or null target of lock, unlock, flush, flush_local or
+// shared_query. It reports whether the target is a literal to check as before.
+func (v *validator) callTarget(pi int, ins *Instr, writes map[string]bool) bool {
+	pos := or(ins.TargetPos, ins.Pos)
+	switch ins.Op {
+	case OpLock, OpUnlock, OpFlush, OpFlushLocal, OpSharedQuery:
+	default:
+		if ins.TargetReg != "" || ins.TargetNull {
+			v.errorf(pos, "%s takes no register or null target", ins.Op)
+		}
+		return true
+	}
+	if ins.TargetReg != "" && ins.TargetNull {
+		v.errorf(pos, "%s has both a register and a null target", ins.Op)
+	}
+	if ins.TargetReg != "" {
+		v.readReg(pi, ins.TargetReg, pos, writes, false)
+		return false
+	}
+	return !ins.TargetNull
+}

@@ -1,0 +1,376 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// Computed and null targets (LITMUS.md, "Real programs: ... computed targets";
+// SEMANTICS.md §5 E-TARGET). A register may stand for the rank or the displacement
+// of an RMA call's location, and for the target of lock, unlock, flush, flush_local
+// and shared_query; null, or a rank register holding -1, is MPI_PROC_NULL.
+//
+// The call depends on those registers (readRegs: a write of one before the call
+// holds it back, a write after it waits for it), so their values are fixed when it
+// executes. It resolves rank and displacement then, at issue: a rank outside the
+// window's group or a displacement outside the target's segment raises E-TARGET
+// and the call has no effect. An RMA operation keeps the resolved cell and target
+// in its slot (slotCell, slotTarget), and every search over pending operations
+// sees the resolved instruction (slotOp). A call to MPI_PROC_NULL moves no data and
+// leaves its result register unchanged: its slot is completed at issue, after the
+// epoch check every RMA call makes.
+//
+// The analyses made at compile time (conflict candidates, coherence, the live
+// cells, the reductions) use what the registers could hold: every rank of the
+// window's group and every cell of its segments (MayCells), each such cell created
+// at compile time (litmus.Test.CellsNamed).
+
+// Computed is the part of an instruction known only at run time: its target rank
+// (RankReg, or Null) and, for a location, its displacement (DispReg plus Disp).
+type Computed struct {
+	RankReg int8 // -1: the rank is Instr.Target's literal (Rank)
+	Rank    int
+	Null    bool
+	DispReg int8 // -1: the displacement is Disp
+	Disp    int  // the displacement, or the offset added to DispReg
+	// Loc: the instruction has a location (an RMA call), not just a target rank.
+	Loc bool
+	// MayCells / MayTargets: the cells and ranks the call may name.
+	MayCells   uint64
+	MayTargets uint32
+	// cellAt[rank][disp] is the cell of a displacement of the window (-1: none).
+	cellAt [][]int8
+}
+
+// Slot bytes past status, epoch kind, epoch index and the two values: the
+// resolved cell + 1 and target + 1 of a computed operation (0: none, MPI_PROC_NULL).
+const (
+	slotCellOff   = 19
+	slotTargetOff = 20
+	slotBytes     = 21
+)
+
+// nullLockBit marks in LockHeld the epoch of `lock W null` (ranks are below 16).
+const nullLockBit = 1 << 31
+
+// computedInstr fills ci.Computed for a location or target given by a register or
+// null, with the cells it may name, created now.
+func (c *compiler) computedInstr(proc int, ci *Instr, in *litmus.Instr) {
+	p := c.p
+	switch {
+	case in.Loc != nil && (in.Loc.Computed() || in.Loc.Null):
+		l := in.Loc
+		win := c.winIndex(l.Win)
+		cmp := &Computed{RankReg: -1, DispReg: -1, Rank: l.Rank, Null: l.Null, Disp: l.Disp, Loc: true}
+		if l.RankReg != "" {
+			cmp.RankReg = c.reg(proc, l.RankReg)
+		}
+		if l.DispReg != "" {
+			cmp.DispReg = c.reg(proc, l.DispReg)
+		}
+		cmp.cellAt = make([][]int8, p.NProcs)
+		for r := range cmp.cellAt {
+			cmp.cellAt[r] = make([]int8, max(p.Wins[win].SegSize[r], 0))
+			for d := range cmp.cellAt[r] {
+				cmp.cellAt[r][d] = -1
+			}
+		}
+		for _, rd := range c.t.CellsNamed(*l) {
+			cell, _, _, _ := c.cell(litmus.Loc{Pos: l.Pos, Win: l.Win, Rank: rd[0], Disp: rd[1]})
+			cmp.cellAt[rd[0]][rd[1]] = int8(cell)
+			cmp.MayCells |= 1 << uint(cell)
+			cmp.MayTargets |= 1 << uint(rd[0])
+		}
+		ci.Win, ci.Cell, ci.Target, ci.Remote = int8(win), -1, -1, true
+		if l.RankReg == "" && !l.Null {
+			ci.Target = int8(l.Rank) // the rank is known: only the displacement is computed
+			ci.Remote = l.Rank != proc
+		}
+		ci.Computed = cmp
+	case in.TargetReg != "" || in.TargetNull:
+		cmp := &Computed{RankReg: -1, DispReg: -1, Null: in.TargetNull}
+		if in.TargetReg != "" {
+			cmp.RankReg = c.reg(proc, in.TargetReg)
+			if ci.Win >= 0 {
+				cmp.MayTargets = p.Wins[ci.Win].Group
+			}
+		}
+		ci.Target = -1
+		ci.Computed = cmp
+	}
+}
+
+// regs are the registers the computed part reads.
+func (cmp *Computed) regs() uint32 {
+	var m uint32
+	if cmp == nil {
+		return 0
+	}
+	if cmp.RankReg >= 0 {
+		m |= 1 << uint(cmp.RankReg)
+	}
+	if cmp.DispReg >= 0 {
+		m |= 1 << uint(cmp.DispReg)
+	}
+	return m
+}
+
+// mayCells is the set of cells the instruction may access.
+func (in *Instr) mayCells() uint64 {
+	if in.Elems != nil {
+		return elemCells(in) // every element of a range (range.go)
+	}
+	if in.Computed != nil {
+		return in.Computed.MayCells
+	}
+	if in.Cell < 0 {
+		return 0
+	}
+	return 1 << uint(in.Cell)
+}
+
+// mayTargets is the set of ranks the instruction's target may be (none for null).
+func (in *Instr) mayTargets() uint32 {
+	if in.Computed != nil {
+		if in.Computed.RankReg < 0 && !in.Computed.Null && in.Target >= 0 {
+			return 1 << uint(in.Target)
+		}
+		return in.Computed.MayTargets
+	}
+	if in.Target < 0 {
+		return 0
+	}
+	return 1 << uint(in.Target)
+}
+
+// resolve computes the target rank (-1: MPI_PROC_NULL) and, for a location, the
+// cell of a computed instruction from the registers of proc in s. A rank outside
+// the window's group or a displacement outside the target's segment is an error,
+// described by the returned message (E-TARGET).
+func (p *Program) resolve(s State, proc int, in *Instr) (rank, cell int, bad string) {
+	cmp := in.Computed
+	w := &p.Wins[in.Win]
+	rank, cell = int(in.Target), -1
+	switch {
+	case cmp.Null:
+		rank = -1
+	case cmp.RankReg >= 0:
+		v := p.Reg(s, proc, int(cmp.RankReg))
+		switch {
+		case v == -1:
+			rank = -1 // MPI_PROC_NULL
+		case v < 0 || v >= int64(p.NProcs) || w.Group&(1<<uint(v)) == 0:
+			return 0, 0, fmt.Sprintf("target rank %d (register %s) is not a rank of window %s's group", v, p.Procs[proc].Regs[cmp.RankReg], w.Name)
+		default:
+			rank = int(v)
+		}
+	}
+	if rank < 0 || !cmp.Loc {
+		return rank, -1, ""
+	}
+	disp := int64(cmp.Disp)
+	if cmp.DispReg >= 0 {
+		disp += p.Reg(s, proc, int(cmp.DispReg))
+	}
+	if disp < 0 || disp >= int64(len(cmp.cellAt[rank])) || cmp.cellAt[rank][disp] < 0 {
+		return 0, 0, fmt.Sprintf("displacement %d is outside rank %d's segment of window %s (size %d)", disp, rank, w.Name, w.SegSize[rank])
+	}
+	return rank, int(cmp.cellAt[rank][disp]), ""
+}
+
+// resolved is a copy of in with the resolved target and cell.
+func (in *Instr) resolved(rank, cell int) *Instr {
+	r := *in
+	r.Target, r.Cell = int8(rank), int8(cell)
+	return &r
+}
+
+// resolveCall resolves a computed instruction about to execute, raising E-TARGET
+// when it names no valid target (ok false: the call then has no effect). A
+// shared_query of null answers for the lowest rank whose segment is not empty
+// (MPI-4.1 MPI_WIN_SHARED_QUERY).
+func (p *Program) resolveCall(s State, proc int, in *Instr, rec *Record) (*Instr, bool) {
+	rank, cell, bad := p.resolve(s, proc, in)
+	if bad != "" {
+		if rec != nil {
+			p.raise(s, rec, spec.ETarget, proc, in, func() string { return in.Text + ": " + bad })
+		} else {
+			s.setU32(p.Layout.Flags, s.u32(p.Layout.Flags)|spec.FlagBit(spec.ETarget))
+		}
+		return in, false
+	}
+	if in.Kind == KSharedQuery && rank < 0 {
+		rank = p.sharedQueryNull(int(in.Win))
+	}
+	return in.resolved(rank, cell), true
+}
+
+// sharedQueryNull is the rank MPI_WIN_SHARED_QUERY answers for with MPI_PROC_NULL:
+// the lowest rank of the group whose segment is not empty (else the lowest rank).
+func (p *Program) sharedQueryNull(win int) int {
+	w := &p.Wins[win]
+	first := -1
+	for r := 0; r < p.NProcs; r++ {
+		if w.Group&(1<<uint(r)) == 0 {
+			continue
+		}
+		if first < 0 {
+			first = r
+		}
+		if w.SegSize[r] > 0 {
+			return r
+		}
+	}
+	return max(first, 0)
+}
+
+// peekResolved is in resolved against s without raising anything; nil when the
+// registers name no valid target.
+func (p *Program) peekResolved(s State, proc int, in *Instr) *Instr {
+	if in.Computed == nil {
+		return in
+	}
+	rank, cell, bad := p.resolve(s, proc, in)
+	if bad != "" {
+		return nil
+	}
+	if in.Kind == KSharedQuery && rank < 0 {
+		rank = p.sharedQueryNull(int(in.Win))
+	}
+	return in.resolved(rank, cell)
+}
+
+// slotOp is the instruction of RMA slot k as issued in s: for a computed one, a
+// copy holding the target and cell it resolved to.
+func (p *Program) slotOp(s State, k int) *Instr {
+	sl := p.Slots[k]
+	in := &p.Procs[sl.Proc].Code[sl.Instr]
+	if in.Computed == nil {
+		return in
+	}
+	off := p.Layout.Slot[k]
+	return in.resolved(int(s[off+slotTargetOff])-1, int(s[off+slotCellOff])-1)
+}
+
+// setSlotResolved records the resolved target and cell of an issued operation.
+func (p *Program) setSlotResolved(s State, k int, in *Instr) {
+	off := p.Layout.Slot[k]
+	s[off+slotTargetOff] = byte(int(in.Target) + 1)
+	s[off+slotCellOff] = byte(int(in.Cell) + 1)
+}
+
+// sameTarget reports whether two calls of one process surely name the same target
+// rank: equal literals, both null, or the same register, not written between them
+// (a before b in program order).
+func (p *Program) sameTarget(proc int, a, b *Instr, ai, bi int) bool {
+	ca, cb := a.Computed, b.Computed
+	switch {
+	case ca == nil && cb == nil:
+		return a.Target == b.Target
+	case ca != nil && cb != nil && ca.Null && cb.Null:
+		return true
+	case ca != nil && cb != nil && ca.RankReg >= 0 && ca.RankReg == cb.RankReg:
+		code := p.Procs[proc].Code
+		for k := ai + 1; k < bi; k++ {
+			if writeRegs(&code[k])&(1<<uint(ca.RankReg)) != 0 {
+				return false
+			}
+		}
+		return true
+	case ca != nil && ca.RankReg < 0 && !ca.Null && cb == nil, cb != nil && cb.RankReg < 0 && !cb.Null && ca == nil:
+		return a.Target == b.Target // a literal rank with a computed displacement
+	}
+	return false
+}
+
+// lockNull is `lock W null`: an access epoch that touches no process.
+func (p *Program) lockNull(s State, proc int, in *Instr, rec *Record) bool {
+	wl := &p.Layout.Win[in.Win]
+	if s.u32(wl.LockHeld+4*proc)&nullLockBit != 0 || s[wl.LockAll+proc] != 0 {
+		p.epochMix(s, proc, in, rec, func() string { return fmt.Sprintf("a second lock epoch from P%d to MPI_PROC_NULL", proc) })
+		return true
+	}
+	p.lockMix(s, proc, in, rec, 0)
+	s.setU32(wl.LockHeld+4*proc, s.u32(wl.LockHeld+4*proc)|nullLockBit)
+	return true
+}
+
+// unlockNull is `unlock W null`: it ends the epoch of `lock W null`. Operations to
+// MPI_PROC_NULL complete when issued, so it waits for none.
+func (p *Program) unlockNull(s State, proc int, in *Instr, rec *Record) bool {
+	wl := &p.Layout.Win[in.Win]
+	held := s.u32(wl.LockHeld + 4*proc)
+	if held&nullLockBit == 0 {
+		p.syncEpoch(s, proc, in, rec, func() string { return fmt.Sprintf("unlock of MPI_PROC_NULL, which P%d has not locked", proc) })
+		return true
+	}
+	s.setU32(wl.LockHeld+4*proc, held&^nullLockBit)
+	return true
+}
+
+// flushNull is a flush or flush_local of MPI_PROC_NULL: it completes nothing, and
+// needs a passive-target epoch like every flush.
+func (p *Program) flushNull(s State, proc int, in *Instr, rec *Record) bool {
+	wl := &p.Layout.Win[in.Win]
+	if s.u32(wl.LockHeld+4*proc) == 0 && s[wl.LockAll+proc] == 0 {
+		p.syncEpoch(s, proc, in, rec, func() string { return "flush outside a passive-target epoch" })
+	}
+	return true
+}
+
+// nullEpoch finds the access epoch an RMA call to MPI_PROC_NULL is issued in: any
+// access epoch of the caller on the window (a start, a lock of any target or of
+// null, lock_all, or a fence epoch).
+func (p *Program) nullEpoch(s State, proc int, in *Instr) (kind, index int) {
+	wl := &p.Layout.Win[in.Win]
+	switch {
+	case s.u32(wl.StartOpen+4*proc) != 0:
+		return EpochPSCW, 0
+	case s.u32(wl.LockHeld+4*proc) != 0 || s[wl.LockAll+proc] != 0:
+		return EpochPassive, 0
+	}
+	if k := int(s[wl.FenceDone+proc]); k > 0 && s[wl.FenceOpen+proc]&1 != 0 && in.FenceAfter {
+		return EpochFence, k
+	}
+	return 0, 0
+}
+
+// dynActive is opActive for an RMA call with a computed location, as an access of
+// cell a.cell: issued to that cell, or about to be issued with registers that name
+// it; an operation to another cell (or to MPI_PROC_NULL) is no access of this one.
+func (p *Program) dynActive(s State, a *access, in *Instr) (status int, active bool) {
+	off := p.Layout.Slot[a.slot]
+	if st := int(s[off]); st != SlotIdle {
+		if int(s[off+slotCellOff])-1 != a.cell {
+			return SlotIdle, false
+		}
+		switch st {
+		case SlotPerformed:
+			return st, true
+		case SlotPending:
+			return st, p.exposed(s, int(in.Win), a.proc, int(s[off+slotTargetOff])-1, int(s[off+1]), int(s[off+2]))
+		}
+		return st, false
+	}
+	done := p.done(s, a.proc)
+	if done&(1<<uint(a.instr)) != 0 || !p.ready(s, a.proc, a.instr, done) {
+		return SlotIdle, false
+	}
+	if in.GuardReg >= 0 && !p.guardHolds(s, a.proc, in) {
+		return SlotIdle, false
+	}
+	if s[p.Layout.Win[in.Win].Freed+a.proc] != 0 {
+		return SlotIdle, false
+	}
+	r := p.peekResolved(s, a.proc, in)
+	if r == nil || int(r.Cell) != a.cell {
+		return SlotIdle, false
+	}
+	kind, index := p.epochFor(s, a.proc, r)
+	if kind == 0 {
+		return SlotIdle, false
+	}
+	return SlotIdle, p.exposed(s, int(in.Win), a.proc, int(r.Target), kind, index)
+}

@@ -1,0 +1,51 @@
+package model_test
+
+import (
+	"testing"
+
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// TestComputedTargets: computed and null targets (LITMUS.md, "Real programs";
+// SEMANTICS.md §5 E-TARGET), one row per behaviour.
+func TestComputedTargets(t *testing.T) {
+	two := `{ win W allocate size=2; x = W@1[0]; y = W@1[1]; z = W@0[0]; 0:r1 = 1; 0:r2 = 1; 0:r9 = -1; }
+ P0 | P1 ;
+`
+	runCases(t, []ruleCase{
+		{"rank-register", "computed rank: the put lands in rank r1's cell", "mpi-4.1", spec.Relaxed,
+			two + " fence W | fence W ;\n put W@r1[0] 5 | ;\n fence W | fence W ;\nexists (x=5)\n", []string{"x=5;"}, nil},
+		{"displacement-register", "computed displacement with an offset: r2-1 is 0", "mpi-4.1", spec.Relaxed,
+			two + " fence W | fence W ;\n put W@1[r2-1] 5 | ;\n fence W | fence W ;\nexists (x=5 /\\ y=0)\n", []string{"x=5; y=0;"}, nil},
+		{"rank-and-displacement", "both computed", "mpi-4.1", spec.Relaxed,
+			two + " fence W | fence W ;\n put W@r1[r2] 5 | ;\n fence W | fence W ;\nexists (y=5)\n", []string{"y=5;"}, nil},
+		{"computed-at-issue", "the register's value at issue, not a later one", "mpi-4.1", spec.Relaxed,
+			two + " fence W | fence W ;\n put W@r1[r2] 5 | ;\n r2 = 0 | ;\n fence W | fence W ;\nexists (y=5 /\\ x=0)\n", []string{"y=5; x=0;"}, nil},
+		{"displacement-out-of-range", "E-TARGET: displacement outside the target's segment", "mpi-4.1", spec.Relaxed,
+			two + " fence W | fence W ;\n put W@1[r2+1] 5 | ;\n fence W | fence W ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.ETarget}},
+		{"rank-out-of-group", "E-TARGET: rank 5 is no rank of the group", "mpi-4.1", spec.Relaxed,
+			two + " fence W | fence W ;\n r3 = 5 | ;\n put W@r3[0] 5 | ;\n fence W | fence W ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.ETarget}},
+		{"null-get-unchanged", "MPI_PROC_NULL: a get leaves its result register unchanged", "mpi-4.1", spec.Relaxed,
+			two + " fence W | fence W ;\n r4 = 7 | ;\n r4 = get W@r9[0] | ;\n fence W | fence W ;\nlocations [0:r4;]\nexists (0:r4=7)\n", []string{"0:r4=7;"}, nil},
+		{"null-no-epoch", "E-EPOCH: a put to null outside any epoch", "mpi-4.1", spec.Relaxed,
+			two + " put W@null[0] 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpoch}},
+		{"lock-null", "lock W null opens an access epoch for a null put", "mpi-4.1", spec.Relaxed,
+			two + " lock W null | ;\n put W@null[1] 1 | ;\n flush W null | ;\n unlock W null | ;\nexists (x=0)\n", []string{"x=0;"}, nil},
+		{"lock-null-not-unlocked", "E-EPOCH-END: lock W null without its unlock", "mpi-4.1", spec.Relaxed,
+			two + " lock W null | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpochEnd}},
+		{"unlock-null-not-locked", "E-SYNC-EPOCH: unlock W null without its lock", "mpi-4.1", spec.Relaxed,
+			two + " unlock W null | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.ESyncEpoch}},
+		{"lock-register", "lock, flush and unlock of a register's rank", "mpi-4.1", spec.Relaxed,
+			two + " lock W r1 excl | ;\n put W@r1[0] 3 | ;\n unlock W r1 | ;\nexists (x=3)\n", []string{"x=3;"}, nil},
+		{"lock-register-out-of-group", "E-TARGET: a lock of rank 5", "mpi-4.1", spec.Relaxed,
+			two + " r3 = 5 | ;\n lock W r3 excl | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.ETarget}},
+		{"null-conflicts-with-nothing", "a null put next to a store conflicts with nothing", "mpi-4.1", spec.Relaxed,
+			two + " fence W | fence W ;\n put W@r9[0] 7 | store x 5 ;\n fence W | fence W ;\nexists (x=5)\n", []string{"x=5;"}, nil},
+		{"computed-conflict", "C-CONFLICT: two puts that compute the same cell", "mpi-4.1", spec.Relaxed,
+			two + " fence W | fence W ;\n put W@r1[0] 1 | put x 2 ;\n fence W | fence W ;\nexists (x=1)\n", []string{"x=1;", "x=2;"}, []spec.RuleID{spec.CConflict}},
+		{"computed-no-conflict", "two puts that compute different cells do not conflict", "mpi-4.1", spec.Relaxed,
+			two + " fence W | fence W ;\n put W@r1[r2] 1 | put x 2 ;\n fence W | fence W ;\nexists (x=2 /\\ y=1)\n", []string{"x=2; y=1;"}, nil},
+		{"computed-U1", "U1/U5: the owner's store against a computed put to its cell", "mpi-4.1", spec.Relaxed,
+			two + " fence W | fence W ;\n put W@r1[0] 1 | store x 2 ;\n fence W | fence W ;\nexists (x=1)\n", []string{"x=1;", "x=2;"}, []spec.RuleID{spec.U1, spec.U5}},
+	})
+}
