@@ -40,7 +40,8 @@ func propertyRuns() int {
 // runtime shows is one the model allows for the same preset and this machine's hw.
 func TestRandomProgramsConform(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		lt := gen.Program(gen.Config{MinProcs: 2, MaxProcs: 2, MaxInstrs: 4, Loops: true}).Draw(t, "program")
+		lt := gen.Program(gen.Config{MinProcs: 2, MaxProcs: 2, MaxInstrs: 4, Loops: true,
+			Computed: rapid.Bool().Draw(t, "computed")}).Draw(t, "program")
 		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
 		rep, err := conform.Reference{}.Run(lt, sem, conform.Options{Runs: propertyRuns(), Seed: 7, Search: explorer.Options{MaxStates: 1_000_000}})
 		if err != nil {

@@ -217,6 +217,7 @@ func TestReductionRandom(t *testing.T) {
 		cfg.Asserts = rapid.Bool().Draw(t, "asserts")
 		cfg.ConditionOnly = rapid.Bool().Draw(t, "condition-only") // the quotient drops most values
 		cfg.Separate = true
+		cfg.Computed = rapid.Bool().Draw(t, "computed") // targets in registers, MPI_PROC_NULL
 		checkReduced(t, cfg)
 	})
 }

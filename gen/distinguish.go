@@ -17,8 +17,11 @@ type DistinguishOptions struct {
 	HW        spec.HW
 	MaxProcs  int // processes of a test (default 3)
 	MaxInstrs int // instructions of a process, sync calls included (default 4)
-	// Candidates replace the programs searched (default: Candidates(MaxProcs)).
+	// Candidates replace the programs searched (default: Candidates(MaxProcs), with
+	// Computed their computed-target variants too).
 	Candidates []*litmus.Test
+	// Computed adds the family's computed-target tests (gen --target computed).
+	Computed bool
 	// NoShrink reports the candidates as found; by default each distinguishing
 	// candidate is shrunk (Shrink) to a smallest test with the same difference.
 	NoShrink bool
@@ -91,8 +94,8 @@ func Compare(t *litmus.Test, x, y spec.Semantics, hw spec.HW, search explorer.Op
 // Candidates are the programs distinguish searches, smallest first: the tests of
 // the mixed family (every shape, sync, flavor and locality) with at most maxProcs
 // processes.
-func Candidates(maxProcs int) []*litmus.Test {
-	fam, _ := Family(FamilyOptions{Mix: true})
+func Candidates(maxProcs int, targets ...string) []*litmus.Test {
+	fam, _ := Family(FamilyOptions{Mix: true, Targets: targets})
 	var out []*litmus.Test
 	for _, ft := range fam {
 		if len(ft.Test.Procs) <= maxProcs {
@@ -117,6 +120,9 @@ func Distinguish(opt DistinguishOptions) (diffs []*Difference, searched int, err
 	cands := opt.Candidates
 	if cands == nil {
 		cands = Candidates(opt.MaxProcs)
+		if opt.Computed {
+			cands = Candidates(opt.MaxProcs, Targets...)
+		}
 	}
 	seen := map[string]bool{}
 	names := map[string]bool{} // two shrunk programs may be named alike: their files must not be

@@ -142,6 +142,9 @@ type FamilyOptions struct {
 	// per-process choices; collective syncs (fence, pscw, barrier, sendrecv) are
 	// always used by every process.
 	Mix bool
+	// Targets: literal (the default), computed (each test rewritten by
+	// ComputedTargets, named NAME+computed), or both.
+	Targets []string
 	// Max, when > 0, keeps a sample of Max tests drawn with Seed (in family order).
 	Max  int
 	Seed int64
@@ -154,6 +157,7 @@ type FamilyTest struct {
 	Syncs    []string // per process
 	Flavor   string
 	Locality string
+	Computed bool   // the targets are registers' values (ComputedTargets)
 	Source   []byte // canonical .lit text (litmus.Format of the parsed test)
 	Test     *litmus.Test
 }
@@ -226,6 +230,16 @@ func Family(opt FamilyOptions) ([]FamilyTest, error) {
 	if err := validate(opt.Localities, Localities, "locality"); err != nil {
 		return nil, err
 	}
+	if len(opt.Targets) == 0 {
+		opt.Targets = Targets[:1]
+	}
+	if err := validate(opt.Targets, Targets, "target"); err != nil {
+		return nil, err
+	}
+	literal, computed := false, false
+	for _, tg := range opt.Targets {
+		literal, computed = literal || tg == "literal", computed || tg == "computed"
+	}
 	var out []FamilyTest
 	seen := map[string]bool{}
 	for _, sh := range shapes {
@@ -245,12 +259,27 @@ func Family(opt FamilyOptions) ([]FamilyTest, error) {
 					if err != nil {
 						return nil, err
 					}
-					key := programKey(ft.Test)
-					if seen[key] {
-						continue
+					var tests []FamilyTest
+					if literal {
+						tests = append(tests, ft)
 					}
-					seen[key] = true
-					out = append(out, ft)
+					if computed {
+						ct, ok, err := ComputedTargets(ft)
+						if err != nil {
+							return nil, err
+						}
+						if ok {
+							tests = append(tests, ct)
+						}
+					}
+					for _, ft := range tests {
+						key := programKey(ft.Test)
+						if seen[key] {
+							continue
+						}
+						seen[key] = true
+						out = append(out, ft)
+					}
 				}
 			}
 		}

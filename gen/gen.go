@@ -36,6 +36,9 @@ type Config struct {
 	// Separate makes an allocate window separate (model=separate): private and
 	// public copies, R5/R6 points.
 	Separate bool
+	// Computed lets RMA calls take their target rank and displacement from
+	// registers set in the init block, MPI_PROC_NULL among them (computed.go).
+	Computed bool
 	// Ranges makes some put, get and acc calls move two elements with one call (a
 	// range and a tuple, gen/range.go): the window's two cells, in order or reversed.
 	Ranges bool
@@ -99,6 +102,8 @@ type builder struct {
 	rows     [][]string // per process, its instructions in order
 	regs     []int      // registers used per process
 	locs     []string
+	// inits are the init block's register values of computed targets ("0:t0 = 1").
+	inits []string
 }
 
 func (g *builder) cell(label string) string {
@@ -314,6 +319,9 @@ func (g *builder) rmaAllowed(p int) bool {
 
 // rmaCell is a target cell of an RMA call: under PSCW a process of the start group.
 func (g *builder) rmaCell(p int, label string) string {
+	if g.cfg.Computed && rapid.IntRange(0, 2).Draw(g.t, label+"-computed") == 0 {
+		return g.computedCell(p, label) // computed.go
+	}
 	if g.sync == "pscw" {
 		r := rapid.IntRange(1, g.n-1).Draw(g.t, label+"-rank")
 		return fmt.Sprintf("W@%d[%d]", r, rapid.IntRange(0, 1).Draw(g.t, label+"-disp"))
@@ -328,7 +336,11 @@ func (g *builder) text() string {
 	if g.separate {
 		model = " model=separate"
 	}
-	fmt.Fprintf(&b, "{\n  win W %s size=2%s;\n}\n", g.flavor, model)
+	fmt.Fprintf(&b, "{\n  win W %s size=2%s;\n", g.flavor, model)
+	for _, in := range g.inits {
+		fmt.Fprintf(&b, "  %s;\n", in)
+	}
+	b.WriteString("}\n")
 	height := 0
 	for _, r := range g.rows {
 		height = max(height, len(r))

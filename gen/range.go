@@ -92,8 +92,12 @@ func (g *builder) rangeCall(p int, kind string) (string, bool) {
 	if !g.cfg.Ranges || rapid.IntRange(0, 1).Draw(g.t, kind+"-multi") != 0 {
 		return "", false
 	}
-	cell := g.rmaCell(p, kind+"-r")
-	loc := cell[:strings.Index(cell, "[")] + rapid.SampledFrom([]string{"[0..1]", "[{1,0}]"}).Draw(g.t, kind+"-range")
+	lo := 0 // a fixed target (ranges are at fixed ranks): under PSCW one of the start group
+	if g.sync == "pscw" {
+		lo = 1
+	}
+	r := rapid.IntRange(lo, g.n-1).Draw(g.t, kind+"-r-rank")
+	loc := fmt.Sprintf("W@%d", r) + rapid.SampledFrom([]string{"[0..1]", "[{1,0}]"}).Draw(g.t, kind+"-range")
 	v := func() int { return rapid.IntRange(1, 2).Draw(g.t, kind+"-v") }
 	switch kind {
 	case "put":

@@ -78,6 +78,7 @@ func (c *compiler) compile() error {
 		p.ABI = X8664
 	}
 	c.staticAlignment(p.ABI)
+	c.buildVariants() // computed targets, once every instruction is complete (target.go)
 	p.buildLayout()
 	p.init = make(State, p.Layout.Size)
 	c.initialValues()
@@ -467,7 +468,7 @@ func (c *compiler) mbScope(proc int, ci *Instr) uint64 {
 		scope = scopeOwn
 		widen(spec.CompleteWaitLS)
 	case KLock, KUnlock:
-		if int(ci.Target) == proc {
+		if ci.targetIsSelf(proc) { // a computed target: when its register surely holds proc (target.go)
 			scope = scopeOwn
 		}
 		widen(spec.LockLS)

@@ -145,6 +145,15 @@ func writeRegs(in *Instr) uint32 {
 	return 0
 }
 
+// RegistersRead is the mask of proc's registers that some instruction of proc reads.
+func (p *Program) RegistersRead(proc int) uint32 {
+	var m uint32
+	for k := range p.Procs[proc].Code {
+		m |= readRegs(&p.Procs[proc].Code[k])
+	}
+	return m
+}
+
 // readRegs are every register the instruction reads: operands, guard, until
 // condition, computed target and displacement.
 func readRegs(in *Instr) uint32 {

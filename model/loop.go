@@ -149,8 +149,8 @@ func (p *Program) rerun(s State, proc int, until *Instr, regs []int64) {
 					regs[el.Dst] = p.pub(s, int(el.Cell))
 				}
 			}
-			if in.Dst >= 0 && in.Elems == nil {
-				regs[in.Dst] = p.pub(s, int(in.Cell))
+			if cell, ok := p.rerunCell(in, regs); ok && in.Dst >= 0 && in.Elems == nil {
+				regs[in.Dst] = p.pub(s, cell)
 			}
 		case KArith:
 			regs[in.Dst] = arith(in.Op, val(in.Args[0]), val(in.Args[1]))

@@ -62,8 +62,10 @@ func (p *Program) slotValueSpans(k int) []span {
 
 // clearSlotValues zeroes the value fields of slot k (the live-variable quotient).
 func (p *Program) clearSlotValues(s State, k int) {
-	for _, f := range p.slotValueSpans(k) {
-		clear(s[f.off : f.off+f.n])
+	off := p.Layout.Slot[k]
+	clear(s[off+3 : off+19])
+	if n := p.extraValBytes(k); n > 0 {
+		clear(s[off+slotBytes : off+slotBytes+n])
 	}
 }
 

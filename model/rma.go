@@ -56,7 +56,8 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 		p.raise(s, rec, spec.EEpoch, proc, in, func() string { return fmt.Sprintf("%s on window %s after free", in.Text, w.Name) })
 		return true
 	}
-	if in.Computed != nil {
+	computed := in.Computed != nil
+	if computed {
 		r, ok := p.resolveCall(s, proc, in, rec) // E-TARGET (target.go)
 		if !ok {
 			return true
@@ -93,7 +94,7 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 		s.setI64(off+3, p.val(s, proc, in.Args[0]))
 		s.setI64(off+11, p.val(s, proc, in.Args[1]))
 	}
-	if in.Computed != nil {
+	if computed {
 		p.setSlotResolved(s, int(in.Slot), in)
 		if in.Target < 0 {
 			s[off] = SlotCompleted // MPI_PROC_NULL: no data moves, nothing to wait for
@@ -101,9 +102,9 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	if rec.full() {
 		switch {
-		case in.Computed != nil && in.Target < 0:
+		case computed && in.Target < 0:
 			rec.Text += fmt.Sprintf("  (to MPI_PROC_NULL: no effect, in %s)", epochName(kind, index))
-		case in.Computed != nil:
+		case computed:
 			rec.Text += fmt.Sprintf("  (to %s, issued in %s)", p.Cells[in.Cell].Name, epochName(kind, index))
 		default:
 			rec.Text += fmt.Sprintf("  (issued in %s)", epochName(kind, index))

@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"math/bits"
+	"slices"
 
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
@@ -37,11 +39,22 @@ type Computed struct {
 	Disp    int  // the displacement, or the offset added to DispReg
 	// Loc: the instruction has a location (an RMA call), not just a target rank.
 	Loc bool
-	// MayCells / MayTargets: the cells and ranks the call may name.
+	// MayCells / MayTargets: the cells and ranks the call may name; MayNull: the
+	// target may be MPI_PROC_NULL. Known: the rank register can hold one value only
+	// (KnownRank; -1 null), from the init block or `r = IMM` (regValues).
 	MayCells   uint64
 	MayTargets uint32
+	MayNull    bool
+	Known      bool
+	KnownRank  int
 	// cellAt[rank][disp] is the cell of a displacement of the window (-1: none).
 	cellAt [][]int8
+	// variants: the instruction resolved, for each cell it may name (byCell), or
+	// each rank (byRank) for a call target, and for MPI_PROC_NULL (buildVariants).
+	variants    []Instr
+	byCell      []int16
+	byRank      []int16
+	nullVariant int16
 }
 
 // Slot bytes past status, epoch kind, epoch index and the two values: the
@@ -77,7 +90,11 @@ func (c *compiler) computedInstr(proc int, ci *Instr, in *litmus.Instr) {
 				cmp.cellAt[r][d] = -1
 			}
 		}
+		ranks, disps := c.rankValues(proc, cmp, l.RankReg), c.dispValues(proc, l)
 		for _, rd := range c.t.CellsNamed(*l) {
+			if ranks != nil && !ranks[int64(rd[0])] || disps != nil && !disps[int64(rd[1])] {
+				continue // the registers never hold these
+			}
 			cell, _, _, _ := c.cell(litmus.Loc{Pos: l.Pos, Win: l.Win, Rank: rd[0], Disp: rd[1]})
 			cmp.cellAt[rd[0]][rd[1]] = int8(cell)
 			cmp.MayCells |= 1 << uint(cell)
@@ -93,10 +110,14 @@ func (c *compiler) computedInstr(proc int, ci *Instr, in *litmus.Instr) {
 		cmp := &Computed{RankReg: -1, DispReg: -1, Null: in.TargetNull}
 		if in.TargetReg != "" {
 			cmp.RankReg = c.reg(proc, in.TargetReg)
-			if ci.Win >= 0 {
-				cmp.MayTargets = p.Wins[ci.Win].Group
+			ranks := c.rankValues(proc, cmp, in.TargetReg)
+			for r := 0; r < p.NProcs && ci.Win >= 0; r++ {
+				if p.Wins[ci.Win].Group&(1<<uint(r)) != 0 && (ranks == nil || ranks[int64(r)]) {
+					cmp.MayTargets |= 1 << uint(r)
+				}
 			}
 		}
+		cmp.MayNull = cmp.MayNull || in.TargetNull
 		ci.Target = -1
 		ci.Computed = cmp
 	}
@@ -145,11 +166,32 @@ func (in *Instr) mayTargets() uint32 {
 	return 1 << uint(in.Target)
 }
 
+// badTarget says why a computed call names no valid target (E-TARGET): the
+// rank register's value, or the displacement, out of range. Its message is built
+// only when a full record asks for it: the steps allocate nothing.
+type badTarget struct {
+	disp bool  // the displacement (else the rank)
+	v    int64 // the value found
+	rank int   // the target, for a displacement
+}
+
 // resolve computes the target rank (-1: MPI_PROC_NULL) and, for a location, the
-// cell of a computed instruction from the registers of proc in s. A rank outside
-// the window's group or a displacement outside the target's segment is an error,
-// described by the returned message (E-TARGET).
-func (p *Program) resolve(s State, proc int, in *Instr) (rank, cell int, bad string) {
+// cell of a computed instruction from the registers of proc in s; ok false when
+// the rank is outside the window's group or the displacement outside the target's
+// segment (E-TARGET).
+func (p *Program) resolve(s State, proc int, in *Instr) (rank, cell int, bad badTarget, ok bool) {
+	var rv, dv int64
+	if r := in.Computed.RankReg; r >= 0 {
+		rv = p.Reg(s, proc, int(r))
+	}
+	if r := in.Computed.DispReg; r >= 0 {
+		dv = p.Reg(s, proc, int(r))
+	}
+	return p.resolveValues(in, rv, dv)
+}
+
+// resolveValues is resolve with the rank and displacement registers' values given.
+func (p *Program) resolveValues(in *Instr, rv, dv int64) (rank, cell int, bad badTarget, ok bool) {
 	cmp := in.Computed
 	w := &p.Wins[in.Win]
 	rank, cell = int(in.Target), -1
@@ -157,34 +199,84 @@ func (p *Program) resolve(s State, proc int, in *Instr) (rank, cell int, bad str
 	case cmp.Null:
 		rank = -1
 	case cmp.RankReg >= 0:
-		v := p.Reg(s, proc, int(cmp.RankReg))
+		v := rv
 		switch {
 		case v == -1:
 			rank = -1 // MPI_PROC_NULL
 		case v < 0 || v >= int64(p.NProcs) || w.Group&(1<<uint(v)) == 0:
-			return 0, 0, fmt.Sprintf("target rank %d (register %s) is not a rank of window %s's group", v, p.Procs[proc].Regs[cmp.RankReg], w.Name)
+			return 0, 0, badTarget{v: v}, false
 		default:
 			rank = int(v)
 		}
 	}
 	if rank < 0 || !cmp.Loc {
-		return rank, -1, ""
+		return rank, -1, badTarget{}, true
 	}
 	disp := int64(cmp.Disp)
 	if cmp.DispReg >= 0 {
-		disp += p.Reg(s, proc, int(cmp.DispReg))
+		disp += dv
 	}
 	if disp < 0 || disp >= int64(len(cmp.cellAt[rank])) || cmp.cellAt[rank][disp] < 0 {
-		return 0, 0, fmt.Sprintf("displacement %d is outside rank %d's segment of window %s (size %d)", disp, rank, w.Name, w.SegSize[rank])
+		return 0, 0, badTarget{disp: true, v: disp, rank: rank}, false
 	}
-	return rank, int(cmp.cellAt[rank][disp]), ""
+	return rank, int(cmp.cellAt[rank][disp]), badTarget{}, true
 }
 
-// resolved is a copy of in with the resolved target and cell.
-func (in *Instr) resolved(rank, cell int) *Instr {
-	r := *in
-	r.Target, r.Cell = int8(rank), int8(cell)
-	return &r
+// message describes a bad target of in, a call of proc.
+func (b badTarget) message(p *Program, proc int, in *Instr) string {
+	w := &p.Wins[in.Win]
+	if b.disp {
+		return fmt.Sprintf("%s: displacement %d is outside rank %d's segment of window %s (size %d)", in.Text, b.v, b.rank, w.Name, w.SegSize[b.rank])
+	}
+	return fmt.Sprintf("%s: target rank %d (register %s) is not a rank of window %s's group", in.Text, b.v, p.Procs[proc].Regs[in.Computed.RankReg], w.Name)
+}
+
+// variant is the instruction resolved to rank (-1: MPI_PROC_NULL) and cell: one of
+// the copies made at compile time (buildVariants), so that resolving allocates
+// nothing. A variant's Computed is nil: it is resolved.
+func (cmp *Computed) variant(rank, cell int) *Instr {
+	switch {
+	case rank < 0:
+		return &cmp.variants[cmp.nullVariant]
+	case cell >= 0:
+		return &cmp.variants[cmp.byCell[cell]]
+	}
+	return &cmp.variants[cmp.byRank[rank]]
+}
+
+// buildVariants makes, for every computed instruction, its copy for each target
+// and cell the registers may name, and for MPI_PROC_NULL, once the instruction is
+// compiled whole (dependencies, reduction marks).
+func (c *compiler) buildVariants() {
+	p := c.p
+	for proc := range p.Procs {
+		for k := range p.Procs[proc].Code {
+			in := &p.Procs[proc].Code[k]
+			cmp := in.Computed
+			if cmp == nil {
+				continue
+			}
+			add := func(rank, cell int) int16 {
+				v := *in
+				v.Computed, v.Target, v.Cell = nil, int8(rank), int8(cell)
+				cmp.variants = append(cmp.variants, v)
+				return int16(len(cmp.variants) - 1)
+			}
+			cmp.nullVariant = add(-1, -1)
+			if cmp.Loc {
+				cmp.byCell = make([]int16, len(p.Cells))
+				for m := cmp.MayCells; m != 0; m &= m - 1 {
+					cell := bits.TrailingZeros64(m)
+					cmp.byCell[cell] = add(p.Cells[cell].Rank, cell)
+				}
+				continue
+			}
+			cmp.byRank = make([]int16, p.NProcs)
+			for r := range cmp.byRank {
+				cmp.byRank[r] = add(r, -1)
+			}
+		}
+	}
 }
 
 // resolveCall resolves a computed instruction about to execute, raising E-TARGET
@@ -192,19 +284,15 @@ func (in *Instr) resolved(rank, cell int) *Instr {
 // shared_query of null answers for the lowest rank whose segment is not empty
 // (MPI-4.1 MPI_WIN_SHARED_QUERY).
 func (p *Program) resolveCall(s State, proc int, in *Instr, rec *Record) (*Instr, bool) {
-	rank, cell, bad := p.resolve(s, proc, in)
-	if bad != "" {
-		if rec != nil {
-			p.raise(s, rec, spec.ETarget, proc, in, func() string { return in.Text + ": " + bad })
-		} else {
-			s.setU32(p.Layout.Flags, s.u32(p.Layout.Flags)|spec.FlagBit(spec.ETarget))
-		}
+	rank, cell, bad, ok := p.resolve(s, proc, in)
+	if !ok {
+		p.raise(s, rec, spec.ETarget, proc, in, func() string { return bad.message(p, proc, in) })
 		return in, false
 	}
 	if in.Kind == KSharedQuery && rank < 0 {
 		rank = p.sharedQueryNull(int(in.Win))
 	}
-	return in.resolved(rank, cell), true
+	return in.Computed.variant(rank, cell), true
 }
 
 // sharedQueryNull is the rank MPI_WIN_SHARED_QUERY answers for with MPI_PROC_NULL:
@@ -232,18 +320,18 @@ func (p *Program) peekResolved(s State, proc int, in *Instr) *Instr {
 	if in.Computed == nil {
 		return in
 	}
-	rank, cell, bad := p.resolve(s, proc, in)
-	if bad != "" {
+	rank, cell, _, ok := p.resolve(s, proc, in)
+	if !ok {
 		return nil
 	}
 	if in.Kind == KSharedQuery && rank < 0 {
 		rank = p.sharedQueryNull(int(in.Win))
 	}
-	return in.resolved(rank, cell)
+	return in.Computed.variant(rank, cell)
 }
 
-// slotOp is the instruction of RMA slot k as issued in s: for a computed one, a
-// copy holding the target and cell it resolved to.
+// slotOp is the instruction of RMA slot k as issued in s: for a computed one, its
+// variant for the target and cell it resolved to.
 func (p *Program) slotOp(s State, k int) *Instr {
 	sl := p.Slots[k]
 	in := &p.Procs[sl.Proc].Code[sl.Instr]
@@ -251,7 +339,7 @@ func (p *Program) slotOp(s State, k int) *Instr {
 		return in
 	}
 	off := p.Layout.Slot[k]
-	return in.resolved(int(s[off+slotTargetOff])-1, int(s[off+slotCellOff])-1)
+	return in.Computed.variant(int(s[off+slotTargetOff])-1, int(s[off+slotCellOff])-1)
 }
 
 // setSlotResolved records the resolved target and cell of an issued operation.
@@ -269,6 +357,12 @@ func (p *Program) sameTarget(proc int, a, b *Instr, ai, bi int) bool {
 	switch {
 	case ca == nil && cb == nil:
 		return a.Target == b.Target
+	case ca != nil && cb != nil && ca.Known && cb.Known && ca.RankReg != cb.RankReg:
+		return ca.KnownRank == cb.KnownRank // constant registers (regValues)
+	case ca != nil && ca.Known && cb == nil:
+		return ca.KnownRank == int(b.Target)
+	case cb != nil && cb.Known && ca == nil:
+		return cb.KnownRank == int(a.Target)
 	case ca != nil && cb != nil && ca.Null && cb.Null:
 		return true
 	case ca != nil && cb != nil && ca.RankReg >= 0 && ca.RankReg == cb.RankReg:
@@ -373,4 +467,98 @@ func (p *Program) dynActive(s State, a *access, in *Instr) (status int, active b
 		return SlotIdle, false
 	}
 	return SlotIdle, p.exposed(s, int(in.Win), a.proc, int(r.Target), kind, index)
+}
+
+// regValues is the set of values register reg of proc may hold, when only the
+// init block (or the initial 0) and `reg = IMM` write it; nil when another
+// instruction writes it (a recv, a get, arithmetic: any value).
+func (c *compiler) regValues(proc int, reg string) map[int64]bool {
+	init := int64(0)
+	for _, in := range c.t.Inits {
+		if in != nil && in.Reg != nil && in.Reg.Proc == proc && in.Reg.Reg == reg {
+			init = in.Value
+		}
+	}
+	vals := map[int64]bool{init: true}
+	for _, in := range c.t.Procs[proc].Code {
+		if in == nil || !slices.Contains(in.WriteRegs(), reg) && !slices.Contains(in.Dsts, reg) {
+			continue
+		}
+		if in.Op != litmus.OpMov || len(in.Args) != 1 || in.Args[0].IsReg() {
+			return nil
+		}
+		vals[in.Args[0].Imm] = true
+	}
+	return vals
+}
+
+// rankValues is the set of ranks a computed rank may be (nil: any), noting in cmp
+// whether it may be MPI_PROC_NULL and whether it is one known value.
+func (c *compiler) rankValues(proc int, cmp *Computed, reg string) map[int64]bool {
+	if reg == "" {
+		cmp.MayNull = cmp.MayNull || cmp.Null
+		if cmp.Null {
+			cmp.Known, cmp.KnownRank = true, -1
+		}
+		return nil
+	}
+	vals := c.regValues(proc, reg)
+	if vals == nil {
+		cmp.MayNull = true
+		return nil
+	}
+	cmp.MayNull = vals[-1]
+	if len(vals) == 1 {
+		for v := range vals {
+			if v >= -1 && v < int64(c.p.NProcs) {
+				cmp.Known, cmp.KnownRank = true, int(v)
+			}
+		}
+	}
+	return vals
+}
+
+// dispValues is the set of displacements a computed location may name (nil: any).
+func (c *compiler) dispValues(proc int, l *litmus.Loc) map[int64]bool {
+	if l.DispReg == "" {
+		return nil // a literal: CellsNamed has it
+	}
+	vals := c.regValues(proc, l.DispReg)
+	if vals == nil {
+		return nil
+	}
+	out := map[int64]bool{}
+	for v := range vals {
+		out[v+int64(l.Disp)] = true
+	}
+	return out
+}
+
+// targetIsSelf: the call's target is surely the calling process (a lock or unlock
+// of it is an MB of scope own): a literal, or a register known to hold it.
+func (in *Instr) targetIsSelf(proc int) bool {
+	if in.Computed == nil {
+		return int(in.Target) == proc
+	}
+	return in.Computed.Known && in.Computed.KnownRank == proc
+}
+
+// rerunCell is the cell an RMA call of a loop body reads when the body is run again
+// on the registers regs (loop.go): its own, or the one its computed location names
+// with them; ok false for MPI_PROC_NULL and a bad target (the register keeps its
+// value, as when the call runs).
+func (p *Program) rerunCell(in *Instr, regs []int64) (int, bool) {
+	cmp := in.Computed
+	if cmp == nil {
+		return int(in.Cell), true
+	}
+	var rv, dv int64
+	if cmp.RankReg >= 0 {
+		rv = regs[cmp.RankReg]
+	}
+	if cmp.DispReg >= 0 {
+		dv = regs[cmp.DispReg]
+	}
+	rank, cell, _, ok := p.resolveValues(in, rv, dv)
+	return cell, ok && rank >= 0
 }

@@ -22,6 +22,7 @@ type distinguishFlags struct {
 	out                 string
 	limit               int
 	all, noShrink       bool
+	computed            bool
 	search              searchFlags
 }
 
@@ -55,6 +56,7 @@ func newDistinguishCmd() *cobra.Command {
 	fl.StringVar(&f.out, "out", "", "write the printed tests as DIR/NAME.lit")
 	fl.IntVar(&f.limit, "limit", 10, "print at most this many tests (0: no bound)")
 	fl.BoolVar(&f.all, "all", false, "print every distinguishing test, not one per class")
+	fl.BoolVar(&f.computed, "computed", false, "search the family's computed-target tests too (gen --target computed)")
 	fl.BoolVar(&f.noShrink, "no-shrink", false, "report the family tests as found, without shrinking them")
 	addSearchFlags(fl, &f.search, 1_000_000)
 	return cmd
@@ -84,7 +86,7 @@ func runDistinguish(cmd *cobra.Command, f distinguishFlags) error {
 	}
 	progress := newProgress(cmd.ErrOrStderr(), "candidates", 0, false)
 	diffs, searched, err := gen.Distinguish(gen.DistinguishOptions{X: sems[0], Y: sems[1], HW: hw,
-		MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, NoShrink: f.noShrink, Search: search,
+		MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, NoShrink: f.noShrink, Computed: f.computed, Search: search,
 		Progress: progress.showOf})
 	progress.clear()
 	if err != nil {

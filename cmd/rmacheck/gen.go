@@ -15,6 +15,7 @@ import (
 
 type genFlags struct {
 	shapes, syncs, flavors, localities []string
+	targets                            []string
 	mix                                bool
 	out                                string
 	max                                int
@@ -52,7 +53,8 @@ func newGenCmd() *cobra.Command {
 			`printed to standard output.`, 80) + "\n" + exitStatusHelp("the family was written", ""),
 		Example: `  rmacheck gen --out fam                                    # 256 tests, one sync for all processes
   rmacheck gen --mix --out bench/generated                   # the family of make gen (1834 tests)
-  rmacheck gen --shape SB,MP --sync fence,pscw --flavor allocate_shared --locality remote`,
+  rmacheck gen --shape SB,MP --sync fence,pscw --flavor allocate_shared --locality remote
+  rmacheck gen --target literal,computed --out fam           # each test also with its target ranks in registers`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runGen(cmd, f) },
 	}
@@ -61,6 +63,7 @@ func newGenCmd() *cobra.Command {
 	fl.StringSliceVar(&f.syncs, "sync", nil, "synchronizations: "+strings.Join(syncs, ",")+" (default all)")
 	fl.StringSliceVar(&f.flavors, "flavor", nil, "window flavors: "+strings.Join(gen.Flavors, ",")+" (default both)")
 	fl.StringSliceVar(&f.localities, "locality", nil, "where locations live: "+strings.Join(gen.Localities, ",")+" (default both)")
+	fl.StringSliceVar(&f.targets, "target", nil, "target ranks: "+strings.Join(gen.Targets, ",")+" (default literal; computed: each rank a register's value, tests named NAME+computed)")
 	fl.BoolVar(&f.mix, "mix", false, "give each process its own non-collective sync (the cross product over processes)")
 	fl.StringVar(&f.out, "out", "", "directory to write NAME.lit files into (created if needed)")
 	fl.IntVar(&f.max, "max", 0, "keep a sample of at most N tests (0: all)")
@@ -73,7 +76,7 @@ func runGen(cmd *cobra.Command, f genFlags) error {
 		return err
 	}
 	fam, err := gen.Family(gen.FamilyOptions{Shapes: f.shapes, Syncs: f.syncs, Flavors: f.flavors,
-		Localities: f.localities, Mix: f.mix, Max: f.max, Seed: f.seed})
+		Localities: f.localities, Targets: f.targets, Mix: f.mix, Max: f.max, Seed: f.seed})
 	if err != nil {
 		return usageErrorf("%v", err)
 	}

@@ -193,3 +193,35 @@ func TestPreludeIsC(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadRegisterCompiles: a register the program sets and nothing reads (not
+// an outcome item either) compiles under -Wall -Werror: gcc called it
+// unused-but-set, and conform could not run a valid test (exit 3).
+func TestUnreadRegisterCompiles(t *testing.T) {
+	if _, err := exec.LookPath("mpicc.mpich"); err != nil {
+		t.Skip("mpicc.mpich not installed")
+	}
+	lt, err := litmus.Parse("unread.lit", []byte(`MPI unread-register
+{ win W allocate size=2; }
+ P0              | P1      ;
+ fence W         | fence W ;
+ r0 = get W@1[0] | r1 = 1  ;
+ fence W         | fence W ;
+exists (0:r0=0)
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := Generate(lt, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := filepath.Join(t.TempDir(), "unread.c")
+	if err := os.WriteFile(c, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("mpicc.mpich", "-O2", "-Wall", "-Werror", "-c", "-o", c+".o", c)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}

@@ -83,9 +83,18 @@ func (g *gen) proc(pi int) {
 	g.printf("static void proc_%d(int64_t *out) {\n", pi)
 	g.out.Write(pg.decls.Bytes())
 	g.out.Write(pg.body.Bytes())
+	printed := uint32(0)
 	for k, o := range g.p.Out {
 		if o.Cell < 0 && o.Proc == pi {
 			g.printf("    out[%d] = %s; /* %s */\n", k, regName(g.p.Procs[pi].Regs[o.Reg]), o.Name)
+			printed |= 1 << uint(o.Reg)
+		}
+	}
+	// a register the program sets and nothing reads would fail -Werror
+	// (unused-but-set-variable)
+	for r, name := range g.p.Procs[pi].Regs {
+		if (g.p.RegistersRead(pi)|printed)&(1<<uint(r)) == 0 {
+			g.printf("    (void)%s;\n", regName(name))
 		}
 	}
 	g.printf("    (void)out;\n}\n\n")

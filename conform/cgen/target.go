@@ -44,7 +44,7 @@ func (pg *procGen) computedTarget(l litmus.Loc, li locInfo) (target, tdisp strin
 	wi := li.wi
 	target = pg.rankTarget(wi, l.RankReg, l.Null)
 	rankIdx := regName(l.RankReg) // the world rank, to index per-rank tables
-	if l.RankReg == "" {
+	if l.RankReg == "" && !l.Null {
 		target, rankIdx = fmt.Sprint(wi.trank(l.Rank)), fmt.Sprint(l.Rank)
 	}
 	disp := fmt.Sprint(l.Disp)
