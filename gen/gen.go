@@ -36,6 +36,14 @@ type Config struct {
 	// Separate makes an allocate window separate (model=separate): private and
 	// public copies, R5/R6 points.
 	Separate bool
+	// Tests adds completion tests (tests.go): PSCW targets end their exposure
+	// epoch with test (once, then wait if it failed, or in a spin loop), and
+	// lock_all epochs issue rput/rget whose requests waitreq, testreq or nothing
+	// completes before unlock_all.
+	Tests bool
+	// Dynamic draws programs on a dynamic window instead (dynamic.go): a region
+	// attached, its address sent, accessed through it, detached in order or early.
+	Dynamic bool
 	// Computed lets RMA calls take their target rank and displacement from
 	// registers set in the init block, MPI_PROC_NULL among them (computed.go).
 	Computed bool
@@ -77,6 +85,9 @@ func Program(cfg Config) *rapid.Generator[*litmus.Test] {
 // Source draws the text of a program.
 func Source(t *rapid.T, cfg Config) string {
 	cfg = cfg.withDefaults()
+	if cfg.Dynamic {
+		return dynamicSource(t, cfg)
+	}
 	g := &builder{t: t, cfg: cfg}
 	g.n = rapid.IntRange(cfg.MinProcs, cfg.MaxProcs).Draw(t, "procs")
 	g.sync = rapid.SampledFrom(cfg.Syncs).Draw(t, "sync")
@@ -87,6 +98,7 @@ func Source(t *rapid.T, cfg Config) string {
 	g.separate = cfg.Separate && g.flavor == "allocate" && rapid.Bool().Draw(t, "separate")
 	g.rows = make([][]string, g.n)
 	g.regs = make([]int, g.n)
+	g.reqs = make([][]string, g.n)
 	g.body()
 	return g.text()
 }
@@ -102,6 +114,9 @@ type builder struct {
 	rows     [][]string // per process, its instructions in order
 	regs     []int      // registers used per process
 	locs     []string
+	// reqs: per process, the requests issued and not yet completed (Tests).
+	reqs [][]string
+	nreq int
 	// inits are the init block's register values of computed targets ("0:t0 = 1").
 	inits []string
 }
@@ -188,7 +203,8 @@ func (g *builder) brackets() (open, close func(int) []string) {
 		return func(int) []string { return []string{"fence W" + first} }, func(int) []string { return []string{"fence W" + last} }
 	case "lock_all":
 		nocheck := g.assert("lock_all", "nocheck")
-		return func(int) []string { return []string{"lock_all W" + nocheck} }, func(int) []string { return []string{"unlock_all W"} }
+		return func(int) []string { return []string{"lock_all W" + nocheck} },
+			func(p int) []string { return append(g.completeRequests(p), "unlock_all W") }
 	case "pscw":
 		// P0 is the origin of an access epoch to every other process.
 		others := make([]string, 0, g.n-1)
@@ -206,7 +222,7 @@ func (g *builder) brackets() (open, close func(int) []string) {
 				if p == 0 {
 					return []string{"complete W"}
 				}
-				return []string{"wait W"}
+				return g.waitOrTest(p)
 			}
 	}
 	return none, none
@@ -258,6 +274,7 @@ func (g *builder) instr(p int) string {
 		}
 		kinds = append(kinds, "localstore", "localload")
 	}
+	kinds = append(kinds, g.requestKinds(p)...)
 	switch rapid.SampledFrom(kinds).Draw(g.t, "kind") {
 	case "store":
 		return g.guarded(p, fmt.Sprintf("store %s %s", g.cell("st"), g.value(p, "sv")))
@@ -286,6 +303,8 @@ func (g *builder) instr(p int) string {
 		return "sync W"
 	case "flush":
 		return "flush_all W"
+	case "request":
+		return g.request(p)
 	}
 	if g.regs[p] == 0 {
 		return fmt.Sprintf("%s = %d", g.newReg(p), rapid.IntRange(0, 2).Draw(g.t, "mv"))

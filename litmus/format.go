@@ -325,8 +325,10 @@ func InstrString(i *Instr) string {
 		fmt.Fprintf(&b, "rget %s @%s", locStr(i), i.Req)
 	case OpRacc, OpRgacc:
 		fmt.Fprintf(&b, "%s %s %s %s @%s", i.Op, locStr(i), i.AccOp, origin(i), i.Req)
-	case OpWaitReq:
-		fmt.Fprintf(&b, "waitreq %s", i.Req)
+	case OpWaitReq, OpTestReq:
+		fmt.Fprintf(&b, "%s %s", i.Op, i.Req)
+	case OpAttach, OpDetach:
+		fmt.Fprintf(&b, "%s %s %s", i.Op, i.Win, arg(i, 0))
 	case OpPost, OpStart:
 		fmt.Fprintf(&b, "%s %s {%s}", i.Op, i.Win, intsString(i.Group))
 	case OpLock:

@@ -825,6 +825,7 @@ func (p *parser) parseGroup(ins *Instr) {
 var resultOps = map[string]Op{
 	"load": OpLoad, "get": OpGet, "gacc": OpGacc, "fop": OpFop, "cas": OpCas, "rget": OpRget,
 	"rgacc": OpRgacc, "shared_query": OpSharedQuery, "recv": OpRecv, "await": OpAwait,
+	"attach": OpAttach, "test": OpTest, "testreq": OpTestReq,
 }
 
 func (p *parser) parseInstr(col int) *Instr {
@@ -857,7 +858,7 @@ func (p *parser) parseInstr(col int) *Instr {
 		if p.tok.kind == tIdent && keywords[p.tok.text] {
 			op, ok := resultOps[p.tok.text]
 			if !ok {
-				p.fail("%s produces no value (after \"r =\" expected load, get, gacc, fop, cas, rget, rgacc, shared_query, recv, await or a value)", p.tok.text)
+				p.fail("%s produces no value (after \"r =\" expected load, get, gacc, fop, cas, rget, rgacc, shared_query, recv, await, attach, test, testreq or a value)", p.tok.text)
 			}
 			ins.Op = op
 			p.next()
@@ -945,9 +946,14 @@ func (p *parser) parseOperands(ins *Instr) {
 		ins.AccOp = p.parseAccOp()
 		p.parseOrigin(ins)
 		p.parseReq(ins)
-	case OpWaitReq:
+	case OpWaitReq, OpTestReq:
 		ins.ReqPos = p.tpos()
 		ins.Req, _ = p.name("request handle")
+	case OpTest:
+		p.parseWinName(ins)
+	case OpAttach, OpDetach: // r = attach W N, detach W r
+		p.parseWinName(ins)
+		ins.Args = []Value{p.parseValue()}
 	case OpFence, OpComplete, OpWait, OpLockAll, OpUnlockAll, OpFlushAll, OpFlushLocalAll, OpSync, OpFree:
 		p.parseWinName(ins)
 	case OpPost, OpStart:

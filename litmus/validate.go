@@ -308,7 +308,7 @@ func (v *validator) windows() {
 			case w.Base(t) == nil:
 				v.errorf(opos, "window %s: over= windows form a loop", w.Name)
 			}
-		} else if !hasSize && !hasBytes {
+		} else if !hasSize && !hasBytes && w.Flavor != FlavorDynamic { // a dynamic window may start with nothing attached
 			v.errorf(w.Pos, "window %s has no size: give size=N, size=[..], bytes=[..] or over=OTHER", w.Name)
 		}
 		if hasSize {
@@ -626,6 +626,7 @@ func (v *validator) proc(pi int, p *Proc) {
 			waited[ins.Req] = pos
 		}
 	}
+	v.completionTests(pi, p, created)
 }
 
 // loops checks the spin loops of a process (SEMANTICS.md §2, LITMUS.md): every
@@ -660,7 +661,7 @@ func (v *validator) loops(pi int, p *Proc) {
 			if repeat != nil {
 				body = append(body, ins)
 				if !loopBodyOp(ins) {
-					v.errorf(ins.Pos, "%s has side effects on memory: a loop body may hold only loads, get, gacc and fop with no_op, cas, flushes, sync and register arithmetic (SEMANTICS.md §2)", InstrString(ins))
+					v.errorf(ins.Pos, "%s has side effects on memory: a loop body may hold only loads, get, gacc and fop with no_op, cas, flushes, sync, test, testreq and register arithmetic (SEMANTICS.md §2)", InstrString(ins))
 				}
 			}
 		}
@@ -673,7 +674,8 @@ func (v *validator) loops(pi int, p *Proc) {
 // loopBodyOp: the instruction may stand in a loop body (it changes no memory).
 func loopBodyOp(ins *Instr) bool {
 	switch ins.Op {
-	case OpLoad, OpGet, OpCas, OpFlush, OpFlushAll, OpFlushLocal, OpFlushLocalAll, OpSync, OpMov, OpAdd, OpSub:
+	case OpLoad, OpGet, OpCas, OpFlush, OpFlushAll, OpFlushLocal, OpFlushLocalAll, OpSync, OpMov, OpAdd, OpSub,
+		OpTest, OpTestReq: // a failed test changes nothing (testsInLoop checks the condition)
 		return true
 	case OpGacc, OpFop:
 		return ins.AccOp == AccNoOp
@@ -702,6 +704,7 @@ func (v *validator) loopBody(pi int, repeat *Instr, body []*Instr, until *Instr)
 	if !changes {
 		v.errorf(until.Until.Pos, "no instruction of the loop body writes a register of %q, so the loop can never change its condition", LoopCondString(until.Until))
 	}
+	v.testsInLoop(body, until)
 	for _, ins := range body {
 		if ins.Op != OpCas || len(ins.Args) != 2 {
 			continue
@@ -738,7 +741,7 @@ func (v *validator) readReg(pi int, reg string, pos Pos, writes map[string]bool,
 // numArgs is how many operands each op has (-1: 0 or 1).
 func numArgs(op Op) int {
 	switch op {
-	case OpStore, OpPut, OpAcc, OpGacc, OpFop, OpRput, OpRacc, OpRgacc, OpMov:
+	case OpStore, OpPut, OpAcc, OpGacc, OpFop, OpRput, OpRacc, OpRgacc, OpMov, OpAttach, OpDetach:
 		return 1
 	case OpCas, OpAdd, OpSub:
 		return 2
@@ -750,7 +753,8 @@ func numArgs(op Op) int {
 
 func hasDst(op Op) bool {
 	switch op {
-	case OpLoad, OpGet, OpGacc, OpFop, OpCas, OpRget, OpRgacc, OpSharedQuery, OpMov, OpAdd, OpSub, OpAwait:
+	case OpLoad, OpGet, OpGacc, OpFop, OpCas, OpRget, OpRgacc, OpSharedQuery, OpMov, OpAdd, OpSub, OpAwait,
+		OpAttach, OpTest, OpTestReq:
 		return true
 	}
 	return false
@@ -758,7 +762,9 @@ func hasDst(op Op) bool {
 
 func hasLoc(op Op) bool { return op == OpStore || op == OpLoad || op == OpAwait || op.IsRMA() }
 
-func hasWin(op Op) bool { return op >= OpFence && op <= OpSharedQuery || op == OpFree }
+func hasWin(op Op) bool {
+	return op >= OpFence && op <= OpSharedQuery || op == OpFree || op == OpAttach || op == OpDetach || op == OpTest
+}
 
 func (v *validator) instr(pi int, ins *Instr, writes map[string]bool) {
 	t := v.t
@@ -899,7 +905,7 @@ func (v *validator) instr(pi int, ins *Instr, writes map[string]bool) {
 			seen[r] = true
 		}
 	}
-	if op == OpWaitReq && ins.Req == "" || op.IsRequest() && ins.Req == "" {
+	if (op == OpWaitReq || op == OpTestReq) && ins.Req == "" || op.IsRequest() && ins.Req == "" {
 		v.errorf(ins.Pos, "%s needs a request handle", op)
 	}
 	// Assertions.

@@ -48,9 +48,11 @@ func (c *compiler) compile() error {
 	c.windows()
 	p.Procs = make([]Proc, p.NProcs)
 	c.registers()
+	c.regions()
 	for i, lp := range c.t.Procs {
 		c.proc(i, lp)
 	}
+	c.regionInstrs()
 	c.outcomeItems()
 	if c.err != nil {
 		return c.err
@@ -437,6 +439,14 @@ func (c *compiler) kind(proc int, ci *Instr) Kind {
 		return KFree
 	case litmus.OpUntil:
 		return KUntil
+	case litmus.OpTest:
+		return KTest
+	case litmus.OpTestReq:
+		return KTestReq
+	case litmus.OpAttach:
+		return KAttach
+	case litmus.OpDetach:
+		return KDetach
 	}
 	return KArith
 }
@@ -464,7 +474,7 @@ func (c *compiler) mbScope(proc int, ci *Instr) uint64 {
 		widen(spec.PostStartLS)
 	case KComplete:
 		widen(spec.CompleteWaitLS)
-	case KWait:
+	case KWait, KTest: // a test is an owner call like wait, whatever it returns
 		scope = scopeOwn
 		widen(spec.CompleteWaitLS)
 	case KLock, KUnlock:

@@ -44,7 +44,7 @@ func (c *compiler) dependencies(proc int) {
 				in.FenceAfter = true
 			}
 		}
-		if in.Kind == KWaitReq {
+		if in.Kind == KWaitReq || in.Kind == KTestReq {
 			for k := 0; k < j; k++ {
 				if code[k].Slot >= 0 && code[k].Src.Req == in.Src.Req {
 					in.ReqSlot = code[k].Slot
@@ -259,7 +259,7 @@ func (c *compiler) completer(proc, i int) int {
 	rma := &code[i]
 	for k := i + 1; k < len(code); k++ {
 		in := &code[k]
-		if in.Win != rma.Win && in.Kind != KWaitReq {
+		if in.Win != rma.Win && in.Kind != KWaitReq && in.Kind != KTestReq {
 			continue
 		}
 		switch in.Kind {
@@ -269,7 +269,7 @@ func (c *compiler) completer(proc, i int) int {
 			if in.Op == litmus.OpFlushAll || in.Op == litmus.OpFlushLocalAll || c.p.sameTarget(proc, rma, in, i, k) {
 				return k
 			}
-		case KWaitReq:
+		case KWaitReq, KTestReq: // a testreq completes it when it returns 1, which its loop waits for
 			if rma.Src.Req != "" && in.Src.Req == rma.Src.Req {
 				return k
 			}

@@ -84,6 +84,9 @@ type Record struct {
 	// Buffered too.
 	Forwarded int
 	Buffered  bool
+	// Ended: a test that returned 1 ended its exposure epoch (the complete -> test
+	// edge of a trace, as complete -> wait).
+	Ended bool
 }
 
 // Copy is one copy of a cell: the public (or only) one, or the private one of a

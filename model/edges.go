@@ -19,7 +19,8 @@ const (
 	EdgeComplete
 	// EdgeSync: process synchronization: send -> receive, the last arrival at a
 	// fence or barrier -> each other process's return, post -> start (when start
-	// waits), complete -> wait, unlock -> the next conflicting lock.
+	// waits), complete -> wait (or a test that returns 1), unlock -> the next
+	// conflicting lock.
 	EdgeSync
 )
 
@@ -158,7 +159,7 @@ func (f *edgeFinder) exec(i int) {
 		}
 	case in.Kind == KStart && f.p.Sem.Has(spec.PostStartLS):
 		f.fromGroup(i, in.Group, KPost, in.Win)
-	case in.Kind == KWait:
+	case in.Kind == KWait, in.Kind == KTest && f.tr[i].Ended: // a test that returned 1 as wait
 		group := in.Group
 		if group == 0 { // the group of the post the wait ends
 			if j := f.latestOf(i, proc, func(x *Instr) bool { return x.Kind == KPost && x.Win == in.Win }); j >= 0 {

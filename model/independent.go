@@ -310,7 +310,7 @@ func accessWrites(a *access) bool { return a.store || a.writes }
 // performReductionAllowed: no assertion is made (nocheck and noput checks read the
 // operations' progress), nor acted on.
 func (c *compiler) performReductionAllowed() bool {
-	if c.p.Exploit {
+	if c.p.Exploit || c.attachesOrDetaches() { // a perform's E-TARGET depends on the detach's order (dynamic.go)
 		return false
 	}
 	for i := range c.p.Procs {
@@ -337,6 +337,8 @@ func (c *compiler) independenceAllowed() bool {
 			case in.GuardReg >= 0 || in.Spec >= 0 || in.Kind == KUntil:
 				return false
 			case in.Kind == KFree || in.Kind == KSharedQuery:
+				return false
+			case in.Kind == KTest || in.Kind == KTestReq: // what a test returns depends on when the performs and completes are
 				return false
 			case len(in.OriginBuf) > 0:
 				return false

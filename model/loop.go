@@ -154,6 +154,8 @@ func (p *Program) rerun(s State, proc int, until *Instr, regs []int64) {
 			}
 		case KArith:
 			regs[in.Dst] = arith(in.Op, val(in.Args[0]), val(in.Args[1]))
+		case KTest, KTestReq:
+			regs[in.Dst] = p.rerunTest(s, proc, in)
 		}
 	}
 }
@@ -242,6 +244,7 @@ func (p *Program) epochsLeftOpen(s State) []Diagnostic {
 		if p.done(s, proc) != p.Procs[proc].AllMask {
 			continue
 		}
+		out = append(out, p.requestsLeftOpen(s, proc)...)
 		for w := range p.Wins {
 			wl := &p.Layout.Win[w]
 			if s[wl.Freed+proc] != 0 {

@@ -109,7 +109,7 @@ func (p *Program) OutcomeString(vals []int64) string {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		fmt.Fprintf(&b, "%s=%d;", o.Name, vals[i])
+		fmt.Fprintf(&b, "%s=%s;", o.Name, p.valueString(vals[i]))
 	}
 	return b.String()
 }

@@ -53,8 +53,12 @@ const (
 	KSend
 	KRecv
 	KFree
-	KArith // r = V, r = V + V, r = V - V
-	KUntil // the exit test of a spin loop (repeat ... until COND, await)
+	KArith   // r = V, r = V + V, r = V - V
+	KUntil   // the exit test of a spin loop (repeat ... until COND, await)
+	KTest    // r = test W: MPI_Win_test, a wait that returns 0 instead of blocking
+	KTestReq // r = testreq q: MPI_Test, a waitreq that returns 0 instead of blocking
+	KAttach  // r = attach W N: MPI_Win_attach of N fresh cells, r their address (MPI_Get_address)
+	KDetach  // detach W r: MPI_Win_detach of the region at r
 )
 
 // Operand is an immediate or a register of the executing process.
@@ -257,9 +261,11 @@ type Program struct {
 	Procs  []Proc
 	Cells  []Cell
 	Wins   []Window
-	Slots  []Slot
-	Chans  []Chan // message channels that the program uses
-	Out    []OutItem
+	// Regions are the memory the attach instructions attach (dynamic.go).
+	Regions []Region
+	Slots   []Slot
+	Chans   []Chan // message channels that the program uses
+	Out     []OutItem
 	// cond and filter are the test's condition and filter over outcome values.
 	cond, filter compiledCond
 	Layout       Layout
@@ -399,7 +405,7 @@ func (p *Program) SameExecutions(q *Program) bool {
 	return p.Test == q.Test && p.NProcs == q.NProcs && p.HW == q.HW && p.Exploit == q.Exploit && p.ABI == q.ABI &&
 		bytes.Equal(p.runtimeSwitches(), q.runtimeSwitches()) && bytes.Equal(p.init, q.init) &&
 		reflect.DeepEqual(p.valueFields, q.valueFields) &&
-		sameCode(p.Procs, q.Procs) && reflect.DeepEqual(p.Cells, q.Cells) && reflect.DeepEqual(p.Wins, q.Wins) &&
+		sameCode(p.Procs, q.Procs) && reflect.DeepEqual(p.Cells, q.Cells) && reflect.DeepEqual(p.Wins, q.Wins) && reflect.DeepEqual(p.Regions, q.Regions) &&
 		reflect.DeepEqual(p.Slots, q.Slots) && reflect.DeepEqual(p.Chans, q.Chans) && reflect.DeepEqual(p.Out, q.Out) &&
 		reflect.DeepEqual(p.Static, q.Static)
 }

@@ -91,25 +91,42 @@ func (p *Program) wait(s State, proc int, in *Instr, rec *Record) bool {
 	if !p.winUsable(s, proc, in, rec) {
 		return true
 	}
-	wl := &p.Layout.Win[in.Win]
-	n := p.NProcs
-	group := s.u32(wl.PostOpen + 4*proc)
+	group := s.u32(p.Layout.Win[in.Win].PostOpen + 4*proc)
 	if group == 0 {
-		p.syncEpoch(s, proc, in, rec, func() string { return "wait without an open exposure epoch (no post)" })
+		p.syncEpoch(s, proc, in, rec, func() string { return in.Op.String() + " without an open exposure epoch (no post)" })
 		return true
 	}
+	if !p.exposureComplete(s, proc, int(in.Win), group) {
+		return false // wait waits for the matching completes
+	}
+	p.endExposure(s, proc, int(in.Win), group, rec)
+	return true
+}
+
+// exposureComplete: every process of the exposure epoch's group has called the
+// complete that matches it, so wait would return now (and test return 1).
+func (p *Program) exposureComplete(s State, proc, win int, group uint32) bool {
+	wl := &p.Layout.Win[win]
+	n := p.NProcs
 	for o := 0; o < n; o++ {
 		if group&(1<<uint(o)) != 0 && s[wl.DoneCnt+o*n+proc] < s[wl.PostCnt+proc*n+o] {
-			return false // wait waits for the matching completes
+			return false
 		}
 	}
+	return true
+}
+
+// endExposure ends proc's exposure epoch on win, at wait's return or a test that
+// returns 1: R3 and R6.
+func (p *Program) endExposure(s State, proc, win int, group uint32, rec *Record) {
+	wl := &p.Layout.Win[win]
+	n := p.NProcs
 	// R3 needs no wait of its own: each matching complete waited until its
 	// operations were performed (R1); they complete at the target here.
-	p.completeAtTarget(s, int(in.Win), func(origin int, op *Instr, kind, index int) bool {
+	p.completeAtTarget(s, win, func(origin int, op *Instr, kind, index int) bool {
 		return int(op.Target) == proc && kind == EpochPSCW && group&(1<<uint(origin)) != 0 &&
 			index <= int(s[wl.DoneCnt+origin*n+proc])
 	})
 	s.setU32(wl.PostOpen+4*proc, 0)
-	p.copyR6(s, proc, int(in.Win), rec)
-	return true
+	p.copyR6(s, proc, win, rec)
 }

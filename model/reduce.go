@@ -155,8 +155,11 @@ func (c *compiler) localKind(proc int, in *Instr) bool {
 	case KWaitReq:
 		// completes a fetching operation at its target (SEMANTICS.md §3)
 		return in.ReqSlot < 0 || !fetches(&p.Procs[proc].Code[p.Slots[in.ReqSlot].Instr])
-	case KFlushLocal, KComplete:
-		return !c.issuesFetches(proc, int(in.Win)) // they complete the caller's fetches (§3)
+	case KFlushLocal:
+		return !c.issuesFetches(proc, int(in.Win)) // it completes the caller's fetches (§3)
+	case KComplete:
+		// it completes the caller's fetches (§3), and a target's test reads it
+		return !c.issuesFetches(proc, int(in.Win)) && !c.windowTested(int(in.Win))
 	case KFlush:
 		return !completes
 	case KFence:

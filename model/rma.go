@@ -195,6 +195,9 @@ func (p *Program) perform(s State, k, elem int, rec *Record) bool {
 		return false
 	}
 	c := int(in.Cell)
+	if !p.CellAttached(s, c) {
+		return p.performDetached(s, k, in, rec)
+	}
 	old := p.pub(s, c)
 	a, b := s.i64(off+3), s.i64(off+11)
 	nv, writes := old, true
@@ -297,20 +300,11 @@ func (p *Program) completeAtTarget(s State, win int, match func(origin int, in *
 	}
 }
 
-func (p *Program) waitReq(s State, in *Instr) bool {
-	k := in.ReqSlot
-	if k < 0 {
-		return true
-	}
-	sl := p.Slots[k]
-	rma := &p.Procs[sl.Proc].Code[sl.Instr]
-	off := p.Layout.Slot[k]
-	if rma.Dst >= 0 && s[off] == SlotPending {
+func (p *Program) waitReq(s State, proc int, in *Instr) bool {
+	if !p.requestDone(s, in) {
 		return false // a request-based get completes locally once its data arrived
 	}
-	if fetches(rma) && s[off] == SlotPerformed {
-		s[off] = SlotCompleted // SEMANTICS.md §3: its result is at the origin
-	}
+	p.completeRequest(s, proc, in)
 	return true
 }
 

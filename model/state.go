@@ -29,6 +29,10 @@ type Layout struct {
 	// StoredOwn: uint64 per process, its own cells stored since its last
 	// synchronization call on their window (for nostore).
 	StoredOwn []int
+	// ReqDone: uint64 per process (-1 when it issues no request-based operation),
+	// its request-based operations (by instruction) that a waitreq or a successful
+	// testreq completed (E-EPOCH-END, completion.go).
+	ReqDone []int
 	// SpecRead: uint64 per process, its speculative instructions that have read and
 	// not yet committed; Spec: per process, one entry per speculative instruction
 	// (Proc.Specs): status uint8 (specNone, specRead, or the rule the read raises),
@@ -40,6 +44,8 @@ type Layout struct {
 	Pub, Priv int // int64 per cell: public (or only) copy, private copy
 	DirtyPriv int // uint64: cells stored by their owner since its last R5 point
 	DirtyPub  int // uint64: cells updated by RMA since the owner's last R6 point
+	// Attached: uint64, the regions (Program.Regions) attached now (dynamic.go).
+	Attached int
 
 	// per window
 	Win []WinLayout
@@ -124,6 +130,10 @@ func (p *Program) buildLayout() {
 		l.TSOBuf = append(l.TSOBuf, take(9*bufCap, bufCap > 0))
 		l.Barrs = append(l.Barrs, take(1, uses.barrier))
 		l.StoredOwn = append(l.StoredOwn, take(8, p.usesNostore))
+		l.ReqDone = append(l.ReqDone, -1)
+		if p.hasRequests(i) {
+			l.ReqDone[i] = take(8, true)
+		}
 		l.SpecRead = append(l.SpecRead, take(8, len(pr.Specs) > 0))
 		l.Spec = append(l.Spec, take(specEntry*len(pr.Specs), len(pr.Specs) > 0))
 	}
@@ -132,6 +142,7 @@ func (p *Program) buildLayout() {
 	l.Priv = take(8*nc, uses.separate)
 	l.DirtyPriv = take(8, uses.separate)
 	l.DirtyPub = take(8, uses.separate)
+	l.Attached = take(8, len(p.Regions) > 0)
 	for wi := range p.Wins {
 		u := uses.win[wi]
 		var w WinLayout

@@ -262,7 +262,15 @@ func (p *Program) exec(s State, proc, j int, in *Instr, choice int8, rec *Record
 	case KRemoteStore, KRMA:
 		return p.issue(s, proc, in, rec)
 	case KWaitReq:
-		return p.waitReq(s, in)
+		return p.waitReq(s, proc, in)
+	case KTest:
+		return p.test(s, proc, in, rec)
+	case KTestReq:
+		return p.testReq(s, proc, in, rec)
+	case KAttach:
+		return p.attach(s, proc, j, in, rec)
+	case KDetach:
+		return p.detach(s, proc, in, rec)
 	case KFence:
 		return p.fence(s, proc, j, in, rec)
 	case KPost:

@@ -100,6 +100,7 @@ func (c *compiler) computedInstr(proc int, ci *Instr, in *litmus.Instr) {
 			cmp.MayCells |= 1 << uint(cell)
 			cmp.MayTargets |= 1 << uint(rd[0])
 		}
+		c.dynamicMayCells(cmp, win, l) // addresses of attached regions (dynamic.go)
 		ci.Win, ci.Cell, ci.Target, ci.Remote = int8(win), -1, -1, true
 		if l.RankReg == "" && !l.Null {
 			ci.Target = int8(l.Rank) // the rank is known: only the displacement is computed
@@ -216,6 +217,9 @@ func (p *Program) resolveValues(in *Instr, rv, dv int64) (rank, cell int, bad ba
 	if cmp.DispReg >= 0 {
 		disp += dv
 	}
+	if cell, ok := p.DynamicCell(int(in.Win), rank, disp); ok && cmp.DispReg >= 0 {
+		return rank, cell, badTarget{}, true // an address in a region rank attaches (dynamic.go)
+	}
 	if disp < 0 || disp >= int64(len(cmp.cellAt[rank])) || cmp.cellAt[rank][disp] < 0 {
 		return 0, 0, badTarget{disp: true, v: disp, rank: rank}, false
 	}
@@ -225,6 +229,9 @@ func (p *Program) resolveValues(in *Instr, rv, dv int64) (rank, cell int, bad ba
 // message describes a bad target of in, a call of proc.
 func (b badTarget) message(p *Program, proc int, in *Instr) string {
 	w := &p.Wins[in.Win]
+	if b.disp && w.Flavor == litmus.FlavorDynamic && in.Computed.DispReg >= 0 {
+		return fmt.Sprintf("%s: %s is no memory rank %d attaches to window %s", in.Text, p.valueString(b.v), b.rank, w.Name)
+	}
 	if b.disp {
 		return fmt.Sprintf("%s: displacement %d is outside rank %d's segment of window %s (size %d)", in.Text, b.v, b.rank, w.Name, w.SegSize[b.rank])
 	}

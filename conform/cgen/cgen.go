@@ -455,6 +455,7 @@ func (g *gen) program() {
 	g.printf("static const char *const out_names = %q;\n\n", strings.Join(names, ","))
 	g.windowDecls()
 	g.groupDecls()
+	g.regionDecls()
 	g.createWindows()
 	g.freeWindows()
 	g.resetMemory()
@@ -693,7 +694,7 @@ func (g *gen) readCells() {
 		c := g.p.Cells[o.Cell]
 		wi := g.wins[c.Win]
 		g.printf("    if (me == %d) /* %s */\n        out[%d] = %s;\n", c.Rank, comment(o.Name), k,
-			fromC(g.outTypes[k], fmt.Sprintf("*(volatile %s *)(base_%s + %d)", cType(g.outTypes[k]), wi.id, g.outOffsets[k])))
+			g.sym(fromC(g.outTypes[k], fmt.Sprintf("*(volatile %s *)(base_%s + %d)", cType(g.outTypes[k]), wi.id, g.outOffsets[k]))))
 	}
 	g.printf("    (void)out;\n}\n\n")
 }
@@ -743,7 +744,7 @@ func (g *gen) mainFunc() {
 	}
 	g.printf(`    make_groups();
     create_windows(1);
-    if (rmc_skip) {
+%s    if (rmc_skip) {
         free_windows();
         rmc_barrier_free();
         MPI_Finalize();
@@ -761,7 +762,7 @@ func (g *gen) mainFunc() {
         double t0 = MPI_Wtime();
         for (long it = 0; it < batch; it++) {
             int64_t *out = rows + it * (NOUT + 1);
-`)
+`, g.regionCall("    ", "make_regions"))
 	if g.perIter {
 		g.printf("            if (it + done > 0)\n                create_windows(0); /* the test frees a window: one set of windows per iteration */\n")
 	}
@@ -777,7 +778,7 @@ func (g *gen) mainFunc() {
 	g.printf(`            }
             spin_barrier(); /* end: every column has finished */
             read_cells(out);
-`)
+%s`, g.regionCall("            ", "detach_regions"))
 	if g.perIter {
 		g.printf("            free_windows();\n")
 	}

@@ -31,6 +31,8 @@ var goldenFiles = []string{
 	"../../litmus/sharedquery/sq-create-over-shared.lit",
 	"acceptance:38-MP+acc-flag+fop-poll.lit",
 	"../../litmus/poll/MP+sync+await+sync.lit",
+	"../../litmus/dynamic/linked-list-lock-all.lit",
+	"../../litmus/dynamic/wintest-pscw-test.lit",
 }
 
 func parse(t *testing.T, path string) *litmus.Test {

@@ -86,7 +86,7 @@ func (g *gen) proc(pi int) {
 	printed := uint32(0)
 	for k, o := range g.p.Out {
 		if o.Cell < 0 && o.Proc == pi {
-			g.printf("    out[%d] = %s; /* %s */\n", k, regName(g.p.Procs[pi].Regs[o.Reg]), o.Name)
+			g.printf("    out[%d] = %s; /* %s */\n", k, g.sym(regName(g.p.Procs[pi].Regs[o.Reg])), o.Name)
 			printed |= 1 << uint(o.Reg)
 		}
 	}
@@ -167,7 +167,7 @@ func (pg *procGen) completer(k int) int {
 		if in == nil {
 			continue
 		}
-		if in.Op == litmus.OpWaitReq {
+		if in.Op == litmus.OpWaitReq || in.Op == litmus.OpTestReq {
 			if rma.Req != "" && in.Req == rma.Req {
 				return j
 			}
@@ -265,6 +265,12 @@ func (pg *procGen) instr(k int, in *litmus.Instr) {
 		pg.rma(k, in)
 	case op == litmus.OpWaitReq:
 		chk("MPI_Wait(%s, MPI_STATUS_IGNORE)", pg.req(in.Req))
+	case op == litmus.OpTestReq, op == litmus.OpTest:
+		pg.completionTest(row, in, wi)
+	case op == litmus.OpAttach:
+		pg.attach(row, in, wi)
+	case op == litmus.OpDetach:
+		pg.detach(row, in, wi)
 	case op == litmus.OpFence:
 		chk("MPI_Win_fence(%s, win_%s)", asserts(in.Asserts), wi.id)
 	case op == litmus.OpPost:
@@ -325,6 +331,7 @@ func (pg *procGen) instr(k int, in *litmus.Instr) {
 		if wi.w.Flavor == litmus.FlavorDynamic {
 			pg.printf("if (bytes_%s[me] > 0)\n%s    CHECK(%d, MPI_Win_detach(win_%s, base_%s));\n", wi.id, pg.ind, row, wi.id, wi.id)
 		}
+		pg.detachRegions(wi)
 		chk("MPI_Win_free(&win_%s)", wi.id)
 		pg.printf("freed_%s = 1;\n", wi.id)
 	case op == litmus.OpMov:

@@ -57,6 +57,9 @@ func (pg *procGen) computedTarget(l litmus.Loc, li locInfo) (target, tdisp strin
 			return target, "0", true
 		}
 		tdisp = fmt.Sprintf("MPI_Aint_add(addr_%s[%s], %s * %d)", wi.id, rankIdx, disp, wi.du)
+		if l.DispReg != "" && len(pg.g.p.Regions) > 0 {
+			tdisp = pg.g.dynamicDisp(wi, rankIdx, disp) // an address of an attached region (dynamic.go)
+		}
 	}
 	return target, tdisp, true
 }

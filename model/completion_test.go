@@ -1,0 +1,74 @@
+package model_test
+
+import (
+	"testing"
+
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// TestCompletionTests: r = test W and r = testreq q (LITMUS.md, "Completion
+// tests"), one row per rule: what they return, what a successful one ends, a
+// spin loop over them (§2), and E-EPOCH-END for a request never completed (§5).
+func TestCompletionTests(t *testing.T) {
+	pscw := func(p1 string) string {
+		return `{ win W allocate size=2; x = W@1[0]; }
+ P0          | P1          ;
+ start W {1} | post W {0}  ;
+ put x 1     |             ;
+ complete W  |             ;
+` + p1 + `exists (1:r1=0)
+`
+	}
+	req := func(body string) string {
+		return `{ win W allocate size=2; x = W@1[0]; x = 5; }
+ P0              | P1 ;
+ lock_all W      |    ;
+ r1 = rget x @q  |    ;
+` + body + ` unlock_all W    |    ;
+exists (0:r2=5)
+`
+	}
+	runCases(t, []ruleCase{
+		{"test-once", "test: 0 while a complete is missing (the epoch stays open for the wait), 1 once R3 holds; a failed test is an MB but ends nothing",
+			"mpi-4.1", spec.Relaxed, pscw(`             | r0 = test W ;
+             | [r0 == 0] wait W ;
+             | r1 = load x ;
+`), []string{"1:r1=1;"}, nil},
+		{"test-once-outcome", "test: both answers are outcomes when nothing spins",
+			"mpi-4.1", spec.Relaxed, `{ win W allocate size=2; x = W@1[0]; }
+ P0          | P1          ;
+ start W {1} | post W {0}  ;
+ complete W  | r0 = test W ;
+             | [r0 == 0] wait W ;
+exists (1:r0=0)
+`, []string{"1:r0=0;", "1:r0=1;"}, nil},
+		{"test-loop", "test in a spin loop: the load after it never reads stale (R3, R6, MB of scope own)",
+			"mpi-3.0", spec.Relaxed, pscw(`             | repeat      ;
+             | r0 = test W ;
+             | until r0 == 1 ;
+             | r1 = load x ;
+`), []string{"1:r1=1;"}, nil},
+		{"test-loop-no-complete", "§2: a test loop whose epoch no complete ends spins forever: LIVELOCK",
+			"mpi-4.1", spec.Relaxed, `{ win W allocate size=2; x = W@1[0]; }
+ P0          | P1          ;
+ start W {1} | post W {0}  ;
+             | repeat      ;
+             | r0 = test W ;
+             | until r0 == 1 ;
+exists (1:r0=0)
+`, []string{"1:r0=0;"}, []spec.RuleID{spec.Livelock, spec.EEpochEnd}},
+		{"testreq-loop", "testreq in a spin loop completes the rget: its result is there after the loop",
+			"mpi-4.1", spec.Relaxed, req(" repeat          |    ;\n r0 = testreq q  |    ;\n until r0 == 1   |    ;\n r2 = r1 + 0     |    ;\n"),
+			[]string{"0:r2=5;"}, nil},
+		{"testreq-twice", "testreq of a completed request tests 1 again (a null request)",
+			"mpi-4.1", spec.Relaxed, req(" waitreq q       |    ;\n r0 = testreq q  |    ;\n r2 = r0 + 4     |    ;\n"),
+			[]string{"0:r2=5;"}, nil},
+		{"testreq-once", "testreq once: 0 before the get performed, 1 after",
+			"mpi-4.1", spec.Relaxed, req(" r0 = testreq q  |    ;\n [r0 == 0] waitreq q |    ;\n r2 = r0 + 0     |    ;\n"),
+			[]string{"0:r2=0;", "0:r2=1;"}, nil},
+		{"request-never-completed", "§5 E-EPOCH-END: a request no waitreq or successful testreq completed",
+			"mpi-4.1", spec.Relaxed, req(" r2 = 5          |    ;\n"), []string{"0:r2=5;"}, []spec.RuleID{spec.EEpochEnd}},
+		{"request-tested-0", "§5 E-EPOCH-END: a testreq that returned 0 completes nothing",
+			"mpi-4.1", spec.Relaxed, req(" r0 = testreq q  |    ;\n r2 = 5          |    ;\n"), []string{"0:r2=5;"}, []spec.RuleID{spec.EEpochEnd}},
+	})
+}
