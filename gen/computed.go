@@ -42,8 +42,8 @@ func ComputedTargets(ft FamilyTest) (FamilyTest, bool, error) {
 			switch {
 			case in.Op.IsRMA() && in.Loc != nil:
 				w, rank, disp, _, ok := t.ResolveLoc(*in.Loc)
-				if !ok {
-					continue
+				if !ok || t.RangeOf(*in.Loc) != nil {
+					continue // a range stays at its fixed target (ranges are not computed)
 				}
 				in.Loc = &litmus.Loc{Pos: in.Loc.Pos, Win: w.Name, RankReg: reg(rank), Disp: disp}
 				changed = true

@@ -47,6 +47,9 @@ type Config struct {
 	// Computed lets RMA calls take their target rank and displacement from
 	// registers set in the init block, MPI_PROC_NULL among them (computed.go).
 	Computed bool
+	// Ranges makes some put, get and acc calls move two elements with one call (a
+	// range and a tuple, gen/range.go): the window's two cells, in order or reversed.
+	Ranges bool
 }
 
 func (c Config) withDefaults() Config {
@@ -282,10 +285,19 @@ func (g *builder) instr(p int) string {
 	case "localload":
 		return fmt.Sprintf("%s = load W@%d[%d]", g.newReg(p), p, rapid.IntRange(0, 1).Draw(g.t, "lld"))
 	case "put":
+		if s, ok := g.rangeCall(p, "put"); ok {
+			return s
+		}
 		return fmt.Sprintf("put %s %d", g.rmaCell(p, "pt"), rapid.IntRange(1, 2).Draw(g.t, "pv"))
 	case "get":
+		if s, ok := g.rangeCall(p, "get"); ok {
+			return s
+		}
 		return fmt.Sprintf("%s = get %s", g.newReg(p), g.rmaCell(p, "gt"))
 	case "acc":
+		if s, ok := g.rangeCall(p, "acc"); ok {
+			return s
+		}
 		return fmt.Sprintf("acc %s sum %d", g.rmaCell(p, "ac"), rapid.IntRange(1, 2).Draw(g.t, "av"))
 	case "sync":
 		return "sync W"

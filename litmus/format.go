@@ -241,6 +241,9 @@ func LocString(l Loc) string {
 	if l.Alias != "" {
 		return l.Alias
 	}
+	if l.Range != nil && l.DispReg == "" {
+		return fmt.Sprintf("%s@%s[%s]", l.Win, locRankString(l), l.Range)
+	}
 	return fmt.Sprintf("%s@%s[%s]", l.Win, locRankString(l), locDispString(l))
 }
 
@@ -272,6 +275,18 @@ func arg(i *Instr, k int) string {
 	return "?"
 }
 
+// origin spells an origin buffer: its value, or the tuple of one value per element.
+func origin(i *Instr) string {
+	if !i.ArgTuple {
+		return arg(i, 0)
+	}
+	vs := make([]string, len(i.Args))
+	for k, a := range i.Args {
+		vs[k] = ValueString(a)
+	}
+	return tupleString(vs)
+}
+
 func locStr(i *Instr) string {
 	if i.Loc == nil {
 		return "?"
@@ -288,21 +303,28 @@ func InstrString(i *Instr) string {
 	if i.Dst != "" {
 		fmt.Fprintf(&b, "%s = ", i.Dst)
 	}
+	if i.Dsts != nil {
+		fmt.Fprintf(&b, "%s = ", tupleString(i.Dsts))
+	}
 	switch i.Op {
-	case OpStore, OpPut:
+	case OpStore:
 		fmt.Fprintf(&b, "%s %s %s", i.Op, locStr(i), arg(i, 0))
+	case OpPut:
+		fmt.Fprintf(&b, "%s %s %s", i.Op, locStr(i), origin(i))
 	case OpLoad, OpGet:
 		fmt.Fprintf(&b, "%s %s", i.Op, locStr(i))
-	case OpAcc, OpGacc, OpFop:
+	case OpFop:
 		fmt.Fprintf(&b, "%s %s %s %s", i.Op, locStr(i), i.AccOp, arg(i, 0))
+	case OpAcc, OpGacc:
+		fmt.Fprintf(&b, "%s %s %s %s", i.Op, locStr(i), i.AccOp, origin(i))
 	case OpCas:
 		fmt.Fprintf(&b, "cas %s %s %s", locStr(i), arg(i, 0), arg(i, 1))
 	case OpRput:
-		fmt.Fprintf(&b, "rput %s %s @%s", locStr(i), arg(i, 0), i.Req)
+		fmt.Fprintf(&b, "rput %s %s @%s", locStr(i), origin(i), i.Req)
 	case OpRget:
 		fmt.Fprintf(&b, "rget %s @%s", locStr(i), i.Req)
 	case OpRacc, OpRgacc:
-		fmt.Fprintf(&b, "%s %s %s %s @%s", i.Op, locStr(i), i.AccOp, arg(i, 0), i.Req)
+		fmt.Fprintf(&b, "%s %s %s %s @%s", i.Op, locStr(i), i.AccOp, origin(i), i.Req)
 	case OpWaitReq, OpTestReq:
 		fmt.Fprintf(&b, "%s %s", i.Op, i.Req)
 	case OpAttach, OpDetach:

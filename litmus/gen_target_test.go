@@ -6,8 +6,8 @@ package litmus
 // computed turns an RMA call's location, sometimes, into a computed one: a
 // register or null rank, a register displacement with an offset.
 func (g *gen) computed(l *Loc) *Loc {
-	if l == nil || !g.coin("computed") {
-		return l
+	if l == nil || g.tst.RangeOf(*l) != nil || !g.coin("computed") {
+		return l // ranges are at fixed targets (range.go)
 	}
 	c := *l
 	if c.Alias != "" {

@@ -54,6 +54,7 @@ func genTest(t *rapid.T) *Test {
 	g.n = g.intn(1, 4, "nprocs")
 	g.windows()
 	g.aliases()
+	g.rangeAliases()
 	g.memInits()
 	g.procs()
 	if g.coin("haslocs") {
@@ -225,8 +226,8 @@ func (g *gen) aliases() {
 }
 
 func (g *gen) loc() *Loc {
-	if len(g.tst.Aliases) > 0 && g.coin("usealias") {
-		return &Loc{Alias: pick(g, "alias", g.tst.Aliases).Name}
+	if as := g.cellAliases(); len(as) > 0 && g.coin("usealias") {
+		return &Loc{Alias: pick(g, "alias", as).Name}
 	}
 	return g.cell()
 }
@@ -393,6 +394,7 @@ func (g *gen) instr(p int, reqs *[]string, waited map[string]bool) *Instr {
 		dst()
 		ins.Args = []Value{g.value(), g.value()}
 	}
+	g.multi(ins)
 	if g.coin("guard") {
 		ins.Guard = &Guard{Reg: pick(g, "greg", regNames), Eq: g.coin("eq"), Val: g.value()}
 	}

@@ -484,7 +484,11 @@ func (p *parser) parseLoc() Loc {
 	l := Loc{Pos: pos, Win: name}
 	p.parseLocRank(&l)
 	p.expect(tLBrack, "after rank in W@rank[disp]")
-	p.parseLocDisp(&l)
+	if p.tok.kind == tIdent {
+		p.parseLocDisp(&l) // a register (parse_target.go)
+	} else {
+		p.parseDisp(&l) // a literal or a range (range.go)
+	}
 	p.expect(tRBrack, "after displacement in W@rank[disp]")
 	return l
 }
@@ -843,10 +847,11 @@ func (p *parser) parseInstr(col int) *Instr {
 	}
 	ins := &Instr{Pos: p.tpos(), Guard: g}
 	startLine := p.lx.line(p.tok.off)
-	if p.tok.kind != tIdent {
+	if p.tok.kind == tLParen {
+		p.parseDsts(ins) // (r0,r1,..) = get ...
+	} else if p.tok.kind != tIdent {
 		p.expected("an instruction")
-	}
-	if !keywords[p.tok.text] && p.peek().kind == tAssign {
+	} else if !keywords[p.tok.text] && p.peek().kind == tAssign {
 		ins.Dst, ins.DstPos = p.tok.text, p.tpos()
 		p.next()
 		p.next()
@@ -908,15 +913,22 @@ func (p *parser) parseOperands(ins *Instr) {
 		ins.Loc = &l
 	}
 	switch ins.Op {
-	case OpStore, OpPut:
+	case OpStore:
 		loc()
 		ins.Args = []Value{p.parseValue()}
+	case OpPut:
+		loc()
+		p.parseOrigin(ins)
 	case OpLoad, OpGet:
 		loc()
-	case OpAcc, OpGacc, OpFop:
+	case OpFop:
 		loc()
 		ins.AccOp = p.parseAccOp()
 		ins.Args = []Value{p.parseValue()}
+	case OpAcc, OpGacc:
+		loc()
+		ins.AccOp = p.parseAccOp()
+		p.parseOrigin(ins)
 	case OpCas:
 		loc()
 		a := p.parseValue()
@@ -924,7 +936,7 @@ func (p *parser) parseOperands(ins *Instr) {
 		ins.Args = []Value{a, b}
 	case OpRput:
 		loc()
-		ins.Args = []Value{p.parseValue()}
+		p.parseOrigin(ins)
 		p.parseReq(ins)
 	case OpRget:
 		loc()
@@ -932,7 +944,7 @@ func (p *parser) parseOperands(ins *Instr) {
 	case OpRacc, OpRgacc:
 		loc()
 		ins.AccOp = p.parseAccOp()
-		ins.Args = []Value{p.parseValue()}
+		p.parseOrigin(ins)
 		p.parseReq(ins)
 	case OpWaitReq, OpTestReq:
 		ins.ReqPos = p.tpos()

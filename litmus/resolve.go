@@ -1,5 +1,7 @@
 package litmus
 
+import "slices"
+
 // NumProcs is the number of processes (columns).
 func (t *Test) NumProcs() int { return len(t.Procs) }
 
@@ -143,10 +145,11 @@ func (i *Instr) ReadRegs() []string {
 	return rs
 }
 
-// WriteRegs lists the registers the instruction writes (its Dst).
+// WriteRegs lists the registers the instruction writes (its Dst, or the result
+// tuple of a multi-element get or gacc).
 func (i *Instr) WriteRegs() []string {
 	if i.Dst == "" {
-		return nil
+		return slices.Clone(i.Dsts)
 	}
 	return []string{i.Dst}
 }

@@ -128,6 +128,13 @@ func (v *validator) limits() {
 			for _, rd := range t.CellsNamed(*l) {
 				keys = append(keys, cellKey{w.Base(t), rd[0], rd[1]})
 			}
+		} else if t.RangeOf(*l) != nil {
+			keys = nil // every element of a range (range.go)
+			for _, e := range t.Elems(*l) {
+				if _, r, d, _, ok := t.ResolveLoc(e); ok {
+					keys = append(keys, cellKey{w.Base(t), r, d})
+				}
+			}
 		}
 		for _, k := range keys {
 			if !cells[k] {
@@ -433,6 +440,9 @@ func (v *validator) loc(l Loc) bool {
 	if size < 0 {
 		return false // a negative size, reported at the window
 	}
+	if l.Range != nil {
+		return v.rangeInSegment(l, w, size)
+	}
 	if l.Disp < 0 || l.Disp >= size {
 		unit := "cells"
 		if size == 1 {
@@ -494,6 +504,10 @@ func (v *validator) aliases() {
 			continue
 		}
 		if v.loc(a.Loc) {
+			if a.Loc.Range != nil && a.Type != TypeDefault {
+				v.errorf(a.Pos, "alias %s of the range %s cannot take a type: a range's elements are the window's cells", a.Name, LocString(a.Loc))
+				continue
+			}
 			v.fits(a.Loc, a.Type, or(a.Loc.Pos, a.Pos))
 		}
 	}
@@ -531,7 +545,7 @@ func (v *validator) inits() {
 			regs[key] = pos
 		case in.Loc != nil:
 			pos := or(in.Loc.Pos, in.Pos)
-			if !v.loc(*in.Loc) {
+			if !v.loc(*in.Loc) || !v.oneCell(*in.Loc, "an initial value") {
 				continue
 			}
 			w, rank, disp, _, ok := t.ResolveLoc(*in.Loc)
@@ -578,6 +592,11 @@ func (v *validator) proc(pi int, p *Proc) {
 	for _, ins := range p.Code {
 		if ins != nil && ins.Dst != "" {
 			writes[ins.Dst] = true
+		}
+		if ins != nil {
+			for _, d := range ins.Dsts {
+				writes[d] = true
+			}
 		}
 	}
 	created := map[string]Pos{}
@@ -779,7 +798,7 @@ func (v *validator) instr(pi int, ins *Instr, writes map[string]bool) {
 			v.readReg(pi, g.Val.Reg, or(g.Val.Pos, ins.Pos), writes, true)
 		}
 	}
-	if hasDst(op) && ins.Dst == "" {
+	if hasDst(op) && ins.Dst == "" && ins.Dsts == nil {
 		v.errorf(ins.Pos, "%s needs a result register", op)
 	}
 	if ins.Dst != "" && keywords[ins.Dst] {
@@ -788,7 +807,7 @@ func (v *validator) instr(pi int, ins *Instr, writes map[string]bool) {
 	if ins.Dst != "" && v.isAlias(ins.Dst) {
 		v.errorf(or(ins.DstPos, ins.Pos), "register %q has the name of a location alias", ins.Dst)
 	}
-	if n := numArgs(op); (n >= 0 && len(ins.Args) != n) || (n < 0 && len(ins.Args) > 1) {
+	if n := numArgs(op); !ins.ArgTuple && ((n >= 0 && len(ins.Args) != n) || (n < 0 && len(ins.Args) > 1)) {
 		v.errorf(ins.Pos, "%s has %d operands, expected %d", op, len(ins.Args), max(n, 1))
 	}
 	for _, a := range ins.Args {
@@ -796,6 +815,7 @@ func (v *validator) instr(pi int, ins *Instr, writes map[string]bool) {
 			v.readReg(pi, a.Reg, or(a.Pos, ins.Pos), writes, false)
 		}
 	}
+	v.tuples(ins)
 	// Accumulate ops.
 	switch op {
 	case OpAcc, OpRacc:
@@ -818,13 +838,16 @@ func (v *validator) instr(pi int, ins *Instr, writes map[string]bool) {
 		if ins.Loc == nil {
 			v.errorf(ins.Pos, "%s needs a location", op)
 		} else if ins.Loc.Computed() || ins.Loc.Null {
-			if v.callLoc(pi, ins, writes) {
+			if ins.Loc.Range != nil {
+				v.errorf(ins.Loc.Pos, "%s: a range at a computed or null target: rmacheck models ranges at a fixed rank and displacement only (LITMUS.md, Real programs)", LocString(*ins.Loc))
+			} else if v.callLoc(pi, ins, writes) {
 				w = t.LookupWindow(ins.Loc.Win)
 				if w != nil && !w.InGroup(pi) {
 					v.errorf(ins.Loc.Pos, "P%d is not in the group of window %s (ranks=%s)", pi, w.Name, intsString(w.Ranks))
 				}
 			}
 		} else if v.loc(*ins.Loc) {
+			v.rangeUse(ins)
 			w, _, _, _, _ = t.ResolveLoc(*ins.Loc)
 			if w != nil && !w.InGroup(pi) {
 				v.errorf(ins.Loc.Pos, "P%d is not in the group of window %s (ranks=%s)", pi, w.Name, intsString(w.Ranks))
@@ -913,7 +936,9 @@ func (v *validator) ref(r Ref) {
 			v.errorf(r.Reg.Pos, "register %q has the name of a location alias", r.Reg.Reg)
 		}
 	case r.Loc != nil:
-		v.loc(*r.Loc)
+		if v.loc(*r.Loc) {
+			v.oneCell(*r.Loc, "a condition or locations entry")
+		}
 	}
 }
 

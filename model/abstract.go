@@ -67,7 +67,9 @@ func (p *Program) valueFieldSpans() []span {
 		}
 	}
 	for k := range p.Slots {
-		add(l.Slot[k]+3, 16)
+		for _, f := range p.slotValueSpans(k) {
+			add(f.off, f.n)
+		}
 	}
 	for k, c := range p.Chans {
 		add(l.Chan[k]+2, 8*c.Cap)

@@ -36,7 +36,7 @@ const (
 
 // syncAccess adds a synchronization call to the accesses list (for assertion pairs).
 func (c *compiler) syncAccess(proc, k int) int {
-	c.p.accesses = append(c.p.accesses, access{proc: proc, instr: k, cell: -1, slot: -1, sync: true})
+	c.p.accesses = append(c.p.accesses, access{proc: proc, instr: k, cell: -1, slot: -1, elem: -1, sync: true})
 	return len(c.p.accesses) - 1
 }
 

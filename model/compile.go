@@ -310,6 +310,8 @@ func (c *compiler) instr(proc, row int, in *litmus.Instr) Instr {
 	}
 	if in.Dst != "" {
 		ci.Dst = c.reg(proc, in.Dst)
+	} else if len(in.Dsts) == 1 {
+		ci.Dst = c.reg(proc, in.Dsts[0]) // (r0) = get W@1[0]
 	}
 	for k, a := range in.Args {
 		if k < 2 {
@@ -331,7 +333,7 @@ func (c *compiler) instr(proc, row int, in *litmus.Instr) Instr {
 	if in.Win != "" {
 		ci.Win = int8(c.winIndex(in.Win))
 	}
-	if in.Loc != nil && !in.ComputedTarget() {
+	if in.Loc != nil && !in.ComputedTarget() && !c.rangeInstr(proc, &ci, in) {
 		cell, win, rank, _ := c.cell(*in.Loc)
 		ci.Cell, ci.Win, ci.Target = int8(cell), int8(win), int8(rank)
 		ci.Remote = rank != proc
@@ -346,7 +348,7 @@ func (c *compiler) instr(proc, row int, in *litmus.Instr) Instr {
 	ci.Kind = c.kind(proc, &ci)
 	if ci.Kind == KRMA || ci.Kind == KRemoteStore {
 		ci.Slot = int8(len(p.Slots))
-		p.Slots = append(p.Slots, Slot{Proc: proc, Instr: len(p.Procs[proc].Code)})
+		p.Slots = append(p.Slots, Slot{Proc: proc, Instr: len(p.Procs[proc].Code), Elems: len(ci.Elems), Multi: ci.Elems != nil})
 	}
 	if ci.Kind == KPlainStore {
 		p.Procs[proc].Stores++

@@ -41,7 +41,8 @@ type access struct {
 	cell        int
 	store       bool // plain store
 	rma         bool
-	slot        int // RMA operation with a slot; -1 for plain accesses and remote loads
+	slot        int  // RMA operation with a slot; -1 for plain accesses and remote loads
+	elem        int8 // the element of a multi-element call (range.go), -1 none
 	reads       bool
 	writes      bool
 	accumulate  bool
@@ -78,7 +79,7 @@ func (c *compiler) buildConflicts() {
 					p.accesses = append(p.accesses, a)
 				}
 			default:
-				p.accesses = append(p.accesses, a)
+				p.accesses = append(p.accesses, c.accessesOf(proc, k)...) // one per element of a range (range.go)
 			}
 		}
 	}
@@ -102,7 +103,7 @@ func (c *compiler) buildConflicts() {
 
 func (c *compiler) accessOf(proc, k int) (access, bool) {
 	in := &c.p.Procs[proc].Code[k]
-	a := access{proc: proc, instr: k, cell: int(in.Cell), slot: int(in.Slot), win: int(in.Win), accOp: in.AccOp}
+	a := access{proc: proc, instr: k, cell: int(in.Cell), slot: int(in.Slot), elem: -1, win: int(in.Win), accOp: in.AccOp}
 	if in.Src.Loc != nil {
 		_, _, _, a.typ, _ = c.t.ResolveLoc(*in.Src.Loc)
 	}
@@ -360,6 +361,9 @@ func (p *Program) opActive(s State, a *access) (status int, active bool) {
 		case SlotPerformed:
 			return st, true
 		case SlotPending:
+			if p.Slots[a.slot].Multi && p.elemPerformed(s, a.slot, int(a.elem)) {
+				return SlotPerformed, true // this element performed, the call not yet complete
+			}
 			return st, p.exposed(s, int(in.Win), a.proc, int(in.Target), int(s[off+1]), int(s[off+2]))
 		case SlotCompleted:
 			return st, false
@@ -446,6 +450,10 @@ func (p *Program) PairSteps(s State, ci int) (steps []Step, marks []int) {
 			}
 			return
 		}
+		e := 0
+		if p.Slots[x.slot].Multi {
+			e = int(x.elem)
+		}
 		switch cur[p.Layout.Slot[x.slot]] {
 		case SlotIdle:
 			if !take(exec) {
@@ -453,7 +461,10 @@ func (p *Program) PairSteps(s State, ci int) (steps []Step, marks []int) {
 			}
 			fallthrough
 		case SlotPending:
-			if take(Step{Kind: StepPerform, Index: int8(x.slot)}) {
+			if p.Slots[x.slot].Multi && p.elemPerformed(cur, x.slot, e) {
+				return
+			}
+			if take(PerformStep(x.slot, e)) {
 				marks = append(marks, len(steps)-1)
 			}
 		}

@@ -135,6 +135,10 @@ func (c *compiler) accessCells(in *Instr) uint64 {
 }
 
 func writeRegs(in *Instr) uint32 {
+	if in.Elems != nil {
+		_, w := elemRegs(in)
+		return w
+	}
 	if in.Dst >= 0 {
 		return 1 << uint(in.Dst)
 	}
@@ -219,7 +223,7 @@ func (c *compiler) originBuffers(proc, j int) {
 		switch {
 		case rma.Completer < 0 || int(rma.Completer) > j:
 			in.OriginBuf = append(in.OriginBuf, int8(i))
-		case c.speculates(in) && rma.Dst >= 0 && (argRegs(in)|writeRegs(in))&(1<<uint(rma.Dst)) == 0:
+		case c.speculates(in) && rma.Dst >= 0 && (argRegs(in)|writeRegs(in))&writeRegs(rma) == 0:
 			// only b's guard reads the result: b may read early, and commits once the
 			// call that completes the operation has returned with the result
 			in.CommitAfter |= 1 << uint(rma.Completer)
@@ -232,7 +236,7 @@ func (c *compiler) originBuffers(proc, j int) {
 // touchesBuffer: b reads or writes a's result register, or writes a's source
 // register (an operand of the call, not its guard).
 func touchesBuffer(a, b *Instr) bool {
-	if a.Dst >= 0 && (readRegs(b)|writeRegs(b))&(1<<uint(a.Dst)) != 0 {
+	if a.Dst >= 0 && (readRegs(b)|writeRegs(b))&writeRegs(a) != 0 {
 		return true
 	}
 	return argRegs(a)&writeRegs(b) != 0
@@ -240,7 +244,7 @@ func touchesBuffer(a, b *Instr) bool {
 
 // argRegs are the registers an instruction's operands read (not its guard's).
 func argRegs(in *Instr) uint32 {
-	var m uint32
+	m, _ := elemRegs(in)
 	for k := 0; k < in.NArgs && k < 2; k++ {
 		if in.Args[k].Reg >= 0 {
 			m |= 1 << uint(in.Args[k].Reg)

@@ -31,9 +31,10 @@ import (
 // independence is what must have happened for a plain access (or a drain) to
 // commute with all that the others can still do.
 type independence struct {
-	instrs []uint64 // per process: the instructions in conflict with it (of its own process: those not ordered after it)
-	slots  []int8   // RMA slots in conflict with it
-	cells  uint64   // the cells it overlaps: no other store buffer may hold one
+	instrs []uint64   // per process: the instructions in conflict with it (of its own process: those not ordered after it)
+	slots  []int8     // RMA slots in conflict with it
+	elems  []slotElem // elements of multi-element slots in conflict with it
+	cells  uint64     // the cells it overlaps: no other store buffer may hold one
 }
 
 // independent reports whether everything in ind has happened in s, for an access of
@@ -49,6 +50,9 @@ func (p *Program) independent(s State, proc int, ind *independence) bool {
 		if s[p.Layout.Slot[k]] == SlotPending {
 			return false
 		}
+	}
+	if !p.elemsDone(s, ind.elems) {
+		return false
 	}
 	if p.HW == spec.TSO {
 		for q := range p.Procs {
@@ -87,6 +91,9 @@ func (p *Program) independentSuccessor(s, scratch State, rec *Record, emit func(
 			emit(st, scratch)
 			return true
 		}
+	}
+	if p.elemIndep != nil && p.elemIndependentSuccessor(s, scratch, rec, emit) {
+		return true
 	}
 	for proc := range p.Procs {
 		if p.drainIndep != nil && s[l.TSOLen[proc]] > 0 {
@@ -149,6 +156,14 @@ func (c *compiler) independenceReduction(overlap []uint64) {
 		partners[cand.B] = append(partners[cand.B], cand.A)
 	}
 	p.slotIndep = make([]*independence, len(p.Slots))
+	for k, sl := range p.Slots {
+		if sl.Multi {
+			if p.elemIndep == nil {
+				p.elemIndep = make([][]*independence, len(p.Slots))
+			}
+			p.elemIndep[k] = make([]*independence, sl.Elems)
+		}
+	}
 	must := c.mustPrecede()
 	for i := range p.accesses {
 		a := &p.accesses[i]
@@ -179,9 +194,11 @@ func (c *compiler) independenceReduction(overlap []uint64) {
 				continue // ordered after it
 			}
 			ind.instrs[b.proc] |= 1 << uint(b.instr)
-			if b.slot >= 0 {
-				ind.slots = append(ind.slots, int8(b.slot))
-			}
+			p.addConflictSlot(ind, b)
+		}
+		if a.rma && p.Slots[a.slot].Multi {
+			p.elemIndep[a.slot][a.elem] = ind
+			continue
 		}
 		if a.rma {
 			p.slotIndep[a.slot] = ind
@@ -282,9 +299,7 @@ func (c *compiler) drainIndependence(overlap []uint64, conflict func(a, b *acces
 					continue
 				}
 				ind.instrs[b.proc] |= 1 << uint(b.instr)
-				if b.slot >= 0 {
-					ind.slots = append(ind.slots, int8(b.slot))
-				}
+				p.addConflictSlot(ind, b)
 			}
 		}
 	}

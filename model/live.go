@@ -140,7 +140,7 @@ func (p *Program) DropDead(s State) {
 	live := lv.pinned
 	for _, k := range lv.readingSlots {
 		if s[l.Slot[k]] == SlotPending {
-			live |= 1 << uint(p.slotOp(s, k).Cell)
+			live |= p.slotOp(s, k).mayCells()
 		}
 	}
 	for proc := range p.Procs {
@@ -178,8 +178,8 @@ func (p *Program) dropDeadMemory(s State, live uint64) {
 	}
 	for k := range p.Slots {
 		off := l.Slot[k]
-		if s[off] != SlotPending || live&(1<<uint(p.slotOp(s, k).Cell)) == 0 {
-			clear(s[off+3 : off+19])
+		if s[off] != SlotPending || live&p.slotOp(s, k).mayCells() == 0 {
+			p.clearSlotValues(s, k)
 		}
 	}
 	for k := range p.Chans {

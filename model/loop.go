@@ -144,7 +144,12 @@ func (p *Program) rerun(s State, proc int, until *Instr, regs []int64) {
 		case KPlainLoad:
 			regs[in.Dst] = s.i64(p.localOff(int(in.Cell)))
 		case KRemoteLoad, KRMA: // get, gacc and fop no_op, cas: the old value
-			if cell, ok := p.rerunCell(in, regs); ok && in.Dst >= 0 {
+			for _, el := range in.Elems {
+				if el.Dst >= 0 {
+					regs[el.Dst] = p.pub(s, int(el.Cell))
+				}
+			}
+			if cell, ok := p.rerunCell(in, regs); ok && in.Dst >= 0 && in.Elems == nil {
 				regs[in.Dst] = p.pub(s, cell)
 			}
 		case KArith:

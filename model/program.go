@@ -88,8 +88,12 @@ type Instr struct {
 	NArgs int
 	AccOp litmus.AccOp
 
-	Win      int8   // window index, -1 none
-	Cell     int8   // physical cell of Loc, -1 none
+	Win  int8 // window index, -1 none
+	Cell int8 // physical cell of Loc, -1 none (and for a multi-element call: see Elems)
+	// Elems: a multi-element RMA call (a range, LITMUS.md "Real programs"), one entry
+	// per element in typemap order; nil for a one-element call. Cell is then -1 and
+	// Dst the first element's result register (so Dst >= 0 still says it fetches).
+	Elems    []Elem
 	Target   int8   // target rank of RMA/lock/flush/shared_query; peer of send/recv
 	Remote   bool   // Loc is in another rank's segment
 	Group    uint32 // post/start group
@@ -241,6 +245,11 @@ const (
 // per remote store under ls_is_rma), since each instruction issues at most once.
 type Slot struct {
 	Proc, Instr int
+	// Elems is the number of elements of a multi-element operation (range.go), 0
+	// for a one-element one: the slot then holds one origin value per element and a
+	// byte of performed elements.
+	Elems int
+	Multi bool
 }
 
 // Program is a litmus test compiled for one semantics and one hardware model.
@@ -284,6 +293,8 @@ type Program struct {
 	// slotIndep[k], when not nil: what must have happened before the reduction may
 	// take the perform of RMA slot k alone.
 	slotIndep []*independence
+	// elemIndep[k][e]: the same for element e of multi-element slot k (range.go).
+	elemIndep [][]*independence
 	// valueFields, when not nil, are the fields its steps forget (WithoutValues).
 	valueFields []span
 	// usesNostore: some call asserts nostore, so the state tracks own stores.

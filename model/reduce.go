@@ -69,7 +69,7 @@ func (c *compiler) localSteps(proc int) {
 	progressTarget := c.progressTargets()
 	for k := range code {
 		if code[k].Kind == KRMA && code[k].Dst >= 0 {
-			rmaDst |= 1 << uint(code[k].Dst)
+			rmaDst |= writeRegs(&code[k])
 		}
 	}
 	for k := range code {

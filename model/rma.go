@@ -88,8 +88,12 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 	s[off] = SlotPending
 	s[off+1] = byte(kind)
 	s[off+2] = byte(index)
-	s.setI64(off+3, p.val(s, proc, in.Args[0]))
-	s.setI64(off+11, p.val(s, proc, in.Args[1]))
+	if in.Elems != nil {
+		p.issueElems(s, proc, in, off)
+	} else {
+		s.setI64(off+3, p.val(s, proc, in.Args[0]))
+		s.setI64(off+11, p.val(s, proc, in.Args[1]))
+	}
 	if computed {
 		p.setSlotResolved(s, int(in.Slot), in)
 		if in.Target < 0 {
@@ -174,21 +178,21 @@ func accOrdered(order uint8, a, b *Instr) bool {
 		(accReads(a) && accReads(b) && order&OrdRAR != 0)
 }
 
-func (p *Program) perform(s State, k int, rec *Record) bool {
+func (p *Program) perform(s State, k, elem int, rec *Record) bool {
 	sl := p.Slots[k]
+	if sl.Multi {
+		return p.performElem(s, k, elem, rec)
+	}
+	if elem != 0 {
+		return false
+	}
 	in := p.slotOp(s, k)
 	off := p.Layout.Slot[k]
 	if !p.exposed(s, int(in.Win), sl.Proc, int(in.Target), int(s[off+1]), int(s[off+2])) || p.awaitsProgress(s, in) {
 		return false
 	}
-	if isAccumulate(in) {
-		order := p.Wins[in.Win].AccOrder
-		for e := k - 1; e >= 0 && p.Slots[e].Proc == sl.Proc; e-- {
-			prev := p.slotOp(s, e)
-			if s[p.Layout.Slot[e]] == SlotPending && prev.Cell == in.Cell && isAccumulate(prev) && accOrdered(order, prev, in) {
-				return false
-			}
-		}
+	if isAccumulate(in) && p.accHeld(s, k, int(in.Cell), in) {
+		return false
 	}
 	c := int(in.Cell)
 	if !p.CellAttached(s, c) {

@@ -51,7 +51,9 @@ type Layout struct {
 	Win []WinLayout
 
 	// per RMA slot: status uint8, epoch kind uint8, epoch index uint8, two int64 values,
-	// resolved cell+1 uint8 and target+1 uint8 (computed targets, target.go)
+	// resolved cell+1 uint8 and target+1 uint8 (computed targets, target.go); for a
+	// multi-element operation, the values of its elements past the first two and a
+	// uint8 of the elements performed (range.go)
 	Slot []int
 
 	// per channel: sent uint8, received uint8, values int64 * Cap
@@ -159,8 +161,8 @@ func (p *Program) buildLayout() {
 		w.SQ = take(n*n, u.query)
 		l.Win = append(l.Win, w)
 	}
-	for range p.Slots {
-		l.Slot = append(l.Slot, take(slotBytes, true)) // target.go: the resolved cell and target follow
+	for k := range p.Slots {
+		l.Slot = append(l.Slot, take(p.slotLayoutBytes(k), true)) // target.go: the resolved cell and target follow; range.go: more elements
 	}
 	for _, c := range p.Chans {
 		l.Chan = append(l.Chan, take(2+8*c.Cap, true))

@@ -53,10 +53,20 @@ func (p *Program) Successors(s, scratch State, reduce bool, rec *Record, emit fu
 	}
 	for k := range p.Slots {
 		st := Step{Kind: StepPerform, Index: int8(k)}
-		if s[p.Layout.Slot[k]] == SlotPending {
-			if p.try(s, scratch, st, rec) {
-				emit(st, scratch)
+		if s[p.Layout.Slot[k]] != SlotPending {
+			continue
+		}
+		if p.Slots[k].Multi {
+			m := s[p.maskOff(k)] // each element not yet performed, without allocating
+			for e := 0; e < p.Slots[k].Elems; e++ {
+				if st := PerformStep(k, e); m&(1<<uint(e)) == 0 && p.try(s, scratch, st, rec) {
+					emit(st, scratch)
+				}
 			}
+			continue
+		}
+		if p.try(s, scratch, st, rec) {
+			emit(st, scratch)
 		}
 	}
 }
@@ -147,7 +157,7 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 		p.drain(s, int(st.Proc), rec)
 		return true
 	case StepPerform:
-		return p.perform(s, int(st.Index), rec)
+		return p.perform(s, int(st.Index), int(st.Choice), rec)
 	case StepReturn:
 		return p.returnFrom(s, int(st.Proc), int(st.Index), rec)
 	}

@@ -141,6 +141,9 @@ func (cmp *Computed) regs() uint32 {
 
 // mayCells is the set of cells the instruction may access.
 func (in *Instr) mayCells() uint64 {
+	if in.Elems != nil {
+		return elemCells(in) // every element of a range (range.go)
+	}
 	if in.Computed != nil {
 		return in.Computed.MayCells
 	}

@@ -125,6 +125,9 @@ func (p *Program) StepName(st Step) string {
 	case StepPerform:
 		sl := p.Slots[st.Index]
 		in := &p.Procs[sl.Proc].Code[sl.Instr]
+		if sl.Multi {
+			return fmt.Sprintf("perform element %d of %s of P%d row %d", st.Choice, in.Text, sl.Proc, in.Row)
+		}
 		return fmt.Sprintf("perform %s of P%d row %d", in.Text, sl.Proc, in.Row)
 	case StepDrain:
 		return fmt.Sprintf("P%d store buffer drains", st.Proc)

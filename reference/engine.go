@@ -108,8 +108,10 @@ func (e *engine) apply(st model.Step) bool {
 // performSome performs each enabled pending operation with probability q.
 func (e *engine) performSome(q float64) {
 	for k := range e.p.Slots {
-		if e.p.SlotPendingIn(e.s, k) && e.rng.Float64() < q {
-			e.apply(model.Step{Kind: model.StepPerform, Index: int8(k)})
+		for _, el := range e.p.ElemsPending(e.s, k) { // each element of a multi-element call on its own
+			if e.rng.Float64() < q {
+				e.apply(model.PerformStep(k, el))
+			}
 		}
 	}
 }
@@ -132,8 +134,12 @@ func (e *engine) drain() {
 	for progress := true; progress; {
 		progress = false
 		for _, k := range e.rng.Perm(len(e.p.Slots)) {
-			if e.p.SlotPendingIn(e.s, k) && e.apply(model.Step{Kind: model.StepPerform, Index: int8(k)}) {
-				progress = true
+			pend := e.p.ElemsPending(e.s, k)
+			e.rng.Shuffle(len(pend), func(i, j int) { pend[i], pend[j] = pend[j], pend[i] })
+			for _, el := range pend {
+				if e.apply(model.PerformStep(k, el)) {
+					progress = true
+				}
 			}
 		}
 	}

@@ -26,6 +26,7 @@ type fuzzFlags struct {
 	maxProcs, maxInstrs int
 	syncs               []string
 	computed            bool
+	ranges              bool
 	search              searchFlags
 }
 
@@ -61,6 +62,7 @@ func newFuzzCmd() *cobra.Command {
 	fl.StringVar(&f.out, "out", "", "write the reproducer as DIR/NAME.lit")
 	fl.IntVar(&f.maxProcs, "max-procs", 3, "processes of a program (2 to N)")
 	fl.IntVar(&f.maxInstrs, "max-instrs", 4, "instructions per process, epoch brackets not counted")
+	fl.BoolVar(&f.ranges, "ranges", false, "some put, get and acc calls move two elements with one call (a range and a tuple: contiguous, or indexed in reversed order)")
 	addSearchFlags(fl, &f.search, 1_000_000)
 	fl.StringSliceVar(&f.syncs, "sync", nil, "synchronization styles to draw: none,fence,lock_all,pscw,barrier (default all)")
 	fl.BoolVar(&f.computed, "computed", false, "let RMA calls take target ranks and displacements from registers, MPI_PROC_NULL among them")
@@ -107,7 +109,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	}
 	errw := cmd.ErrOrStderr()
 	res, err := fuzz.Fuzz(fuzz.Options{Sem: sems[0], Target: target, Search: search, Context: ctx,
-		Config: gen.Config{MinProcs: 2, MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, Syncs: f.syncs, Computed: f.computed},
+		Config: gen.Config{MinProcs: 2, MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, Syncs: f.syncs, Computed: f.computed, Ranges: f.ranges},
 		Time:   f.dur, Programs: f.programs, Runs: f.runs, Seed: f.seed,
 		Log: func(format string, args ...any) { fmt.Fprintf(errw, "fuzz: "+format+"\n", args...) }})
 	if exit, ok := interruptedExit(err); ok {

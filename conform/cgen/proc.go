@@ -204,7 +204,7 @@ func (pg *procGen) origin(row int, name string, t litmus.Type, v litmus.Value) s
 // result is the address the call writes its result to: the register for int64 cells,
 // else a buffer converted into the register once the completing call has returned.
 func (pg *procGen) result(k, row int, in *litmus.Instr, t litmus.Type) string {
-	dst := regName(in.Dst)
+	dst := regName(in.FetchRegs()[0]) // Dst, or the one register of "(r0) = get W@1[0]"
 	if t == litmus.Int64 {
 		return "&" + dst
 	}
@@ -418,6 +418,9 @@ func (pg *procGen) loopCond(c *litmus.LoopCond) string {
 }
 
 func (pg *procGen) rma(k int, in *litmus.Instr) {
+	if pg.rangeRMA(k, in) {
+		return
+	}
 	row := k + 1
 	li := pg.loc(*in.Loc)
 	wi := li.wi
