@@ -101,14 +101,14 @@ type summary struct {
 	start    time.Time
 	running  map[string]time.Time // package -> when it started
 	done     int
-	testOut  map[string][]string // package/test -> its output so far
+	testOut  map[testKey][]string // each running test's output so far
 	failed   bool
 	lastNote time.Time // off a terminal, when "still running" was last printed
 }
 
 func newSummary(out, status io.Writer, total int, terminal bool) *summary {
 	return &summary{out: out, status: status, total: total, terminal: terminal, start: time.Now(),
-		running: map[string]time.Time{}, testOut: map[string][]string{}, lastNote: time.Now()}
+		running: map[string]time.Time{}, testOut: map[testKey][]string{}, lastNote: time.Now()}
 }
 
 // read handles every event of the stream and reports whether something failed.
@@ -132,7 +132,7 @@ func (s *summary) read(r io.Reader) bool {
 func (s *summary) handle(e event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	key := e.Package + "/" + e.Test
+	key := testKey{e.Package, e.Test}
 	switch {
 	case e.Action == "build-output":
 		s.printLocked(e.Output)
@@ -158,10 +158,32 @@ func (s *summary) handle(e event) {
 	case e.Action == "pass" || e.Action == "fail" || e.Action == "skip":
 		if e.Action == "fail" {
 			s.failed = true
+			s.printUnfinished(e.Package)
 		}
 		delete(s.running, e.Package)
 		s.done++
 		s.showStatus()
+	}
+}
+
+// testKey names a test of a package.
+type testKey struct{ pkg, test string }
+
+// printUnfinished prints the output of the package's tests that never ended: a
+// test binary that panicked, hit -timeout or was sent SIGQUIT prints its stack
+// dump as the output of the test that was running, and no "fail" event of that
+// test follows.
+func (s *summary) printUnfinished(pkg string) {
+	var keys []testKey
+	for k := range s.testOut {
+		if k.pkg == pkg {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].test < keys[j].test })
+	for _, k := range keys {
+		s.printLocked(fmt.Sprintf("--- UNFINISHED: %s (%s)\n", k.test, k.pkg) + strings.Join(s.testOut[k], ""))
+		delete(s.testOut, k)
 	}
 }
 

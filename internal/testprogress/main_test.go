@@ -63,3 +63,27 @@ func TestSummaryStatusLine(t *testing.T) {
 		t.Errorf("status line not erased at the end: %q", status.String())
 	}
 }
+
+// A test binary that dies inside a test (a panic, -timeout, SIGQUIT) prints its
+// stack dump as that test's output, and no "fail" event of the test follows: the
+// dump is printed when the package fails, under the test's name (it was dropped,
+// so a package hung in CI said only "FAIL").
+func TestSummaryPrintsUnfinishedTests(t *testing.T) {
+	stream := `{"Action":"start","Package":"m/d"}
+{"Action":"run","Package":"m/d","Test":"TestHang"}
+{"Action":"output","Package":"m/d","Test":"TestHang","Output":"=== RUN   TestHang\n"}
+{"Action":"output","Package":"m/d","Test":"TestHang","Output":"SIGQUIT: quit\n"}
+{"Action":"output","Package":"m/d","Test":"TestHang","Output":"goroutine 7 [chan receive]:\n"}
+{"Action":"output","Package":"m/d","Output":"FAIL\tm/d\t834.0s\n"}
+{"Action":"fail","Package":"m/d"}
+`
+	var out, status bytes.Buffer
+	s := newSummary(&out, &status, 1, false)
+	if !s.read(strings.NewReader(stream)) {
+		t.Error("a failing package was not reported")
+	}
+	want := "FAIL\tm/d\t834.0s\n--- UNFINISHED: TestHang (m/d)\nSIGQUIT: quit\ngoroutine 7 [chan receive]:\n"
+	if out.String() != want {
+		t.Errorf("printed\n%q\nwant\n%q", out.String(), want)
+	}
+}
