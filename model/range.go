@@ -80,23 +80,19 @@ func (p *Program) elemPerformed(s State, k, e int) bool {
 	return false
 }
 
-// ElemsPending lists the elements of pending slot k not yet performed: one entry
-// (element 0) for a one-element operation, none when the slot is not pending.
-func (p *Program) ElemsPending(s State, k int) []int {
+// ElemsPending is the mask of the elements of slot k not yet performed (bit e:
+// element e; a one-element call has element 0), 0 when the slot is not pending. A
+// mask, not a list: the reference runtime asks under its lock, where an allocation
+// on every call brought the collector into its spinning ranks' way.
+func (p *Program) ElemsPending(s State, k int) uint8 {
 	if s[p.Layout.Slot[k]] != SlotPending {
-		return nil
+		return 0
 	}
 	if !p.Slots[k].Multi {
-		return []int{0}
+		return 1
 	}
-	var out []int
-	m := s[p.maskOff(k)]
-	for e := 0; e < p.Slots[k].Elems; e++ {
-		if m&(1<<uint(e)) == 0 {
-			out = append(out, e)
-		}
-	}
-	return out
+	all := uint8(1<<uint(p.Slots[k].Elems) - 1)
+	return all &^ s[p.maskOff(k)]
 }
 
 // PerformStep is the step that performs element e of slot k.

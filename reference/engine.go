@@ -108,9 +108,9 @@ func (e *engine) apply(st model.Step) bool {
 // performSome performs each enabled pending operation with probability q.
 func (e *engine) performSome(q float64) {
 	for k := range e.p.Slots {
-		for _, el := range e.p.ElemsPending(e.s, k) { // each element of a multi-element call on its own
+		for m := e.p.ElemsPending(e.s, k); m != 0; m &= m - 1 { // each element of a multi-element call on its own
 			if e.rng.Float64() < q {
-				e.apply(model.PerformStep(k, el))
+				e.apply(model.PerformStep(k, bits.TrailingZeros8(m)))
 			}
 		}
 	}
@@ -134,7 +134,11 @@ func (e *engine) drain() {
 	for progress := true; progress; {
 		progress = false
 		for _, k := range e.rng.Perm(len(e.p.Slots)) {
-			pend := e.p.ElemsPending(e.s, k)
+			var elems [8]int
+			pend := elems[:0]
+			for m := e.p.ElemsPending(e.s, k); m != 0; m &= m - 1 {
+				pend = append(pend, bits.TrailingZeros8(m))
+			}
 			e.rng.Shuffle(len(pend), func(i, j int) { pend[i], pend[j] = pend[j], pend[i] })
 			for _, el := range pend {
 				if e.apply(model.PerformStep(k, el)) {
