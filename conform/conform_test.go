@@ -40,17 +40,23 @@ func propertyRuns() int {
 // runtime shows is one the model allows for the same preset and this machine's hw.
 func TestRandomProgramsConform(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		lt := gen.Program(gen.Config{MinProcs: 2, MaxProcs: 2, MaxInstrs: 4, Loops: true,
-			Computed: rapid.Bool().Draw(t, "computed")}).Draw(t, "program")
-		sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-		rep, err := conform.Reference{}.Run(lt, sem, conform.Options{Runs: propertyRuns(), Seed: 7, Search: explorer.Options{MaxStates: 1_000_000}})
-		if err != nil {
-			t.Fatalf("%v\n%s", err, litmus.Format(lt))
-		}
-		if rep.NonConforming > 0 {
-			t.Fatalf("%s: the runtime shows outcomes the model forbids: %s\n%s", sem.Name, describe(rep), litmus.Format(lt))
-		}
+		checkRuntimeWithinModel(t, gen.Config{MinProcs: 2, MaxProcs: 2, MaxInstrs: 4, Loops: true,
+			Computed: rapid.Bool().Draw(t, "computed")})
 	})
+}
+
+// checkRuntimeWithinModel draws a program of cfg and a preset, runs the program on
+// the reference runtime, and fails when it shows an outcome the model forbids.
+func checkRuntimeWithinModel(t *rapid.T, cfg gen.Config) {
+	lt := gen.Program(cfg).Draw(t, "program")
+	sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
+	rep, err := conform.Reference{}.Run(lt, sem, conform.Options{Runs: propertyRuns(), Seed: 7, Search: explorer.Options{MaxStates: 1_000_000}})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, litmus.Format(lt))
+	}
+	if rep.NonConforming > 0 {
+		t.Fatalf("%s: the runtime shows outcomes the model forbids: %s\n%s", sem.Name, describe(rep), litmus.Format(lt))
+	}
 }
 
 // corpusBudget bounds the iterations of TestCorpusConforms over the whole corpus, so
