@@ -369,14 +369,7 @@ func (p *Program) opActive(s State, a *access) (status int, active bool) {
 			return st, false
 		}
 	}
-	done := p.done(s, a.proc)
-	if done&(1<<uint(a.instr)) != 0 || !p.ready(s, a.proc, a.instr, done) {
-		return SlotIdle, false
-	}
-	if in.GuardReg >= 0 && !p.guardHolds(s, a.proc, in) {
-		return SlotIdle, false
-	}
-	if s[p.Layout.Win[in.Win].Freed+a.proc] != 0 {
+	if !p.issuable(s, a, in) {
 		return SlotIdle, false
 	}
 	if in.Kind != KRMA && p.lsProblem(s, a.proc, in) != spec.NoRule {
@@ -475,4 +468,17 @@ func (p *Program) PairSteps(s State, ci int) (steps []Step, marks []int) {
 	access(a)
 	access(b)
 	return steps, marks
+}
+
+// issuable reports whether the access's instruction is the one its process may
+// run next in s: not done, ready, its guard holding, its window not freed.
+func (p *Program) issuable(s State, a *access, in *Instr) bool {
+	done := p.done(s, a.proc)
+	if done&(1<<uint(a.instr)) != 0 || !p.ready(s, a.proc, a.instr, done) {
+		return false
+	}
+	if in.GuardReg >= 0 && !p.guardHolds(s, a.proc, in) {
+		return false
+	}
+	return s[p.Layout.Win[in.Win].Freed+a.proc] == 0
 }

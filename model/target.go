@@ -455,14 +455,7 @@ func (p *Program) dynActive(s State, a *access, in *Instr) (status int, active b
 		}
 		return st, false
 	}
-	done := p.done(s, a.proc)
-	if done&(1<<uint(a.instr)) != 0 || !p.ready(s, a.proc, a.instr, done) {
-		return SlotIdle, false
-	}
-	if in.GuardReg >= 0 && !p.guardHolds(s, a.proc, in) {
-		return SlotIdle, false
-	}
-	if s[p.Layout.Win[in.Win].Freed+a.proc] != 0 {
+	if !p.issuable(s, a, in) {
 		return SlotIdle, false
 	}
 	r := p.peekResolved(s, a.proc, in)
