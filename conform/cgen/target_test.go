@@ -34,16 +34,7 @@ func TestComputedTargetsC(t *testing.T) {
  unlock V r3        |    |    ;
 exists (W@1[0]=7)
 `
-	lt, err := litmus.Parse("t.lit", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Generate(lt, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := string(out)
-	for _, want := range []string{
+	wantInC(t, src, []string{
 		"MPI_Win_lock(MPI_LOCK_SHARED, MPI_PROC_NULL, 0, win_W)",
 		"MPI_Put(&src_row2, 1, MPI_INT64_T, MPI_PROC_NULL, 1, 1, MPI_INT64_T, win_W)",
 		"MPI_Win_flush(MPI_PROC_NULL, win_W)",
@@ -53,11 +44,7 @@ exists (W@1[0]=7)
 		"MPI_Win_flush((r1 == -1 ? MPI_PROC_NULL : (int)r1), win_W)",
 		// a window of a sub-communicator: the world rank's rank in it
 		"MPI_Win_lock(MPI_LOCK_EXCLUSIVE, (r3 == -1 ? MPI_PROC_NULL : (r3 < 0 || r3 >= NPROCS) ? (int)r3 : ((const int[]){0, -1, 1})[r3]), 0, win_V)",
-	} {
-		if !strings.Contains(c, want) {
-			t.Errorf("the C does not call\n  %s\n%s", want, c)
-		}
-	}
+	})
 }
 
 // TestSharedQueryNullC: shared_query of null, and of a register that may hold -1,
@@ -74,6 +61,17 @@ func TestSharedQueryNullC(t *testing.T) {
  r2 = shared_query W r1 | ;
 exists (0:r0=2)
 `
+	wantInC(t, src, []string{
+		"MPI_Win_shared_query(win_W, MPI_PROC_NULL, &size, &du, &ptr)",
+		"seg_W[1] = ptr;",
+		"MPI_Win_shared_query(win_W, (r1 == -1 ? MPI_PROC_NULL : (int)r1), &size, &du, &ptr)",
+		"seg_W[(r1 == -1 ? 1 : (int)r1)] = ptr;",
+	})
+}
+
+// wantInC translates the program src and fails for each of wants the C does not hold.
+func wantInC(t *testing.T, src string, wants []string) {
+	t.Helper()
 	lt, err := litmus.Parse("t.lit", []byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -82,15 +80,9 @@ exists (0:r0=2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := string(out)
-	for _, want := range []string{
-		"MPI_Win_shared_query(win_W, MPI_PROC_NULL, &size, &du, &ptr)",
-		"seg_W[1] = ptr;",
-		"MPI_Win_shared_query(win_W, (r1 == -1 ? MPI_PROC_NULL : (int)r1), &size, &du, &ptr)",
-		"seg_W[(r1 == -1 ? 1 : (int)r1)] = ptr;",
-	} {
-		if !strings.Contains(c, want) {
-			t.Errorf("the C does not hold\n  %s\n%s", want, c)
+	for _, want := range wants {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the C does not hold\n  %s\n%s", want, out)
 		}
 	}
 }
