@@ -1,10 +1,5 @@
 package litmus
 
-import (
-	"strings"
-	"testing"
-)
-
 // badCompletionCases: bad test, testreq, attach and detach calls (LITMUS.md, "Real
 // programs"), each with the exact list of errors, FILE:LINE:COL first.
 var badCompletionCases = []struct {
@@ -41,17 +36,5 @@ var badCompletionCases = []struct {
 		[]string{`t.lit:8:2: arithmetic on an address in P0: only a literal offset gives an address (r = ADDR + N, r = ADDR - N); r2 = r1 - r0 is refused (LITMUS.md, dynamic windows)`}},
 }
 
-func TestBadCompletionInputs(t *testing.T) {
-	for _, c := range badCompletionCases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := Parse("t.lit", []byte(c.src))
-			if err == nil {
-				t.Fatalf("no error; want:\n%s\nsource:\n%s", strings.Join(c.want, "\n"), c.src)
-			}
-			got := err.Error()
-			if want := strings.Join(c.want, "\n"); got != want {
-				t.Errorf("errors:\n%s\nwant:\n%s\nsource:\n%s", got, want, c.src)
-			}
-		})
-	}
-}
+// TestBadInputs runs them with the others.
+func init() { badCases = append(badCases, badCompletionCases...) }

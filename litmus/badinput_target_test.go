@@ -1,10 +1,5 @@
 package litmus
 
-import (
-	"strings"
-	"testing"
-)
-
 // Bad inputs of computed and null targets (LITMUS.md, "Real programs"): each names
 // the file, line and column, and what was expected.
 var badTargetCases = []struct {
@@ -39,16 +34,5 @@ var badTargetCases = []struct {
 		[]string{`t.lit:5:5: expected register name, found keyword "null"`}},
 }
 
-func TestBadTargetInputs(t *testing.T) {
-	for _, c := range badTargetCases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := Parse("t.lit", []byte(c.src))
-			if err == nil {
-				t.Fatalf("no error; want:\n%s\nsource:\n%s", strings.Join(c.want, "\n"), c.src)
-			}
-			if got, want := err.Error(), strings.Join(c.want, "\n"); got != want {
-				t.Errorf("errors:\n%s\nwant:\n%s\nsource:\n%s", got, want, c.src)
-			}
-		})
-	}
-}
+// TestBadInputs runs them with the others.
+func init() { badCases = append(badCases, badTargetCases...) }
