@@ -68,22 +68,7 @@ func dynamicSource(t *rapid.T, cfg Config) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "MPI gen\n\"A generated program (dynamic window, owner P%d, %d cells).\"\n{\n  win D dynamic;\n}\n", owner, size)
-	cols := make([]string, n)
-	height := 0
-	for p := range cols {
-		cols[p] = fmt.Sprintf("P%d", p)
-		height = max(height, len(rows[p]))
-	}
-	b.WriteString(strings.Join(cols, " | ") + " ;\n")
-	for i := 0; i < height; i++ {
-		for p := range cols {
-			cols[p] = ""
-			if i < len(rows[p]) {
-				cols[p] = rows[p][i]
-			}
-		}
-		b.WriteString(strings.Join(cols, " | ") + " ;\n")
-	}
+	writeTable(&b, rows)
 	var locs []string
 	for p := 0; p < n; p++ {
 		for r := 0; r < regs[p]; r++ {
