@@ -226,24 +226,12 @@ func (p *Program) performElem(s State, k, e int, rec *Record) bool {
 	}
 	old := p.pub(s, c)
 	a := s.i64(p.elemValOff(k, e))
-	nv, writes := old, true
-	switch in.Op {
-	case litmus.OpPut, litmus.OpRput:
-		nv = a
-	case litmus.OpGet, litmus.OpRget:
-		writes = false
-	default:
-		nv = reduce(in.AccOp, old, a)
-		writes = in.AccOp != litmus.AccNoOp
-	}
+	nv, writes := performedValue(in, old, a, 0) // a multi-element call is never a cas
 	if el.Dst >= 0 {
 		p.setReg(s, sl.Proc, int(el.Dst), old)
 	}
 	if writes {
-		p.setPub(s, c, nv)
-		if p.Cells[c].Separate {
-			s.setU64(p.Layout.DirtyPub, s.u64(p.Layout.DirtyPub)|1<<uint(c))
-		}
+		p.writePublic(s, c, nv)
 	}
 	mo := p.maskOff(k)
 	s[mo] |= 1 << uint(e)

@@ -200,20 +200,7 @@ func (p *Program) perform(s State, k, elem int, rec *Record) bool {
 	}
 	old := p.pub(s, c)
 	a, b := s.i64(off+3), s.i64(off+11)
-	nv, writes := old, true
-	switch in.Op {
-	case litmus.OpPut, litmus.OpRput:
-		nv = a
-	case litmus.OpGet, litmus.OpRget:
-		writes = false
-	case litmus.OpCas:
-		if old == a {
-			nv = b
-		}
-	default:
-		nv = reduce(in.AccOp, old, a)
-		writes = in.AccOp != litmus.AccNoOp
-	}
+	nv, writes := performedValue(in, old, a, b)
 	if in.Kind == KRemoteStore {
 		nv = a
 	}
@@ -221,10 +208,7 @@ func (p *Program) perform(s State, k, elem int, rec *Record) bool {
 		p.setReg(s, sl.Proc, int(in.Dst), old)
 	}
 	if writes {
-		p.setPub(s, c, nv)
-		if p.Cells[c].Separate {
-			s.setU64(p.Layout.DirtyPub, s.u64(p.Layout.DirtyPub)|1<<uint(c))
-		}
+		p.writePublic(s, c, nv)
 	}
 	s[off] = SlotPerformed
 	if rec.full() {
@@ -319,4 +303,31 @@ func (p *Program) completeFetches(s State, proc, win, target int) {
 	p.completeAtTarget(s, win, func(origin int, op *Instr, _, _ int) bool {
 		return origin == proc && fetches(op) && (target < 0 || int(op.Target) == target)
 	})
+}
+
+// performedValue is what an RMA operation leaves in a cell that held old, given
+// its origin value a (and, for compare_and_swap, the value b it swaps in), and
+// whether it writes the cell at all.
+func performedValue(in *Instr, old, a, b int64) (nv int64, writes bool) {
+	switch in.Op {
+	case litmus.OpPut, litmus.OpRput:
+		return a, true
+	case litmus.OpGet, litmus.OpRget:
+		return old, false
+	case litmus.OpCas:
+		if old == a {
+			return b, true
+		}
+		return old, true
+	}
+	return reduce(in.AccOp, old, a), in.AccOp != litmus.AccNoOp
+}
+
+// writePublic stores v in the public copy of cell c, marking a separate window's
+// copy dirty for the next R6 copy.
+func (p *Program) writePublic(s State, c int, v int64) {
+	p.setPub(s, c, v)
+	if p.Cells[c].Separate {
+		s.setU64(p.Layout.DirtyPub, s.u64(p.Layout.DirtyPub)|1<<uint(c))
+	}
 }
