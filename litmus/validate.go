@@ -401,6 +401,28 @@ func (v *validator) info(w *Window) {
 	}
 }
 
+// locWindow finds the window of a location and checks a literal rank (not one a
+// register holds, nor null) against the processes and the window's group.
+func (v *validator) locWindow(l Loc) (*Window, bool) {
+	w := v.t.LookupWindow(l.Win)
+	if w == nil {
+		v.errorf(l.Pos, "unknown window %q %s", l.Win, v.windowNames())
+		return nil, false
+	}
+	if l.RankReg != "" || l.Null {
+		return w, true
+	}
+	if l.Rank < 0 || l.Rank >= v.n {
+		v.errorf(l.Pos, "%s: rank %d out of range (%s)", LocString(l), l.Rank, v.procRange())
+		return nil, false
+	}
+	if !w.InGroup(l.Rank) {
+		v.errorf(l.Pos, "%s: rank %d is not in the group of window %s (ranks=%s)", LocString(l), l.Rank, w.Name, intsString(w.Ranks))
+		return nil, false
+	}
+	return w, true
+}
+
 // loc checks a location; it reports whether it resolves and is in range.
 func (v *validator) loc(l Loc) bool {
 	t := v.t
@@ -419,20 +441,11 @@ func (v *validator) loc(l Loc) bool {
 		v.errorf(l.Pos, "unknown location %q %s", l.Alias, v.aliasNames())
 		return false
 	}
-	w := t.LookupWindow(l.Win)
-	if w == nil {
-		v.errorf(l.Pos, "unknown window %q %s", l.Win, v.windowNames())
+	w, ok := v.locWindow(l)
+	if !ok {
 		return false
 	}
 	name := LocString(l)
-	if l.Rank < 0 || l.Rank >= v.n {
-		v.errorf(l.Pos, "%s: rank %d out of range (%s)", name, l.Rank, v.procRange())
-		return false
-	}
-	if !w.InGroup(l.Rank) {
-		v.errorf(l.Pos, "%s: rank %d is not in the group of window %s (ranks=%s)", name, l.Rank, w.Name, intsString(w.Ranks))
-		return false
-	}
 	if b := w.Base(t); b == nil || b.Size == nil && b.Bytes == nil {
 		return false // reported at the window
 	}

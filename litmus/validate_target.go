@@ -13,22 +13,11 @@ import "fmt"
 // location's window is known and the literal parts are in range.
 func (v *validator) computedLoc(l Loc) bool {
 	t := v.t
-	w := t.LookupWindow(l.Win)
-	if w == nil {
-		v.errorf(l.Pos, "unknown window %q %s", l.Win, v.windowNames())
+	w, ok := v.locWindow(l)
+	if !ok {
 		return false
 	}
 	name := LocString(l)
-	if l.RankReg == "" && !l.Null {
-		if l.Rank < 0 || l.Rank >= v.n {
-			v.errorf(l.Pos, "%s: rank %d out of range (%s)", name, l.Rank, v.procRange())
-			return false
-		}
-		if !w.InGroup(l.Rank) {
-			v.errorf(l.Pos, "%s: rank %d is not in the group of window %s (ranks=%s)", name, l.Rank, w.Name, intsString(w.Ranks))
-			return false
-		}
-	}
 	b := w.Base(t)
 	if b == nil || b.Size == nil && b.Bytes == nil {
 		return false // reported at the window
