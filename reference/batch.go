@@ -191,12 +191,13 @@ func (m *machine) slip(start int64) {
 	}
 }
 
-// jitter is a random time within spread (xorshift).
+// jitter is a random time within spread (xorshift; its high half scaled to spread,
+// which a division per iteration would cost more than).
 func (r *rank) jitter(spread int64) int64 {
 	r.rnd ^= r.rnd << 13
 	r.rnd ^= r.rnd >> 7
 	r.rnd ^= r.rnd << 17
-	return int64(r.rnd % uint64(spread))
+	return int64((r.rnd >> 32) * uint64(spread) >> 32)
 }
 
 // learnPace sets rank 0's period for the next batch: the spread plus the longest

@@ -139,3 +139,22 @@ func TestBatchFairness(t *testing.T) {
 	}
 	t.Error("no round had each rank first in 20% of the runs, with the ranks on their CPUs")
 }
+
+// TestHistogramCountsEachOutcome: the first bins are found by comparison, the later
+// ones through the index; both count into the same bin as the first sight did.
+func TestHistogramCountsEachOutcome(t *testing.T) {
+	h := &histogram{index: map[string]int{}}
+	for round := 1; round <= 3; round++ {
+		for v := int64(0); v < 2*scanBins; v++ {
+			h.add([]int64{v, -v})
+		}
+	}
+	if len(h.values) != 2*scanBins {
+		t.Fatalf("%d bins for %d outcomes", len(h.values), 2*scanBins)
+	}
+	for i, vals := range h.values {
+		if vals[0] != int64(i) || vals[1] != -int64(i) || h.counts[i] != 3 {
+			t.Errorf("bin %d: %v seen %d times; want [%d %d] 3 times", i, vals, h.counts[i], i, -i)
+		}
+	}
+}
