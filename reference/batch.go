@@ -29,7 +29,7 @@ const (
 	// maxPace bounds the period, whatever the costs measured.
 	maxPace = 1 << 16
 	// skew: every skew iterations a rank waits until every other rank has
-	// finished the iteration skew before.
+	// finished the iteration skew before (so a batch of 16 has one such wait).
 	skew = 8
 	// maxWait bounds a rank's wait for its iteration's time, after another rank
 	// slipped the schedule: a rank a whole batch ahead waits batch periods.
@@ -148,7 +148,7 @@ func (m *machine) runBatch(r *rank, base int64, k int) {
 			// no rank more than 2 skew iterations ahead of another: when two ranks
 			// share a CPU (a loaded machine), the one on it ran the whole batch
 			// before the other began
-			far := base + int64(c-skew)
+			far := base + int64(c-skew) + 1 // copy c-skew
 			m.spinUntil(r, func() bool { return m.othersFinished(r, far) })
 		}
 		off := int64(c) * period
