@@ -106,22 +106,30 @@ func runChild(b *testing.B, env []string, name string, args ...string) childCost
 	return c
 }
 
-// herdRun runs herd7 -model x86tso.cat on files, under ulimit -v of the memory bound.
-func herdRun(b *testing.B, herd string, files ...string) (childCost, map[string]string) {
+// herdRun runs herd7 -model x86tso.cat on files, under ulimit -v of the memory
+// bound; it gives each test's observation and the number of final outcomes of all
+// (herd7's "States" lines).
+func herdRun(b *testing.B, herd string, files ...string) (childCost, map[string]string, int) {
 	ulimit := strconv.FormatInt(herdMemBound(b)<<10, 10) // KiB
 	args := append([]string{"-c", `ulimit -v ` + ulimit + ` && exec "$0" "$@"`, herd, "-model", "x86tso.cat"}, files...)
 	c := runChild(b, nil, "sh", args...)
 	obs := map[string]string{} // test -> Never, Sometimes or Always
+	outcomes := 0
 	sc := bufio.NewScanner(bytes.NewReader(c.out))
 	for sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) >= 3 && f[0] == "Observation" {
+		f := strings.Fields(sc.Text())
+		switch {
+		case len(f) >= 3 && f[0] == "Observation":
 			obs[f[1]] = f[2]
+		case len(f) == 2 && f[0] == "States":
+			n, _ := strconv.Atoi(f[1])
+			outcomes += n
 		}
 	}
 	if !c.timeout && len(obs) != len(files) {
 		b.Fatalf("herd7 gave %d observations for %d files:\n%s", len(obs), len(files), c.out)
 	}
-	return c, obs
+	return c, obs, outcomes
 }
 
 // rmacheckRun runs `rmacheck run --hw tso -j 1 --json` (this binary as rmacheck) on
@@ -212,8 +220,10 @@ func BenchmarkHerdScaling(b *testing.B) {
 					var herdCPU, oneCPU time.Duration
 					if !over["herd7"] {
 						var c childCost
-						c, herdObs = herdRun(b, herd, twins...)
+						var outcomes int
+						c, herdObs, outcomes = herdRun(b, herd, twins...)
 						herdCPU = c.cpu
+						b.ReportMetric(float64(outcomes), "herd7-outcomes")
 						b.ReportMetric(c.cpu.Seconds(), "herd7-cpu-s")
 						b.ReportMetric(float64(c.rssKB)/1024, "herd7-RSS-MiB")
 						b.ReportMetric(c.wall.Seconds(), "herd7-wall-s")
@@ -278,7 +288,7 @@ func BenchmarkHerdPlainRatio(b *testing.B) {
 	}
 	lits, twins := writeTwins(b, b.TempDir(), fam)
 	for i := 0; i < b.N; i++ {
-		hc, herdObs := herdRun(b, herd, twins...)
+		hc, herdObs, _ := herdRun(b, herd, twins...)
 		ac, allStates, allPairs, _, _ := rmacheckRun(b, nil, lits...)
 		oc, oneStates, onePairs, _, obs := rmacheckRun(b, []string{"mpi-4.1"}, lits...)
 		differ := 0
