@@ -29,7 +29,7 @@ import (
 // (wait4's rusage). Bounds, as in the issue: a series of a shape stops for a tool
 // once one of its runs passes 60 CPU-s or 8 GiB (RMACHECK_HERD_MEM; rmacheck
 // --max-memory, herd7 ulimit -v; no --max-states), or RMACHECK_HERD_TIMEOUT
-// (default 120s) of wall time.
+// (default 120s; 30m for the plain family's one run over every test) of wall time.
 //
 //	go test ./cmd/rmacheck -run '^$' -bench HerdScaling -benchtime 1x   # n = 4..8
 //	RMACHECK_HERD_PROCS=4-16 go test ./cmd/rmacheck -run '^$' -bench HerdScaling -benchtime 1x -timeout 3h
@@ -75,8 +75,12 @@ func (c childCost) overBound(memMiB int64) bool {
 	return c.timeout || c.cpu > herdCPUBound || c.rssKB > memMiB<<10
 }
 
+// childTimeout is the wall-time bound of one child: RMACHECK_HERD_TIMEOUT, else 120 s
+// for a scaling run and 30 minutes for a run over the plain family.
+var childTimeout = 120 * time.Second
+
 func runChild(b *testing.B, env []string, name string, args ...string) childCost {
-	timeout := 120 * time.Second
+	timeout := childTimeout
 	if s := os.Getenv("RMACHECK_HERD_TIMEOUT"); s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil {
@@ -287,10 +291,21 @@ func BenchmarkHerdPlainRatio(b *testing.B) {
 		b.Fatal(err)
 	}
 	lits, twins := writeTwins(b, b.TempDir(), fam)
+	defer func(d time.Duration) { childTimeout = d }(childTimeout)
+	childTimeout = 30 * time.Minute
 	for i := 0; i < b.N; i++ {
 		hc, herdObs, _ := herdRun(b, herd, twins...)
-		ac, allStates, allPairs, _, _ := rmacheckRun(b, nil, lits...)
-		oc, oneStates, onePairs, _, obs := rmacheckRun(b, []string{"mpi-4.1"}, lits...)
+		ac, allStates, allPairs, allStopped, _ := rmacheckRun(b, nil, lits...)
+		oc, oneStates, onePairs, oneStopped, obs := rmacheckRun(b, []string{"mpi-4.1"}, lits...)
+		// A ratio of a run cut short would be a ratio of nothing: say which and stop.
+		for _, cut := range []struct {
+			stopped bool
+			what    string
+		}{{hc.timeout, "herd7"}, {allStopped, "rmacheck (all presets)"}, {oneStopped, "rmacheck (mpi-4.1)"}} {
+			if cut.stopped {
+				b.Fatalf("%s passed the wall timeout or the memory bound on %d tests: raise RMACHECK_HERD_TIMEOUT (a loaded machine needs more) or lower RMACHECK_HERD_PLAIN", cut.what, len(fam))
+			}
+		}
 		differ := 0
 		for name, o := range obs {
 			if herdObs[name] != o {
