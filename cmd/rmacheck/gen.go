@@ -20,6 +20,10 @@ type genFlags struct {
 	out                                string
 	max                                int
 	seed                               int64
+	scaling                            []string
+	procs                              string
+	plain                              int
+	herd                               bool
 }
 
 func newGenCmd() *cobra.Command {
@@ -50,11 +54,13 @@ func newGenCmd() *cobra.Command {
 			`allocate), e.g. SB+fence+shared+remote, MP+sync+lock+alloc+local. Each file has a doc string, a `+
 			`Generator= line with its parameters, and no expect lines. Tests whose program equals an earlier `+
 			`one's are dropped. --max N keeps a sample of N drawn with --seed. Without --out the files are `+
-			`printed to standard output.`, 80) + "\n" + exitStatusHelp("the family was written", ""),
+			`printed to standard output.`, 80) + "\n" + scalingHelp + exitStatusHelp("the family was written", ""),
 		Example: `  rmacheck gen --out fam                                    # 256 tests, one sync for all processes
   rmacheck gen --mix --out bench/generated                   # the family of make gen (1834 tests)
   rmacheck gen --shape SB,MP --sync fence,pscw --flavor allocate_shared --locality remote
-  rmacheck gen --target literal,computed --out fam           # each test also with its target ranks in registers`,
+  rmacheck gen --target literal,computed --out fam           # each test also with its target ranks in registers
+  rmacheck gen --scaling SB,MPC,IRIW --procs 4-16 --herd --out scale   # SB-n04.lit, SB-n04.litmus, ..
+  rmacheck gen --plain 1000 --herd --out plain               # the plain family and its x86 twins`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runGen(cmd, f) },
 	}
@@ -67,7 +73,8 @@ func newGenCmd() *cobra.Command {
 	fl.BoolVar(&f.mix, "mix", false, "give each process its own non-collective sync (the cross product over processes)")
 	fl.StringVar(&f.out, "out", "", "directory to write NAME.lit files into (created if needed)")
 	fl.IntVar(&f.max, "max", 0, "keep a sample of at most N tests (0: all)")
-	fl.Int64Var(&f.seed, "seed", 1, "seed of the --max sample")
+	fl.Int64Var(&f.seed, "seed", 1, "seed of the --max sample and of --plain")
+	addScalingFlags(fl, &f)
 	return cmd
 }
 
@@ -75,8 +82,11 @@ func runGen(cmd *cobra.Command, f genFlags) error {
 	if err := atLeast("max", f.max, 0, "0: every test"); err != nil {
 		return err
 	}
-	fam, err := gen.Family(gen.FamilyOptions{Shapes: f.shapes, Syncs: f.syncs, Flavors: f.flavors,
-		Localities: f.localities, Targets: f.targets, Mix: f.mix, Max: f.max, Seed: f.seed})
+	fam, err := genTests(cmd, f)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	twins, err := herdTwins(f, fam)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -87,6 +97,10 @@ func runGen(cmd *cobra.Command, f genFlags) error {
 				fmt.Fprintln(out)
 			}
 			out.Write(ft.Source)
+			if twins != nil {
+				fmt.Fprintln(out)
+				out.Write(twins[i])
+			}
 		}
 		return nil
 	}
@@ -113,10 +127,17 @@ func runGen(cmd *cobra.Command, f genFlags) error {
 		}
 		progress.show(float64(i), ft.Name)
 		b.Add(filepath.Join(f.out, ft.Name+".lit"), ft.Source, 0o644)
+		if twins != nil {
+			b.Add(filepath.Join(f.out, ft.Name+".litmus"), twins[i], 0o644)
+		}
 	}
 	progress.clear()
 	if err := b.Commit(); err != nil {
 		return ioError(err)
+	}
+	if twins != nil {
+		fmt.Fprintf(out, "wrote %d tests and their x86 twins to %s\n", len(fam), f.out)
+		return nil
 	}
 	fmt.Fprintf(out, "wrote %d tests to %s\n", len(fam), f.out)
 	return nil
