@@ -426,6 +426,12 @@ func sameCode(a, b []Proc) bool {
 		if !reflect.DeepEqual(x, y) {
 			return false
 		}
+		// The whole code at once first: DeepEqual walks it in place (a copy of
+		// every instruction costs an allocation each), and code shared through
+		// Under is the same slice, equal at once.
+		if reflect.DeepEqual(a[i].Code, b[i].Code) {
+			continue
+		}
 		for k := range a[i].Code {
 			u, v := a[i].Code[k], b[i].Code[k]
 			u.MBScope, v.MBScope = 0, 0
