@@ -459,7 +459,7 @@ const scopeOwn, scopeAll = 1, 2
 func (c *compiler) mbScope(proc int, ci *Instr) uint64 {
 	scope := 0
 	widen := func(sw spec.Switch) {
-		if c.p.switchOn(sw) {
+		if c.p.scopeSwitchOn(sw) {
 			scope = scopeAll
 		}
 	}
