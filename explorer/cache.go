@@ -23,8 +23,9 @@ type Cache struct {
 	// relaxed: the (test, semantics) whose relaxed job is part of the run (Plan):
 	// their tso and sc jobs take the pairs from its full search.
 	relaxed map[relaxedKey]bool
-	// Searches and Shared count the searches run and those served by another's.
-	Searches, Shared int
+	// Searches and Shared count the searches run and those served by another's;
+	// Compiles the programs compiled (the others are shared: Cache.compile).
+	Searches, Shared, Compiles int
 }
 
 type relaxedKey struct {
@@ -154,9 +155,10 @@ type compiled struct {
 }
 
 // compile is model.Compile, shared by the jobs of a test: a program serves every
-// semantics that agrees with its own on the switches it read (model.Program.Under),
-// so the four presets of a test often compile once or twice, and a tso job and
-// the relaxed job of its preset share the relaxed program.
+// semantics that agrees with its own on the switches it read (model.Program.Under;
+// on sc and tso, the switches that widen MB scopes aside: ExecutionsUnder), so the
+// four presets of a test often compile once or twice, and a tso job and the
+// relaxed job of its preset share the relaxed program.
 func (c *Cache) compile(j Job, hw spec.HW, opts []model.Option) (*model.Program, error) {
 	if c == nil {
 		return model.Compile(j.Test, j.Sem, hw, opts...)
@@ -164,7 +166,7 @@ func (c *Cache) compile(j Job, hw spec.HW, opts []model.Option) (*model.Program,
 	c.mu.Lock()
 	for _, e := range c.programs[j.Test] {
 		if e.hw == hw && e.exploit == j.Exploit {
-			if p := e.p.Under(j.Sem); p != nil {
+			if p := e.p.ExecutionsUnder(j.Sem); p != nil {
 				c.mu.Unlock()
 				return p, nil
 			}
@@ -180,6 +182,7 @@ func (c *Cache) compile(j Job, hw spec.HW, opts []model.Option) (*model.Program,
 		c.programs = map[*litmus.Test][]compiled{}
 	}
 	c.programs[j.Test] = append(c.programs[j.Test], compiled{hw, j.Exploit, p})
+	c.Compiles++
 	c.mu.Unlock()
 	return p, nil
 }
