@@ -127,6 +127,17 @@ func WindowLayout(t *litmus.Test, sem spec.Semantics, abi ABI) ([]Segment, []Loc
 		}
 	}
 	var locs []LocationAlign
+	typedAccesses(t, sem.Has(spec.AlignGuarantee), abi, func(in *litmus.Instr, la LocationAlign) {
+		la.Instr, la.Loc = instrText(in), litmus.LocString(*in.Loc)
+		locs = append(locs, la)
+	})
+	return segs, locs
+}
+
+// typedAccesses calls f with every access of t to a location that is not computed,
+// in program order, and its alignment with or without the guarantee (all but its
+// Instr and Loc texts, which f makes when it needs them).
+func typedAccesses(t *litmus.Test, guarantee bool, abi ABI, f func(in *litmus.Instr, la LocationAlign)) {
 	for proc, lp := range t.Procs {
 		for row, in := range lp.Code {
 			if in == nil || in.Loc == nil || in.ComputedTarget() {
@@ -136,17 +147,15 @@ func WindowLayout(t *litmus.Test, sem spec.Semantics, abi ABI) ([]Segment, []Loc
 			if !ok {
 				continue
 			}
-			seg := segmentOf(t, w, rank, sem.Has(spec.AlignGuarantee), abi)
-			la := LocationAlign{Proc: proc, Row: row + 1, Instr: instrText(in), Loc: litmus.LocString(*in.Loc), Type: typ, Segment: seg,
-				Offset: seg.Offset + disp*dispUnitBytes(w), OK: true}
+			seg := segmentOf(t, w, rank, guarantee, abi)
+			la := LocationAlign{Proc: proc, Row: row + 1, Type: typ, Segment: seg, Offset: seg.Offset + disp*dispUnitBytes(w), OK: true}
 			if seg.Align > 0 {
 				la.Aligned = gcd(la.Offset, seg.Align)
 				la.OK = la.Aligned%abi.Align(typ) == 0
 			}
-			locs = append(locs, la)
+			f(in, la)
 		}
 	}
-	return segs, locs
 }
 
 // staticAlignment marks every typed access the guarantee does not align: the access
@@ -154,9 +163,9 @@ func WindowLayout(t *litmus.Test, sem spec.Semantics, abi ABI) ([]Segment, []Loc
 // switch align_guarantee shapes the program only when it changes those accesses or
 // their messages (most tests have none either way): only then is it read (Under).
 func (c *compiler) staticAlignment(abi ABI) {
-	errs := alignErrors(c.t, c.p.Sem, abi)
-	other := c.p.Sem.With(spec.AlignGuarantee, !c.p.Sem.Has(spec.AlignGuarantee))
-	if !maps.Equal(errs, alignErrors(c.t, other, abi)) {
+	on := c.p.Sem.Has(spec.AlignGuarantee)
+	errs := alignErrors(c.t, on, abi)
+	if !maps.Equal(errs, alignErrors(c.t, !on, abi)) {
 		c.p.switchOn(spec.AlignGuarantee)
 	}
 	for site, msg := range errs {
@@ -166,21 +175,20 @@ func (c *compiler) staticAlignment(abi ABI) {
 	}
 }
 
-// alignErrors are the E-ALIGN messages of the typed accesses sem's layout does not
-// align, by site.
-func alignErrors(t *litmus.Test, sem spec.Semantics, abi ABI) map[Site]string {
+// alignErrors are the E-ALIGN messages of the typed accesses the layout with or
+// without the guarantee does not align, by site.
+func alignErrors(t *litmus.Test, guarantee bool, abi ABI) map[Site]string {
 	var errs map[Site]string
-	_, locs := WindowLayout(t, sem, abi)
-	for _, la := range locs {
+	typedAccesses(t, guarantee, abi, func(in *litmus.Instr, la LocationAlign) {
 		if la.OK {
-			continue
+			return
 		}
 		if errs == nil {
 			errs = map[Site]string{}
 		}
 		errs[Site{Proc: la.Proc, Row: la.Row}] = fmt.Sprintf("%s: a %s at offset %d of an allocation aligned to %d bytes is only %d-byte aligned, not %d",
-			la.Instr, la.Type, la.Offset, la.Segment.Align, la.Aligned, abi.Align(la.Type))
-	}
+			instrText(in), la.Type, la.Offset, la.Segment.Align, la.Aligned, abi.Align(la.Type))
+	})
 	return errs
 }
 
