@@ -431,12 +431,19 @@ func sameCode(a, b []Proc) bool {
 			return false
 		}
 		// The whole code at once first: DeepEqual walks it in place (a copy of
-		// every instruction costs an allocation each), and code shared through
-		// Under is the same slice, equal at once.
+		// an instruction costs an allocation), and code shared through Under is
+		// the same slice, equal at once; then each instruction, copied only
+		// when the scopes differ.
 		if reflect.DeepEqual(a[i].Code, b[i].Code) {
 			continue
 		}
 		for k := range a[i].Code {
+			if a[i].Code[k].MBScope == b[i].Code[k].MBScope {
+				if !reflect.DeepEqual(a[i].Code[k:k+1], b[i].Code[k:k+1]) { // in place
+					return false
+				}
+				continue
+			}
 			u, v := a[i].Code[k], b[i].Code[k]
 			u.MBScope, v.MBScope = 0, 0
 			if !reflect.DeepEqual(u, v) {
