@@ -23,9 +23,10 @@ type Cache struct {
 	// relaxed: the (test, semantics) whose relaxed job is part of the run (Plan):
 	// their tso and sc jobs take the pairs from its full search.
 	relaxed map[relaxedKey]bool
-	// Searches and Shared count the searches run and those served by another's;
-	// Compiles the programs compiled (the others are shared: Cache.compile).
-	Searches, Shared, Compiles int
+	// Searches and Shared count the searches run and those served by another's,
+	// States the states the searches run stored; Compiles the programs compiled
+	// (the others are shared: Cache.compile).
+	Searches, Shared, States, Compiles int
 }
 
 type relaxedKey struct {
@@ -88,6 +89,11 @@ func (c *Cache) get(t *litmus.Test, key string, p *model.Program, same func(p, q
 	c.Searches++
 	c.mu.Unlock()
 	e.r, e.err = search()
+	if e.r != nil {
+		c.mu.Lock()
+		c.States += e.r.States
+		c.mu.Unlock()
+	}
 	close(e.done)
 	return e.r, e.err
 }
