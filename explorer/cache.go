@@ -23,8 +23,10 @@ type Cache struct {
 	// relaxed: the (test, semantics) whose relaxed job is part of the run (Plan):
 	// their tso and sc jobs take the pairs from its full search.
 	relaxed map[relaxedKey]bool
-	// Searches and Shared count the searches run and those served by another's.
-	Searches, Shared int
+	// Searches and Shared count the searches run and those served by another's,
+	// States the states the searches run stored; Compiles the programs compiled
+	// (the others are shared: Cache.compile).
+	Searches, Shared, States, Compiles int
 }
 
 type relaxedKey struct {
@@ -87,6 +89,11 @@ func (c *Cache) get(t *litmus.Test, key string, p *model.Program, same func(p, q
 	c.Searches++
 	c.mu.Unlock()
 	e.r, e.err = search()
+	if e.r != nil {
+		c.mu.Lock()
+		c.States += e.r.States
+		c.mu.Unlock()
+	}
 	close(e.done)
 	return e.r, e.err
 }
@@ -154,9 +161,10 @@ type compiled struct {
 }
 
 // compile is model.Compile, shared by the jobs of a test: a program serves every
-// semantics that agrees with its own on the switches it read (model.Program.Under),
-// so the four presets of a test often compile once or twice, and a tso job and
-// the relaxed job of its preset share the relaxed program.
+// semantics that agrees with its own on the switches it read (model.Program.Under;
+// on sc and tso, the switches that widen MB scopes aside: ExecutionsUnder), so the
+// four presets of a test often compile once or twice, and a tso job and the
+// relaxed job of its preset share the relaxed program.
 func (c *Cache) compile(j Job, hw spec.HW, opts []model.Option) (*model.Program, error) {
 	if c == nil {
 		return model.Compile(j.Test, j.Sem, hw, opts...)
@@ -164,7 +172,7 @@ func (c *Cache) compile(j Job, hw spec.HW, opts []model.Option) (*model.Program,
 	c.mu.Lock()
 	for _, e := range c.programs[j.Test] {
 		if e.hw == hw && e.exploit == j.Exploit {
-			if p := e.p.Under(j.Sem); p != nil {
+			if p := e.p.ExecutionsUnder(j.Sem); p != nil {
 				c.mu.Unlock()
 				return p, nil
 			}
@@ -180,6 +188,7 @@ func (c *Cache) compile(j Job, hw spec.HW, opts []model.Option) (*model.Program,
 		c.programs = map[*litmus.Test][]compiled{}
 	}
 	c.programs[j.Test] = append(c.programs[j.Test], compiled{hw, j.Exploit, p})
+	c.Compiles++
 	c.mu.Unlock()
 	return p, nil
 }
