@@ -20,6 +20,7 @@ type genFlags struct {
 	out                                string
 	max                                int
 	seed                               int64
+	plain                              int
 }
 
 func newGenCmd() *cobra.Command {
@@ -50,11 +51,15 @@ func newGenCmd() *cobra.Command {
 			`allocate), e.g. SB+fence+shared+remote, MP+sync+lock+alloc+local. Each file has a doc string, a `+
 			`Generator= line with its parameters, and no expect lines. Tests whose program equals an earlier `+
 			`one's are dropped. --max N keeps a sample of N drawn with --seed. Without --out the files are `+
-			`printed to standard output.`, 80) + "\n" + exitStatusHelp("the family was written", ""),
+			`printed to standard output.`, 80) + "\n" + wrapText(`--plain N writes instead the plain family: N tests like `+
+			`diy7's x86 shapes (SB, MP, LB, 2+2W, R, S, WRC, IRIW), varied with an observer and extra loads and `+
+			`stores, every process in a lock_all epoch of one allocate_shared window with plain accesses only; `+
+			`--seed draws the variants (the benchmarks use 1,000 tests, seed 1).`, 80) + "\n" + exitStatusHelp("the family was written", ""),
 		Example: `  rmacheck gen --out fam                                    # 256 tests, one sync for all processes
   rmacheck gen --mix --out bench/generated                   # the family of make gen (1834 tests)
   rmacheck gen --shape SB,MP --sync fence,pscw --flavor allocate_shared --locality remote
-  rmacheck gen --target literal,computed --out fam           # each test also with its target ranks in registers`,
+  rmacheck gen --target literal,computed --out fam           # each test also with its target ranks in registers
+  rmacheck gen --plain 1000 --out plain                      # the plain family of the benchmarks`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runGen(cmd, f) },
 	}
@@ -67,18 +72,44 @@ func newGenCmd() *cobra.Command {
 	fl.BoolVar(&f.mix, "mix", false, "give each process its own non-collective sync (the cross product over processes)")
 	fl.StringVar(&f.out, "out", "", "directory to write NAME.lit files into (created if needed)")
 	fl.IntVar(&f.max, "max", 0, "keep a sample of at most N tests (0: all)")
-	fl.Int64Var(&f.seed, "seed", 1, "seed of the --max sample")
+	fl.Int64Var(&f.seed, "seed", 1, "seed of the --max sample (and of the --plain variants)")
+	fl.IntVar(&f.plain, "plain", 0, "write N tests of the plain family instead (diy7's x86 shapes with plain accesses in lock_all, varied)")
 	return cmd
+}
+
+// family is the family the flags ask for: the plain family with --plain, which
+// takes none of the shapes family's lists, else the cross product of the lists.
+func family(cmd *cobra.Command, f genFlags) ([]gen.FamilyTest, error) {
+	if f.plain == 0 {
+		fam, err := gen.Family(gen.FamilyOptions{Shapes: f.shapes, Syncs: f.syncs, Flavors: f.flavors,
+			Localities: f.localities, Targets: f.targets, Mix: f.mix, Max: f.max, Seed: f.seed})
+		if err != nil {
+			return nil, usageErrorf("%v", err)
+		}
+		return fam, nil
+	}
+	for _, name := range []string{"shape", "sync", "flavor", "locality", "target", "mix", "max"} {
+		if cmd.Flags().Changed(name) {
+			return nil, usageErrorf("--plain: --%s is a choice of the shapes family; the plain family takes only --seed and --out", name)
+		}
+	}
+	fam, err := gen.PlainFamily(f.plain, f.seed)
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	return fam, nil
 }
 
 func runGen(cmd *cobra.Command, f genFlags) error {
 	if err := atLeast("max", f.max, 0, "0: every test"); err != nil {
 		return err
 	}
-	fam, err := gen.Family(gen.FamilyOptions{Shapes: f.shapes, Syncs: f.syncs, Flavors: f.flavors,
-		Localities: f.localities, Targets: f.targets, Mix: f.mix, Max: f.max, Seed: f.seed})
+	if err := atLeast("plain", f.plain, 0, "0: the shapes family"); err != nil {
+		return err
+	}
+	fam, err := family(cmd, f)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return err
 	}
 	out := cmd.OutOrStdout()
 	if f.out == "" {
