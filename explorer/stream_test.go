@@ -10,7 +10,7 @@ import (
 
 // TestQueueClaims: the queue of a Stream hands out every job once; a worker keeps
 // to its test's jobs, in order, and takes the next test not yet started when they
-// are taken; only when every test has started does it help, with the last untaken
+// are taken; only when every test has started does it help, with the next untaken
 // job of the test with the most left (the first such test on a tie).
 func TestQueueClaims(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -58,8 +58,7 @@ func TestQueueClaims(t *testing.T) {
 					wantOK = false
 					break
 				}
-				last := len(untaken[most]) - 1
-				want, untaken[most] = untaken[most][last], untaken[most][:last]
+				want, untaken[most] = untaken[most][0], untaken[most][1:]
 			}
 			before := own[w]
 			got, ok := q.claim(&own[w])
