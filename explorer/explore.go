@@ -36,8 +36,10 @@ type Options struct {
 	// Workers is how many goroutines may expand one search's states (0 or 1: one).
 	// A search runs them on its breadth-first levels of more than parallelLevel
 	// states; smaller searches stay sequential, so their witnesses are those of a
-	// sequential run.
+	// sequential run. In a Stream, only as many as its CPUs left free (cpus).
 	Workers int
+	// cpus, set by Stream, are the run's CPUs its workers leave free.
+	cpus *cpus
 	// Memory, when not nil, bounds the bytes the searches that share it may hold
 	// (their visited sets): a search that would pass it stops with ErrMemoryLimit.
 	Memory *Budget
@@ -239,16 +241,17 @@ func (e *search) run() error {
 	workers := []*worker{e.newWorker()}
 	for lo, hi := root, root+1; lo < hi; lo, hi = hi, e.seen.size() {
 		e.checking = e.unfound.Load() > 0
-		if e.opt.Workers <= 1 || hi-lo < e.parallelLevel() {
+		if helpers := e.helpers(hi - lo); helpers == 0 {
 			w := workers[0]
 			for idx := lo; idx < hi && e.stop.Load() == nil; idx++ {
 				e.expand(w, idx, func(st model.Step, next model.State) { e.insert(next, idx, st.Encode(), e.seen.hash(next)) })
 			}
 		} else {
-			for len(workers) < e.opt.Workers {
+			for len(workers) < 1+helpers {
 				workers = append(workers, e.newWorker())
 			}
-			e.expandLevel(workers, lo, hi)
+			e.expandLevel(workers[:1+helpers], lo, hi)
+			e.release(helpers)
 		}
 		e.seen.quiesce() // the level's readers are done
 		if err := e.stop.Load(); err != nil {
