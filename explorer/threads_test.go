@@ -100,11 +100,16 @@ func threadProgram(t testing.TB, shape string, n int, hw spec.HW) *model.Program
 
 // TestThreadShapesExact: on the thread-scaling shapes small enough for the plain
 // search, the reduced search (stubborn sets on) gives the plain one's verdict,
-// and its witnesses replay.
+// and its witnesses replay. IRIW with 5 processes has a reader that no outcome item
+// names (its loads are dead at once: stubborn.go's deadLoads).
 func TestThreadShapesExact(t *testing.T) {
 	for _, shape := range []string{"SB", "MPC", "IRIW"} {
+		n := 4
+		if shape == "IRIW" {
+			n = 5
+		}
 		for _, hw := range spec.HWModels {
-			p := threadProgram(t, shape, 4, hw)
+			p := threadProgram(t, shape, n, hw)
 			plain, err := explorer.Explore(p, explorer.Options{NoReduce: true})
 			if err != nil {
 				t.Fatal(err)
@@ -114,7 +119,7 @@ func TestThreadShapesExact(t *testing.T) {
 				t.Fatal(err)
 			}
 			if d := sameVerdict(plain, reduced); d != "" {
-				t.Errorf("%s4 %s: reduced search differs from plain (-plain +reduced):\n%s", shape, hw, d)
+				t.Errorf("%s%d %s: reduced search differs from plain (-plain +reduced):\n%s", shape, n, hw, d)
 			}
 			checkReplays(t, p, reduced)
 		}
@@ -158,9 +163,10 @@ func TestStubbornRandom(t *testing.T) {
 }
 
 // TestStubbornRingStates: with the stubborn sets, the thread-scaling shapes of 8
-// processes under tso store at most 20,000 states (SB 13,818, MPC 12,828, IRIW
-// 11,601); without them SB stores 3,772,561. States are deterministic: this is no
-// timing. The growth from 7 to 8 processes stays under 3x.
+// processes under tso store at most 12,000 states (SB 1,850, MPC 10,025, IRIW 155:
+// its readers beyond the condition's two read dead values); without them SB
+// stores 3,772,561. States are deterministic: this is no timing. The growth from 7
+// to 8 processes stays under 2.5x.
 func TestStubbornRingStates(t *testing.T) {
 	for _, shape := range []string{"SB", "MPC", "IRIW"} {
 		r7, err := explorer.Explore(threadProgram(t, shape, 7, spec.TSO), explorer.Options{MaxStates: 100_000})
@@ -171,8 +177,8 @@ func TestStubbornRingStates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r8.States > 20_000 || r8.States > 3*r7.States {
-			t.Errorf("%s: %d states at 7 processes, %d at 8: want at most 20,000 and growth under 3x", shape, r7.States, r8.States)
+		if r8.States > 12_000 || 2*r8.States > 5*r7.States {
+			t.Errorf("%s: %d states at 7 processes, %d at 8: want at most 12,000 and growth under 2.5x", shape, r7.States, r8.States)
 		}
 	}
 }

@@ -76,12 +76,19 @@ type stubborn struct {
 	// dep[q][j][r]: the instructions of process r dependent on instruction j of q
 	// (for r == q: those that can be enabled with it)
 	dep [][][]uint64
+	// pair[q][j][r]: the instructions of r that are a candidate pair of §7 with
+	// instruction j of q (conflict.go): dependent for the pair checks only
+	pair [][][]uint64
 	// cellMask[q][j]: the cells instruction j touches (overlaps included); 0 none
 	cellMask [][]uint64
 	// access[r][c]: the plain accesses of r to cells overlapping cell c
 	access  [][]uint64
 	stores  []uint64 // per process: its plain stores
 	overlap []uint64 // per cell: the cells overlapping it
+	// deadLoads[q]: q's loads whose register nothing reads (no instruction of q, no
+	// outcome item): the value they read is dead at once (the live-variable
+	// quotient drops it, live.go), so which store they read does not matter.
+	deadLoads []uint64
 }
 
 // stubbornReduction computes the dependence of the stubborn sets, when the program
@@ -94,10 +101,11 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 	quietLockAll := c.quietLockAll()
 	n := p.NProcs
 	sb := &stubborn{
-		kind: make([][]stubKind, n), global: make([]uint64, n), dep: make([][][]uint64, n),
+		kind: make([][]stubKind, n), global: make([]uint64, n), dep: make([][][]uint64, n), pair: make([][][]uint64, n),
 		cellMask: make([][]uint64, n), access: make([][]uint64, n), stores: make([]uint64, n), overlap: overlap,
 	}
 	must := c.mustPrecede()
+	sb.deadLoads = c.deadLoads()
 	for q := range p.Procs {
 		code := p.Procs[q].Code
 		sb.kind[q] = make([]stubKind, len(code))
@@ -134,9 +142,9 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 	}
 	for q := range p.Procs {
 		code := p.Procs[q].Code
-		sb.dep[q] = make([][]uint64, len(code))
+		sb.dep[q], sb.pair[q] = make([][]uint64, len(code)), make([][]uint64, len(code))
 		for j := range code {
-			sb.dep[q][j] = make([]uint64, n)
+			sb.dep[q][j], sb.pair[q][j] = make([]uint64, n), make([]uint64, n)
 			a := &code[j]
 			for r := range p.Procs {
 				for i := range p.Procs[r].Code {
@@ -151,14 +159,50 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 						}
 						continue
 					}
-					if sb.kind[q][j] == stubPlain && sb.kind[r][i] == stubPlain && (cellsConflict(sb, q, j, r, i, a, b) || cand[[4]int{q, j, r, i}]) {
+					if sb.kind[q][j] != stubPlain || sb.kind[r][i] != stubPlain {
+						continue
+					}
+					dead := sb.deadLoads[q]&(1<<uint(j)) != 0 || sb.deadLoads[r]&(1<<uint(i)) != 0
+					// under tso a store writes its own buffer: its drain is what conflicts
+					buffered := p.HW == spec.TSO && (a.Kind == KPlainStore || b.Kind == KPlainStore)
+					if cellsConflict(sb, q, j, r, i, a, b) && !dead && !buffered {
 						sb.dep[q][j][r] |= 1 << uint(i)
+					}
+					if cand[[4]int{q, j, r, i}] {
+						sb.pair[q][j][r] |= 1 << uint(i)
 					}
 				}
 			}
 		}
 	}
 	p.stub = sb
+}
+
+// deadLoads is, per process, its loads whose register no instruction of the
+// process reads and no outcome item names. Such a load commutes with another
+// process's store or drain of its cell up to the quotient: the two orders differ in
+// the load's register only, which DropDead zeroes in both (it is dead the moment
+// it is written). The pair checks still see it (candidate pairs stay dependent).
+func (c *compiler) deadLoads() []uint64 {
+	p := c.p
+	out := make([]uint64, p.NProcs)
+	for q := range p.Procs {
+		var read uint32
+		for _, o := range p.Out {
+			if o.Proc == q {
+				read |= 1 << uint(o.Reg)
+			}
+		}
+		for k := range p.Procs[q].Code {
+			read |= readRegs(&p.Procs[q].Code[k])
+		}
+		for k := range p.Procs[q].Code {
+			if in := &p.Procs[q].Code[k]; in.Kind == KPlainLoad && writeRegs(in)&read == 0 {
+				out[q] |= 1 << uint(k)
+			}
+		}
+	}
+	return out
 }
 
 // cellsConflict: two plain accesses overlap and one of them stores.
@@ -253,7 +297,7 @@ func (p *Program) stubClose(s State, done *[MaxProcs]uint64, enabled *stubSet, s
 					// drain that may write it, the process's own accesses to it
 					c := int(s[l.TSOBuf[q]])
 					for r := 0; r < p.NProcs; r++ {
-						t.instr[r] |= sb.access[r][c] &^ done[r]
+						t.instr[r] |= sb.access[r][c] &^ (done[r] | sb.deadLoads[r])
 						if r != q && p.drainCells(s, r, done[r])&sb.overlap[c] != 0 {
 							t.drain |= 1 << uint(r)
 						}
@@ -283,8 +327,10 @@ func (p *Program) stubClose(s State, done *[MaxProcs]uint64, enabled *stubSet, s
 				case stubPlain:
 					cells := sb.cellMask[q][j]
 					for r := 0; r < p.NProcs; r++ {
-						t.instr[r] |= sb.dep[q][j][r] &^ done[r]
-						if p.HW == spec.TSO && p.drainCells(s, r, done[r])&cells != 0 {
+						// a pair partner enabled here is concurrent with it here, where
+						// checkConflicts sees the pair: no later state need show it
+						t.instr[r] |= sb.dep[q][j][r]&^done[r] | sb.pair[q][j][r]&^(done[r]|enabled.instr[r])
+						if p.HW == spec.TSO && sb.deadLoads[q]&(1<<uint(j)) == 0 && p.drainCells(s, r, done[r])&cells != 0 {
 							t.drain |= 1 << uint(r)
 						}
 					}
