@@ -1,6 +1,7 @@
 package explorer_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -266,5 +267,40 @@ func BenchmarkPlainWRC0815(b *testing.B) {
 	b.ReportMetric(float64(r.States)/r.Time.Seconds(), "states/s")
 	if kb := peakRSSKB(); kb > 0 {
 		b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
+	}
+}
+
+// BenchmarkThreads runs the thread-scaling shapes of issue 22 (threadShape: an SB
+// ring, a message chain MPC, IRIW with n-2 readers) under mpi-4.1, hw tso, for
+// n = 4 to 12, with the stubborn sets (model/stubborn.go) and, under "nostubborn",
+// without them: the stored states (the aim: growth of at most 2.5x a process), the
+// CPU seconds of one search and the peak resident memory. A search stops at 20 M
+// states. Pick sizes with -bench, e.g. 'Threads/SB/.*/8$'.
+func BenchmarkThreads(b *testing.B) {
+	for _, shape := range []string{"SB", "MPC", "IRIW"} {
+		for _, mode := range []string{"stubborn", "nostubborn"} {
+			for n := 4; n <= 12; n++ {
+				b.Run(shape+"/"+mode+"/"+strconv.Itoa(n), func(b *testing.B) {
+					p := threadProgram(b, shape, n, spec.TSO)
+					opt := explorer.Options{MaxStates: 20_000_000, NoStubborn: mode == "nostubborn"}
+					var r *explorer.Result
+					var err error
+					start := cpuTime()
+					for i := 0; i < b.N; i++ {
+						var limit *explorer.ErrStateLimit
+						if r, err = explorer.Explore(p, opt); errors.As(err, &limit) {
+							b.Skipf("%v (%.1f CPU s)", err, (cpuTime() - start).Seconds())
+						} else if err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric((cpuTime()-start).Seconds()/float64(b.N), "cpu-s")
+					b.ReportMetric(float64(r.States), "states")
+					if kb := peakRSSKB(); kb > 0 {
+						b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
+					}
+				})
+			}
+		}
 	}
 }

@@ -27,6 +27,9 @@ type Options struct {
 	// and the live-variable quotient (model.Program.DropDead): the plain search
 	// visits every interleaving and keeps every value.
 	NoReduce bool
+	// NoStubborn turns off the stubborn sets alone (model/stubborn.go), for
+	// measuring them; NoReduce turns them off too.
+	NoStubborn bool
 	// NoConflicts turns off the conflict and race checks (for measuring their cost).
 	NoConflicts bool
 	// ABI: the alignments E-ALIGN checks, for Job.Run's compile (zero: x86-64).
@@ -305,7 +308,7 @@ func (e *search) expand(w *worker, idx int, store func(model.Step, model.State))
 		e.checkConflicts(idx, cur)
 	}
 	n := 0
-	p.Successors(cur, w.scratch, !e.opt.NoReduce, w.rec, func(st model.Step, next model.State) {
+	p.SuccessorsWith(cur, w.scratch, e.reduction(), w.rec, func(st model.Step, next model.State) {
 		n++
 		w.trans++
 		e.quotient(next)
@@ -322,6 +325,17 @@ func (e *search) expand(w *worker, idx int, store func(model.Step, model.State))
 	if n == 0 {
 		e.final(idx, cur)
 	}
+}
+
+// reduction is the reductions the options leave on.
+func (e *search) reduction() model.Reduction {
+	switch {
+	case e.opt.NoReduce:
+		return model.ReduceNone
+	case e.opt.NoStubborn:
+		return model.ReduceSingletons
+	}
+	return model.ReduceAll
 }
 
 // quotient drops the dead values of a state before it is stored (the reduced

@@ -75,6 +75,7 @@ func (c *compiler) compile() error {
 		c.localSteps(i)
 	}
 	c.independenceReduction(c.cellOverlaps())
+	c.stubbornReduction(c.cellOverlaps())
 	c.buildLiveness()
 	if p.ABI.Name == "" {
 		p.ABI = X8664

@@ -294,6 +294,8 @@ type Program struct {
 	// drainIndep[proc][cell]: what must have happened before the reduction may take
 	// a drain of proc's store to cell alone (tso).
 	drainIndep [][]independence
+	// stub: the stubborn sets' dependence (stubborn.go); nil when out of their scope
+	stub *stubborn
 	// slotIndep[k], when not nil: what must have happened before the reduction may
 	// take the perform of RMA slot k alone.
 	slotIndep []*independence
