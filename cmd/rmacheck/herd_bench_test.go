@@ -26,7 +26,9 @@ import (
 // gen --herd; rmacheck runs this test binary as rmacheck (RMACHECK_AS_MAIN) with
 // `run --hw tso -j 1 --json`, once with --sem mpi-4.1 and once with every preset. Each
 // run is a child process, so its CPU time (user+sys) and peak RSS are its own
-// (wait4's rusage). Bounds, as in the issue: a series of a shape stops for a tool
+// (wait4's rusage; Linux keeps in a child's ru_maxrss the resident size of the
+// address space it had before exec, the forking benchmark's, so an RSS figure at
+// or below this process's own, 15-40 MiB, is that floor and not the child's). Bounds, as in the issue: a series of a shape stops for a tool
 // once one of its runs passes 60 CPU-s or 8 GiB (RMACHECK_HERD_MEM; rmacheck
 // --max-memory, herd7 ulimit -v; no --max-states), or RMACHECK_HERD_TIMEOUT
 // (default 120s; 30m for the plain family's one run over every test) of wall time.
