@@ -112,7 +112,7 @@ func (m *machine) loop(r *rank, opt Options, h *histogram, st *batchStats) {
 
 // busy is how long a rank spins for the others at a batch's end before it first
 // yields its CPU: spinUntil's, and more for a longer batch, whose record is longer.
-func (m *machine) busy() int { return spinsBeforeYield * (1 + m.batch/16) }
+func (m *machine) busy() int { return spinsBeforeYield * (1 + m.batch/64) }
 
 // resetOwn puts the memory words rank r owns back to their initial values in copies
 // 0..k-1. Each rank resets its own, as each MPI process initializes its own window:
