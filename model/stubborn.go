@@ -56,17 +56,21 @@ import (
 //
 // The rule applies only to programs where that dependence is all there is:
 // independenceAllowed (no guards, loops, speculation, frees, shared_query, tests,
-// origin buffers, separate windows, nostore, weak_progress), no RMA operations and
-// no remote load/store as RMA (nothing but plain accesses and drains touches a
-// cell), no computed targets, no assertions acted on.
+// origin buffers, separate windows, nostore, weak_progress), no RMA calls (put,
+// get, accumulates), no computed targets, no ranges, no assertions acted on.
+// Remote loads and stores as RMA (ls_is_rma, preset A) are in scope: a remote
+// load is a plain load of the public copy, a remote store's perform a transition
+// of its own, flush and unlock_all wait for the performs (stubborn_rma.go).
 
 // stubKind classifies an instruction for the stubborn sets.
 type stubKind uint8
 
 const (
-	stubGlobal stubKind = iota // depends on anything: no stubborn set while it is to run
-	stubPlain                  // plain load or store
-	stubQuiet                  // touches only its process (and commuting lock bits)
+	stubGlobal   stubKind = iota // depends on anything: no stubborn set while it is to run
+	stubPlain                    // plain load or store
+	stubQuiet                    // touches only its process (and commuting lock bits)
+	stubIssue                    // a remote store's issue under ls_is_rma (stubborn_rma.go)
+	stubComplete                 // flush or unlock_all completing remote stores (stubborn_rma.go)
 )
 
 // stubborn is what the stubborn sets need, computed at compile time.
@@ -89,6 +93,7 @@ type stubborn struct {
 	// outcome item): the value they read is dead at once (the live-variable
 	// quotient drops it, live.go), so which store they read does not matter.
 	deadLoads []uint64
+	rma       *stubRMA // the slots and RMA pairs (stubborn_rma.go)
 }
 
 // stubbornReduction computes the dependence of the stubborn sets, when the program
@@ -113,8 +118,11 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 		sb.access[q] = make([]uint64, len(p.Cells))
 		for j := range code {
 			in := &code[j]
+			rk, isRMA := c.stubRMAKind(in)
 			switch {
-			case in.Kind == KPlainLoad || in.Kind == KPlainStore:
+			case isRMA:
+				sb.kind[q][j] = rk
+			case in.Kind == KPlainLoad || in.Kind == KPlainStore || in.Kind == KRemoteLoad:
 				sb.kind[q][j] = stubPlain
 				sb.cellMask[q][j] = overlap[in.Cell]
 				for cl := range p.Cells {
@@ -175,6 +183,7 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 			}
 		}
 	}
+	c.stubRMAReduction(sb, overlap)
 	p.stub = sb
 }
 
@@ -213,7 +222,7 @@ func cellsConflict(sb *stubborn, q, j, r, i int, a, b *Instr) bool {
 // stubbornAllowed: the program is in the stubborn sets' scope (see above).
 func (c *compiler) stubbornAllowed() bool {
 	p := c.p
-	if !c.independenceAllowed() || len(p.Slots) > 0 || p.Exploit || c.attachesOrDetaches() || p.NProcs > MaxProcs {
+	if !c.independenceAllowed() || (len(p.Slots) > 0 && !c.stubRMAAllowed()) || p.Exploit || c.attachesOrDetaches() || p.NProcs > MaxProcs {
 		return false
 	}
 	for q := range p.Procs {
@@ -222,7 +231,7 @@ func (c *compiler) stubbornAllowed() bool {
 		}
 		for k := range p.Procs[q].Code {
 			in := &p.Procs[q].Code[k]
-			if in.Kind == KRemoteLoad || in.Kind == KRemoteStore || in.Computed != nil || in.Elems != nil {
+			if in.Kind == KRMA || in.Computed != nil || in.Elems != nil {
 				return false
 			}
 		}
@@ -258,6 +267,19 @@ func (c *compiler) quietLockAll() []bool {
 type stubSet struct {
 	instr [MaxProcs]uint64
 	drain uint32
+	perf  uint64 // performs of slots (stubborn_rma.go)
+	// visAdded: the processes all of whose transitions are in the set (the
+	// visibility rule of stubborn_rma.go added them)
+	visAdded uint32
+}
+
+// count is the number of t's transitions enabled (in enabled).
+func (t *stubSet) count(enabled *stubSet) int {
+	k := bits.OnesCount32(t.drain&enabled.drain) + bits.OnesCount64(t.perf&enabled.perf)
+	for q := range t.instr {
+		k += bits.OnesCount64(t.instr[q] & enabled.instr[q])
+	}
+	return k
 }
 
 // drainCells are the cells a drain of process r may write from s on: those in its
@@ -277,17 +299,30 @@ func (p *Program) drainCells(s State, r int, done uint64) uint64 {
 // stubClose closes the set seeded with one enabled transition (the drain of
 // seedDrain when >= 0, else instruction seedInstr of seedProc) and returns it, or
 // false when the closure meets what it cannot bound (see above).
-func (p *Program) stubClose(s State, done *[MaxProcs]uint64, enabled *stubSet, seedProc, seedInstr int, seedDrain bool) (stubSet, bool) {
+func (p *Program) stubClose(s State, done *[MaxProcs]uint64, enabled *stubSet, live uint64, unsettled *stubUnsettled, bound int, seedProc, seedInstr int, seedDrain bool) (stubSet, bool) {
 	sb := p.stub
 	l := &p.Layout
 	var t, seen stubSet
-	if seedDrain {
+	switch {
+	case seedDrain:
 		t.drain = 1 << uint(seedProc)
-	} else {
+	case seedProc < 0:
+		t.perf = 1 << uint(seedInstr)
+	default:
 		t.instr[seedProc] = 1 << uint(seedInstr)
 	}
 	for changed := true; changed; {
 		changed = false
+		for m := t.perf &^ seen.perf; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros64(m)
+			seen.perf |= 1 << uint(k)
+			changed = true
+			if enabled.perf&(1<<uint(k)) != 0 {
+				p.stubClosePerform(s, &t, done, live, k)
+			} else if live&(1<<uint(k)) != 0 {
+				t.instr[p.Slots[k].Proc] |= 1 << uint(sb.rma.slotIssue[k]) // not issued: its issue enables it
+			}
+		}
 		for q := 0; q < p.NProcs; q++ {
 			if d := uint32(1) << uint(q); t.drain&d != 0 && seen.drain&d == 0 {
 				seen.drain |= d
@@ -302,6 +337,9 @@ func (p *Program) stubClose(s State, done *[MaxProcs]uint64, enabled *stubSet, s
 							t.drain |= 1 << uint(r)
 						}
 					}
+					if sb.rma != nil {
+						t.perf |= sb.slotsOnCells(live, sb.overlap[c])
+					}
 				} else {
 					t.instr[q] |= sb.stores[q] &^ done[q] // one of them must run first
 				}
@@ -312,6 +350,11 @@ func (p *Program) stubClose(s State, done *[MaxProcs]uint64, enabled *stubSet, s
 				changed = true
 				if enabled.instr[q]&(1<<uint(j)) == 0 {
 					nes, drain, ok := p.stubEnabling(s, q, j, done[q])
+					if !ok && sb.kind[q][j] == stubComplete && p.Procs[q].Code[j].Blockers&^done[q] == 0 {
+						// it waits for its process's operations to be performed (R4)
+						nes, drain, ok = 0, false, true
+						t.perf |= sb.rma.slotsOf[q] & live
+					}
 					if !ok {
 						return t, false
 					}
@@ -326,6 +369,9 @@ func (p *Program) stubClose(s State, done *[MaxProcs]uint64, enabled *stubSet, s
 					return t, false
 				case stubPlain:
 					cells := sb.cellMask[q][j]
+					if sb.rma != nil {
+						t.perf |= sb.slotsOnCells(live, cells)
+					}
 					for r := 0; r < p.NProcs; r++ {
 						// a pair partner enabled here is concurrent with it here, where
 						// checkConflicts sees the pair: no later state need show it
@@ -334,13 +380,19 @@ func (p *Program) stubClose(s State, done *[MaxProcs]uint64, enabled *stubSet, s
 							t.drain |= 1 << uint(r)
 						}
 					}
-				case stubQuiet:
+				case stubQuiet, stubIssue, stubComplete:
 					t.instr[q] |= sb.dep[q][j][q] &^ done[q]
 					if p.HW == spec.TSO && p.drainCells(s, q, done[q]) != 0 {
 						t.drain |= 1 << uint(q)
 					}
 				}
 			}
+		}
+		if !changed && sb.rma != nil && p.stubPairsClose(s, &t, done, enabled, live, unsettled) {
+			changed = true
+		}
+		if changed && t.count(enabled) >= bound {
+			return t, false // no smaller than the best set found
 		}
 	}
 	return t, true
@@ -393,35 +445,47 @@ func (p *Program) stubbornSuccessor(s, scratch State, rec *Record, emit func(Ste
 		}
 		for m := ^done[q] & (1<<uint(len(p.Procs[q].Code)) - 1); m != 0; m &= m - 1 {
 			j := bits.TrailingZeros64(m)
-			if p.ready(s, q, j, done[q]) {
+			if p.ready(s, q, j, done[q]) && (sb.kind[q][j] != stubComplete || !p.completeBlocked(s, q, &p.Procs[q].Code[j])) {
 				enabled.instr[q] |= 1 << uint(j)
 				total++
 			}
 		}
+	}
+	var live uint64
+	var unsettled stubUnsettled
+	if sb.rma != nil {
+		live = p.slotsLive(s, &done)
+		enabled.perf = p.slotsPending(s)
+		total += bits.OnesCount64(enabled.perf)
 	}
 	best, bestN := stubSet{}, total
 	try := func(t stubSet, ok bool) {
 		if !ok {
 			return
 		}
-		k := bits.OnesCount32(t.drain & enabled.drain)
-		for q := 0; q < p.NProcs; q++ {
-			k += bits.OnesCount64(t.instr[q] & enabled.instr[q])
-		}
-		if k < bestN {
+		if k := t.count(&enabled); k < bestN {
 			best, bestN = t, k
 		}
 	}
+	for m := enabled.perf; m != 0 && bestN > 1; m &= m - 1 {
+		try(p.stubClose(s, &done, &enabled, live, &unsettled, bestN, -1, bits.TrailingZeros64(m), false))
+	}
 	for q := 0; q < p.NProcs && bestN > 1; q++ {
 		if enabled.drain&(1<<uint(q)) != 0 {
-			try(p.stubClose(s, &done, &enabled, q, 0, true))
+			try(p.stubClose(s, &done, &enabled, live, &unsettled, bestN, q, 0, true))
 		}
 		for m := enabled.instr[q]; m != 0 && bestN > 1; m &= m - 1 {
-			try(p.stubClose(s, &done, &enabled, q, bits.TrailingZeros64(m), false))
+			try(p.stubClose(s, &done, &enabled, live, &unsettled, bestN, q, bits.TrailingZeros64(m), false))
 		}
 	}
 	if bestN >= total {
 		return false
+	}
+	for m := best.perf & enabled.perf; m != 0; m &= m - 1 {
+		st := Step{Kind: StepPerform, Index: int8(bits.TrailingZeros64(m))}
+		if p.try(s, scratch, st, rec) {
+			emit(st, scratch)
+		}
 	}
 	for q := 0; q < p.NProcs; q++ {
 		if best.drain&enabled.drain&(1<<uint(q)) != 0 {

@@ -1,0 +1,272 @@
+package model
+
+import (
+	"math/bits"
+
+	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// Stubborn sets over remote loads and stores as RMA (ls_is_rma, preset A) in
+// passive-target lock_all epochs. A remote load reads the public copy of its cell
+// when it executes: for the stubborn sets it is a plain load (it conflicts with
+// the stores, drains and performs of the cell). A remote store is issued (a step of
+// its process that touches only the process's registers and the slot) and then
+// performed, a separate transition Perform(k) that writes the slot's cell: it is
+// dependent on every access, drain and perform that may touch an overlapping
+// cell, of any process. A perform not yet issued is disabled; its issue is its
+// necessary enabling set. flush and unlock_all on a window with operations
+// complete them (R4): a completing call is enabled once its process's operations
+// are performed, so a disabled one's enabling set is the pending performs of its
+// process; otherwise it touches its process's state (and the commuting
+// lock-holder bits) only.
+//
+// Completion ends an operation's concurrency with other accesses, which the
+// concurrency checks (§7) read: the pairs with an RMA side are decided on "live"
+// (issued or issuable, not yet completed), not on "enabled", so the plain
+// pair rule does not cover them. For those pairs the sets keep a visibility rule
+// (Valmari's condition for safety properties): for a pair c not concurrent in the
+// state and still able to become so (neither side executed or completed), vis(c)
+// is every transition of the two processes (instructions, the performs of their
+// operations, their drains), which are all the transitions that can change
+// whether either side is live or enabled. If T holds an enabled transition of
+// vis(c), T holds all of vis(c). Then along any path of steps outside T from the
+// state, either vis(c) is in T and no step changes c's sides (c stays not
+// concurrent), or T's enabled steps are outside vis(c): taking one first commutes
+// with the path and changes neither side, so a state where c is concurrent stays
+// reachable (by induction on the height of the state, as for the plain pairs).
+//
+// Not covered: RMA calls (put, get, accumulates: KRMA), computed targets, ranges,
+// locks, fences, PSCW, flush to MPI_PROC_NULL, assertions.
+
+// stubRMA is the part of the stubborn sets about slots and RMA pairs.
+type stubRMA struct {
+	slotCells []uint64 // per slot: the cells its perform may write (overlaps included)
+	slotIssue []int    // per slot: its issuing instruction
+	slotsOf   []uint64 // per process: its slots
+	pairs     []stubPair
+}
+
+// stubPair is a candidate pair of the concurrency checks with an RMA side.
+type stubPair struct {
+	cand   int
+	pa, pb int
+}
+
+// stubRMAAllowed: every slot is a remote store's (no RMA calls), none computed or
+// a range, at most 64 of them, and no assertion is made or acted on.
+func (c *compiler) stubRMAAllowed() bool {
+	p := c.p
+	if len(p.Slots) > 64 || len(p.Candidates) > maxStubPairs || !c.performReductionAllowed() {
+		return false
+	}
+	for _, sl := range p.Slots {
+		in := &p.Procs[sl.Proc].Code[sl.Instr]
+		if in.Kind != KRemoteStore || sl.Multi || in.Computed != nil || in.Elems != nil {
+			return false
+		}
+	}
+	for q := range p.Procs {
+		for k := range p.Procs[q].Code {
+			if p.Procs[q].Code[k].Kind == KRMA {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// stubRMAKind classifies a remote store's issue and a completing call; ok false
+// when the instruction is neither.
+// Without slots the calls keep their plain classification (a nocheck epoch's
+// unlock_all ends what the assertion checks look at, reduce.go).
+func (c *compiler) stubRMAKind(in *Instr) (stubKind, bool) {
+	if len(c.p.Slots) == 0 || in.GuardReg >= 0 || in.Asserts != 0 || in.TwoPhase || in.Computed != nil {
+		return 0, false
+	}
+	switch {
+	case in.Kind == KRemoteStore && in.Elems == nil:
+		return stubIssue, true
+	case in.Kind == KUnlockAll && !c.p.hasSeparate:
+		return stubComplete, true
+	case in.Kind == KFlush && (in.Op == litmus.OpFlushAll || in.Target >= 0):
+		return stubComplete, true
+	}
+	return 0, false
+}
+
+// stubRMAReduction computes the slots' cells and the RMA pairs.
+func (c *compiler) stubRMAReduction(sb *stubborn, overlap []uint64) {
+	p := c.p
+	r := &stubRMA{slotCells: make([]uint64, len(p.Slots)), slotIssue: make([]int, len(p.Slots)), slotsOf: make([]uint64, p.NProcs)}
+	for k, sl := range p.Slots {
+		r.slotCells[k] = overlap[p.Procs[sl.Proc].Code[sl.Instr].Cell]
+		r.slotIssue[k] = sl.Instr
+		r.slotsOf[sl.Proc] |= 1 << uint(k)
+	}
+	for ci, cd := range p.Candidates {
+		a, b := &p.accesses[cd.A], &p.accesses[cd.B]
+		if a.rma || b.rma {
+			r.pairs = append(r.pairs, stubPair{cand: ci, pa: a.proc, pb: b.proc})
+		}
+	}
+	sb.rma = r
+}
+
+// slotsLive: the slots whose perform is still to happen: pending, or idle with
+// its issue still to run (an issue that raised an error leaves it idle for good).
+func (p *Program) slotsLive(s State, done *[MaxProcs]uint64) uint64 {
+	var m uint64
+	for k, sl := range p.Slots {
+		if st := s[p.Layout.Slot[k]]; st == SlotPending || st == SlotIdle && done[sl.Proc]&(1<<uint(sl.Instr)) == 0 {
+			m |= 1 << uint(k)
+		}
+	}
+	return m
+}
+
+// slotsPending: the slots issued and not performed (their performs are enabled:
+// passive-target epochs, no progress rule, no accumulates).
+func (p *Program) slotsPending(s State) uint64 {
+	var m uint64
+	for k := range p.Slots {
+		if s[p.Layout.Slot[k]] == SlotPending {
+			m |= 1 << uint(k)
+		}
+	}
+	return m
+}
+
+// slotsOnCells: the live slots whose perform may write one of cells.
+func (sb *stubborn) slotsOnCells(live, cells uint64) uint64 {
+	var m uint64
+	for k := live; k != 0; k &= k - 1 {
+		i := bits.TrailingZeros64(k)
+		if sb.rma.slotCells[i]&cells != 0 {
+			m |= 1 << uint(i)
+		}
+	}
+	return m
+}
+
+// completeBlocked: a completing call whose operations are not all performed (R4).
+func (p *Program) completeBlocked(s State, q int, in *Instr) bool {
+	wl := &p.Layout.Win[in.Win]
+	if in.Kind == KUnlockAll {
+		return s[wl.LockAll+q] != 0 && p.pending(s, q, int(in.Win), anyOp)
+	}
+	all := in.Op == litmus.OpFlushAll
+	if !p.passiveEpoch(s, q, in, all) {
+		return false // it raises E-SYNC at once
+	}
+	return p.pending(s, q, int(in.Win), func(op *Instr, _ int) bool { return all || op.Target == in.Target })
+}
+
+// stubClosePerform adds to t what an enabled perform of slot k depends on: the
+// accesses of any process to an overlapping cell, the drains that may write one,
+// the other live performs on one.
+func (p *Program) stubClosePerform(s State, t *stubSet, done *[MaxProcs]uint64, live uint64, k int) {
+	sb := p.stub
+	cells := sb.rma.slotCells[k]
+	for r := 0; r < p.NProcs; r++ {
+		for c := cells; c != 0; c &= c - 1 {
+			t.instr[r] |= sb.access[r][bits.TrailingZeros64(c)] &^ done[r]
+		}
+		if p.HW == spec.TSO && p.drainCells(s, r, done[r])&cells != 0 {
+			t.drain |= 1 << uint(r)
+		}
+	}
+	t.perf |= sb.slotsOnCells(live, cells) &^ (1 << uint(k))
+}
+
+// maxStubPairs bounds the RMA pairs the stubborn sets follow (a bit each).
+const maxStubPairs = 256
+
+// stubUnsettled is the RMA pairs not settled in a state (stubPairSettled), one
+// bit each, computed at the first closure that needs them.
+type stubUnsettled struct {
+	known bool
+	m     [maxStubPairs / 64]uint64
+}
+
+func (p *Program) unsettledPairs(s State, done *[MaxProcs]uint64, u *stubUnsettled) *[maxStubPairs / 64]uint64 {
+	if !u.known {
+		u.known = true
+		for i, pr := range p.stub.rma.pairs {
+			if !p.stubPairSettled(s, pr.cand, done) {
+				u.m[i/64] |= 1 << uint(i%64)
+			}
+		}
+	}
+	return &u.m
+}
+
+// stubPairsClose applies the visibility rule to the RMA pairs not settled; it
+// reports whether t grew.
+func (p *Program) stubPairsClose(s State, t *stubSet, done *[MaxProcs]uint64, enabled *stubSet, live uint64, u *stubUnsettled) bool {
+	sb := p.stub
+	var procs uint32 // the processes with an enabled transition in t
+	for q := 0; q < p.NProcs; q++ {
+		if t.instr[q]&enabled.instr[q] != 0 || t.perf&enabled.perf&sb.rma.slotsOf[q] != 0 || t.drain&enabled.drain&(1<<uint(q)) != 0 {
+			procs |= 1 << uint(q)
+		}
+	}
+	grew := false
+	for w, m := range p.unsettledPairs(s, done, u) {
+		for ; m != 0; m &= m - 1 {
+			pr := &sb.rma.pairs[w*64+bits.TrailingZeros64(m)]
+			both := uint32(1)<<uint(pr.pa) | 1<<uint(pr.pb)
+			if procs&both == 0 || t.visAdded&both == both {
+				continue
+			}
+			grew = p.stubPairAdd(t, done, live, pr) || grew
+		}
+	}
+	return grew
+}
+
+// stubPairAdd adds vis(pr) to t: every transition of its two processes.
+func (p *Program) stubPairAdd(t *stubSet, done *[MaxProcs]uint64, live uint64, pr *stubPair) bool {
+	sb := p.stub
+	grew := false
+	for _, q := range [2]int{pr.pa, pr.pb} {
+		t.visAdded |= 1 << uint(q)
+		{
+			all := ^done[q] & (1<<uint(len(p.Procs[q].Code)) - 1)
+			perf := sb.rma.slotsOf[q] & live
+			var dr uint32
+			if p.HW == spec.TSO {
+				dr = 1 << uint(q)
+			}
+			if all&^t.instr[q] != 0 || perf&^t.perf != 0 || dr&^t.drain != 0 {
+				grew = true
+				t.instr[q] |= all
+				t.perf |= perf
+				t.drain |= dr
+			}
+		}
+	}
+	return grew
+}
+
+// stubPairSettled: the pair is concurrent in s (the checks flag it here), or can
+// never be again: a side executed (plain access, remote load), completed (an
+// operation) or issued without effect (an error).
+func (p *Program) stubPairSettled(s State, ci int, done *[MaxProcs]uint64) bool {
+	cand := &p.Candidates[ci]
+	a, b := &p.accesses[cand.A], &p.accesses[cand.B]
+	for _, x := range []*access{a, b} {
+		issued := done[x.proc]&(1<<uint(x.instr)) != 0
+		if x.slot >= 0 {
+			if st := s[p.Layout.Slot[x.slot]]; st == SlotCompleted || st == SlotIdle && issued { // completed, or its issue raised an error
+				return true
+			}
+		} else if issued {
+			return true
+		}
+	}
+	if b.rma && !a.rma {
+		a, b = b, a
+	}
+	return p.concurrent(s, cand, a, b, nil) != spec.NoRule
+}
