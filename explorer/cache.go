@@ -15,16 +15,41 @@ import (
 // tso and sc jobs of one preset need the same relaxed pair search: each is run once.
 // Entries belong to a test and are dropped with Forget when its jobs are done, so a
 // long run holds only the tests in flight. A Cache is safe for concurrent use; the
-// zero value is ready.
+// zero value is ready. Each test has a lock of its own (perTest): the workers of a
+// run are on different tests (Stream), and comparing programs (SameBehaviour)
+// under one lock for all made them wait for each other.
 type Cache struct {
-	mu       sync.Mutex
-	tests    map[*litmus.Test]map[string][]*cached
-	programs map[*litmus.Test][]compiled
+	mu    sync.Mutex
+	tests map[*litmus.Test]*perTest
 	// relaxed: the (test, semantics) whose relaxed job is part of the run (Plan):
 	// their tso and sc jobs take the pairs from its full search.
 	relaxed map[relaxedKey]bool
-	// Searches and Shared count the searches run and those served by another's.
-	Searches, Shared int
+	// Searches and Shared count the searches run and those served by another's,
+	// States the states the searches run stored; Compiles the programs compiled
+	// (the others are shared: Cache.compile).
+	Searches, Shared, States, Compiles int
+}
+
+// perTest is what the cache holds of one test, under its own lock.
+type perTest struct {
+	mu       sync.Mutex
+	searches map[string][]*cached
+	programs []compiled
+}
+
+// of returns the test's entry, made when missing.
+func (c *Cache) of(t *litmus.Test) *perTest {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tests == nil {
+		c.tests = map[*litmus.Test]*perTest{}
+	}
+	pt := c.tests[t]
+	if pt == nil {
+		pt = &perTest{searches: map[string][]*cached{}}
+		c.tests[t] = pt
+	}
+	return pt
 }
 
 type relaxedKey struct {
@@ -65,28 +90,24 @@ func (c *Cache) get(t *litmus.Test, key string, p *model.Program, same func(p, q
 	if c == nil {
 		return search()
 	}
-	c.mu.Lock()
-	if c.tests == nil {
-		c.tests = map[*litmus.Test]map[string][]*cached{}
-	}
-	m := c.tests[t]
-	if m == nil {
-		m = map[string][]*cached{}
-		c.tests[t] = m
-	}
-	for _, e := range m[key] {
+	pt := c.of(t)
+	pt.mu.Lock()
+	for _, e := range pt.searches[key] {
 		if same(e.p, p) {
-			c.Shared++
-			c.mu.Unlock()
+			pt.mu.Unlock()
+			c.count(&c.Shared)
 			<-e.done
 			return e.r, e.err
 		}
 	}
 	e := &cached{p: p, same: same, done: make(chan struct{})}
-	m[key] = append(m[key], e)
-	c.Searches++
-	c.mu.Unlock()
+	pt.searches[key] = append(pt.searches[key], e)
+	pt.mu.Unlock()
+	c.count(&c.Searches)
 	e.r, e.err = search()
+	if e.r != nil {
+		c.add(&c.States, e.r.States)
+	}
 	close(e.done)
 	return e.r, e.err
 }
@@ -98,7 +119,16 @@ func (c *Cache) Forget(t *litmus.Test) {
 	}
 	c.mu.Lock()
 	delete(c.tests, t)
-	delete(c.programs, t)
+	c.mu.Unlock()
+}
+
+// count adds one to a counter of c.
+func (c *Cache) count(n *int) { c.add(n, 1) }
+
+// add adds k to one of the cache's counters.
+func (c *Cache) add(n *int, k int) {
+	c.mu.Lock()
+	*n += k
 	c.mu.Unlock()
 }
 
@@ -154,32 +184,32 @@ type compiled struct {
 }
 
 // compile is model.Compile, shared by the jobs of a test: a program serves every
-// semantics that agrees with its own on the switches it read (model.Program.Under),
-// so the four presets of a test often compile once or twice, and a tso job and
-// the relaxed job of its preset share the relaxed program.
+// semantics that agrees with its own on the switches it read (model.Program.Under;
+// on sc and tso, the switches that widen MB scopes aside: ExecutionsUnder), so the
+// four presets of a test often compile once or twice, and a tso job and the
+// relaxed job of its preset share the relaxed program.
 func (c *Cache) compile(j Job, hw spec.HW, opts []model.Option) (*model.Program, error) {
 	if c == nil {
 		return model.Compile(j.Test, j.Sem, hw, opts...)
 	}
-	c.mu.Lock()
-	for _, e := range c.programs[j.Test] {
+	pt := c.of(j.Test)
+	pt.mu.Lock()
+	for _, e := range pt.programs {
 		if e.hw == hw && e.exploit == j.Exploit {
-			if p := e.p.Under(j.Sem); p != nil {
-				c.mu.Unlock()
+			if p := e.p.ExecutionsUnder(j.Sem); p != nil {
+				pt.mu.Unlock()
 				return p, nil
 			}
 		}
 	}
-	c.mu.Unlock()
+	pt.mu.Unlock()
 	p, err := model.Compile(j.Test, j.Sem, hw, opts...)
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	if c.programs == nil {
-		c.programs = map[*litmus.Test][]compiled{}
-	}
-	c.programs[j.Test] = append(c.programs[j.Test], compiled{hw, j.Exploit, p})
-	c.mu.Unlock()
+	pt.mu.Lock()
+	pt.programs = append(pt.programs, compiled{hw, j.Exploit, p})
+	pt.mu.Unlock()
+	c.count(&c.Compiles)
 	return p, nil
 }

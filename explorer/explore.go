@@ -27,6 +27,9 @@ type Options struct {
 	// and the live-variable quotient (model.Program.DropDead): the plain search
 	// visits every interleaving and keeps every value.
 	NoReduce bool
+	// NoStubborn turns off the stubborn sets alone (model/stubborn.go), for
+	// measuring them; NoReduce turns them off too.
+	NoStubborn bool
 	// NoConflicts turns off the conflict and race checks (for measuring their cost).
 	NoConflicts bool
 	// ABI: the alignments E-ALIGN checks, for Job.Run's compile (zero: x86-64).
@@ -36,8 +39,10 @@ type Options struct {
 	// Workers is how many goroutines may expand one search's states (0 or 1: one).
 	// A search runs them on its breadth-first levels of more than parallelLevel
 	// states; smaller searches stay sequential, so their witnesses are those of a
-	// sequential run.
+	// sequential run. In a Stream, only as many as its CPUs left free (cpus).
 	Workers int
+	// cpus, set by Stream, are the run's CPUs its workers leave free.
+	cpus *cpus
 	// Memory, when not nil, bounds the bytes the searches that share it may hold
 	// (their visited sets): a search that would pass it stops with ErrMemoryLimit.
 	Memory *Budget
@@ -239,16 +244,17 @@ func (e *search) run() error {
 	workers := []*worker{e.newWorker()}
 	for lo, hi := root, root+1; lo < hi; lo, hi = hi, e.seen.size() {
 		e.checking = e.unfound.Load() > 0
-		if e.opt.Workers <= 1 || hi-lo < e.parallelLevel() {
+		if helpers := e.helpers(hi - lo); helpers == 0 {
 			w := workers[0]
 			for idx := lo; idx < hi && e.stop.Load() == nil; idx++ {
 				e.expand(w, idx, func(st model.Step, next model.State) { e.insert(next, idx, st.Encode(), e.seen.hash(next)) })
 			}
 		} else {
-			for len(workers) < e.opt.Workers {
+			for len(workers) < 1+helpers {
 				workers = append(workers, e.newWorker())
 			}
-			e.expandLevel(workers, lo, hi)
+			e.expandLevel(workers[:1+helpers], lo, hi)
+			e.release(helpers)
 		}
 		e.seen.quiesce() // the level's readers are done
 		if err := e.stop.Load(); err != nil {
@@ -302,7 +308,7 @@ func (e *search) expand(w *worker, idx int, store func(model.Step, model.State))
 		e.checkConflicts(idx, cur)
 	}
 	n := 0
-	p.Successors(cur, w.scratch, !e.opt.NoReduce, w.rec, func(st model.Step, next model.State) {
+	p.SuccessorsWith(cur, w.scratch, e.reduction(), w.rec, func(st model.Step, next model.State) {
 		n++
 		w.trans++
 		e.quotient(next)
@@ -319,6 +325,17 @@ func (e *search) expand(w *worker, idx int, store func(model.Step, model.State))
 	if n == 0 {
 		e.final(idx, cur)
 	}
+}
+
+// reduction is the reductions the options leave on.
+func (e *search) reduction() model.Reduction {
+	switch {
+	case e.opt.NoReduce:
+		return model.ReduceNone
+	case e.opt.NoStubborn:
+		return model.ReduceSingletons
+	}
+	return model.ReduceAll
 }
 
 // quotient drops the dead values of a state before it is stored (the reduced

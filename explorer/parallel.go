@@ -88,3 +88,51 @@ func (e *search) expandBlock(w *worker, lo, hi int) *blockOut {
 	}
 	return out
 }
+
+// cpus are the CPUs of a run (Stream) that no goroutine of it is using: each of
+// Stream's workers holds one while it has jobs, and a search expands a large
+// level with more goroutines only when some are free. A level split while every
+// CPU is busy with another search is done no sooner and costs more CPU (each
+// successor is hashed and looked up twice, once by its worker and once by the
+// merge: 16% more for the plain family's largest test), so a run of many tests
+// splits only its last searches, when workers have run out of jobs. The zero
+// value has none free.
+type cpus struct{ free atomic.Int64 }
+
+// take takes up to n free CPUs and returns how many it took.
+func (c *cpus) take(n int) int {
+	for {
+		f := c.free.Load()
+		k := min(f, int64(n))
+		if k <= 0 {
+			return 0
+		}
+		if c.free.CompareAndSwap(f, f-k) {
+			return int(k)
+		}
+	}
+}
+
+// give returns n CPUs taken.
+func (c *cpus) give(n int) { c.free.Add(int64(n)) }
+
+// helpers is how many goroutines besides its own a search takes to expand a level
+// of n states: none below parallelLevel, else up to Options.Workers - 1, as many
+// as the run has CPUs free (any number when the search is not part of a run).
+// The caller gives them back (Options.cpus.give) when the level is done.
+func (e *search) helpers(n int) int {
+	if e.opt.Workers <= 1 || n < e.parallelLevel() {
+		return 0
+	}
+	if e.opt.cpus == nil {
+		return e.opt.Workers - 1
+	}
+	return e.opt.cpus.take(e.opt.Workers - 1)
+}
+
+// release gives back the helpers of a level.
+func (e *search) release(helpers int) {
+	if e.opt.cpus != nil {
+		e.opt.cpus.give(helpers)
+	}
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -126,6 +127,17 @@ func WindowLayout(t *litmus.Test, sem spec.Semantics, abi ABI) ([]Segment, []Loc
 		}
 	}
 	var locs []LocationAlign
+	typedAccesses(t, sem.Has(spec.AlignGuarantee), abi, func(in *litmus.Instr, la LocationAlign) {
+		la.Instr, la.Loc = instrText(in), litmus.LocString(*in.Loc)
+		locs = append(locs, la)
+	})
+	return segs, locs
+}
+
+// typedAccesses calls f with every access of t to a location that is not computed,
+// in program order, and its alignment with or without the guarantee (all but its
+// Instr and Loc texts, which f makes when it needs them).
+func typedAccesses(t *litmus.Test, guarantee bool, abi ABI, f func(in *litmus.Instr, la LocationAlign)) {
 	for proc, lp := range t.Procs {
 		for row, in := range lp.Code {
 			if in == nil || in.Loc == nil || in.ComputedTarget() {
@@ -135,35 +147,49 @@ func WindowLayout(t *litmus.Test, sem spec.Semantics, abi ABI) ([]Segment, []Loc
 			if !ok {
 				continue
 			}
-			seg := segmentOf(t, w, rank, sem.Has(spec.AlignGuarantee), abi)
-			la := LocationAlign{Proc: proc, Row: row + 1, Instr: instrText(in), Loc: litmus.LocString(*in.Loc), Type: typ, Segment: seg,
-				Offset: seg.Offset + disp*dispUnitBytes(w), OK: true}
+			seg := segmentOf(t, w, rank, guarantee, abi)
+			la := LocationAlign{Proc: proc, Row: row + 1, Type: typ, Segment: seg, Offset: seg.Offset + disp*dispUnitBytes(w), OK: true}
 			if seg.Align > 0 {
 				la.Aligned = gcd(la.Offset, seg.Align)
 				la.OK = la.Aligned%abi.Align(typ) == 0
 			}
-			locs = append(locs, la)
+			f(in, la)
 		}
 	}
-	return segs, locs
 }
 
 // staticAlignment marks every typed access the guarantee does not align: the access
-// raises E-ALIGN when it executes (a guarded one only when its guard holds).
+// raises E-ALIGN when it executes (a guarded one only when its guard holds). The
+// switch align_guarantee shapes the program only when it changes those accesses or
+// their messages (most tests have none either way): only then is it read (Under).
 func (c *compiler) staticAlignment(abi ABI) {
-	c.p.switchOn(spec.AlignGuarantee) // WindowLayout reads it
-	_, locs := WindowLayout(c.t, c.p.Sem, abi)
-	for _, la := range locs {
-		if la.OK {
-			continue
-		}
-		in := c.p.InstrAt(Site{Proc: la.Proc, Row: la.Row})
-		if in == nil {
-			continue
-		}
-		in.AlignErr = fmt.Sprintf("%s: a %s at offset %d of an allocation aligned to %d bytes is only %d-byte aligned, not %d",
-			la.Instr, la.Type, la.Offset, la.Segment.Align, la.Aligned, abi.Align(la.Type))
+	on := c.p.Sem.Has(spec.AlignGuarantee)
+	errs := alignErrors(c.t, on, abi)
+	if !maps.Equal(errs, alignErrors(c.t, !on, abi)) {
+		c.p.switchOn(spec.AlignGuarantee)
 	}
+	for site, msg := range errs {
+		if in := c.p.InstrAt(site); in != nil {
+			in.AlignErr = msg
+		}
+	}
+}
+
+// alignErrors are the E-ALIGN messages of the typed accesses the layout with or
+// without the guarantee does not align, by site.
+func alignErrors(t *litmus.Test, guarantee bool, abi ABI) map[Site]string {
+	var errs map[Site]string
+	typedAccesses(t, guarantee, abi, func(in *litmus.Instr, la LocationAlign) {
+		if la.OK {
+			return
+		}
+		if errs == nil {
+			errs = map[Site]string{}
+		}
+		errs[Site{Proc: la.Proc, Row: la.Row}] = fmt.Sprintf("%s: a %s at offset %d of an allocation aligned to %d bytes is only %d-byte aligned, not %d",
+			instrText(in), la.Type, la.Offset, la.Segment.Align, la.Aligned, abi.Align(la.Type))
+	})
+	return errs
 }
 
 func gcd(a, b int) int {

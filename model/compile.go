@@ -75,6 +75,7 @@ func (c *compiler) compile() error {
 		c.localSteps(i)
 	}
 	c.independenceReduction(c.cellOverlaps())
+	c.stubbornReduction(c.cellOverlaps())
 	c.buildLiveness()
 	if p.ABI.Name == "" {
 		p.ABI = X8664
@@ -238,6 +239,13 @@ func (c *compiler) operand(proc int, v litmus.Value) Operand {
 
 func (c *compiler) proc(i int, lp *litmus.Proc) {
 	pr := &c.p.Procs[i]
+	n := len(lp.Code) // an await is two instructions: the code's final length, so that append never grows it
+	for _, in := range lp.Code {
+		if in != nil && in.Op == litmus.OpAwait {
+			n++
+		}
+	}
+	pr.Code = make([]Instr, 0, min(n, MaxInstrs))
 	loopStart := -1 // index of the first body instruction of the open loop
 	add := func(ci Instr) bool {
 		if len(pr.Code) == MaxInstrs {
@@ -459,7 +467,7 @@ const scopeOwn, scopeAll = 1, 2
 func (c *compiler) mbScope(proc int, ci *Instr) uint64 {
 	scope := 0
 	widen := func(sw spec.Switch) {
-		if c.p.switchOn(sw) {
+		if c.p.scopeSwitchOn(sw) {
 			scope = scopeAll
 		}
 	}

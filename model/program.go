@@ -287,9 +287,15 @@ type Program struct {
 	// consulted are the switches the compile read, and those the steps read
 	// (Under: a compile serves every semantics that agrees on them).
 	consulted spec.Set
+	// scopeRead are the switches the compile read for the scope of an MB call
+	// alone (mbScope): Under counts them, ExecutionsUnder does not on sc and tso,
+	// which never read a scope (scopeSwitchOn).
+	scopeRead spec.Set
 	// drainIndep[proc][cell]: what must have happened before the reduction may take
 	// a drain of proc's store to cell alone (tso).
 	drainIndep [][]independence
+	// stub: the stubborn sets' dependence (stubborn.go); nil when out of their scope
+	stub *stubborn
 	// slotIndep[k], when not nil: what must have happened before the reduction may
 	// take the perform of RMA slot k alone.
 	slotIndep []*independence
@@ -357,7 +363,7 @@ func (p *Program) Under(sem spec.Semantics) *Program {
 	if sem == p.Sem {
 		return p
 	}
-	if (sem.Switches^p.Sem.Switches)&p.consulted != 0 {
+	if (sem.Switches^p.Sem.Switches)&(p.consulted|p.scopeRead) != 0 {
 		return nil
 	}
 	q := *p
@@ -426,7 +432,20 @@ func sameCode(a, b []Proc) bool {
 		if !reflect.DeepEqual(x, y) {
 			return false
 		}
+		// The whole code at once first: DeepEqual walks it in place (a copy of
+		// an instruction costs an allocation), and code shared through Under is
+		// the same slice, equal at once; then each instruction, copied only
+		// when the scopes differ.
+		if reflect.DeepEqual(a[i].Code, b[i].Code) {
+			continue
+		}
 		for k := range a[i].Code {
+			if a[i].Code[k].MBScope == b[i].Code[k].MBScope {
+				if !reflect.DeepEqual(a[i].Code[k:k+1], b[i].Code[k:k+1]) { // in place
+					return false
+				}
+				continue
+			}
 			u, v := a[i].Code[k], b[i].Code[k]
 			u.MBScope, v.MBScope = 0, 0
 			if !reflect.DeepEqual(u, v) {

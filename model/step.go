@@ -45,7 +45,29 @@ func DecodeStep(v uint32) Step {
 // rec, when not nil, is a light record (Record.Light) that each step's Apply fills
 // anew: emit may read the rules the step raised from it.
 func (p *Program) Successors(s, scratch State, reduce bool, rec *Record, emit func(Step, State)) {
-	if reduce && (p.localSuccessor(s, scratch, rec, emit) || p.independentSuccessor(s, scratch, rec, emit)) {
+	r := ReduceNone
+	if reduce {
+		r = ReduceAll
+	}
+	p.SuccessorsWith(s, scratch, r, rec, emit)
+}
+
+// Reduction says which reductions SuccessorsWith applies.
+type Reduction uint8
+
+const (
+	ReduceNone       Reduction = 0
+	ReduceSingletons Reduction = 1 << iota // the local and independent steps taken alone (reduce.go, independent.go)
+	ReduceStubborn                         // stubborn sets (stubborn.go)
+	ReduceAll        = ReduceSingletons | ReduceStubborn
+)
+
+// SuccessorsWith is Successors with the reductions r.
+func (p *Program) SuccessorsWith(s, scratch State, r Reduction, rec *Record, emit func(Step, State)) {
+	if r&ReduceSingletons != 0 && (p.localSuccessor(s, scratch, rec, emit) || p.independentSuccessor(s, scratch, rec, emit)) {
+		return
+	}
+	if r&ReduceStubborn != 0 && p.stubbornSuccessor(s, scratch, rec, emit) {
 		return
 	}
 	for proc := range p.Procs {

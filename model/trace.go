@@ -273,41 +273,85 @@ func (p *Program) earlyRows(s State, proc, j int) []EarlyRow {
 }
 
 // InOrder rearranges the first n steps of a trace (a witness the reduced search
-// found) so that fewer instructions overtake earlier ones of their process: the
-// reduction takes a step alone as soon as it commutes with what the others can
-// still do, which may be before an earlier instruction of its process, and a
-// witness that shows such a reordering suggests the outcome needs it. An early step
-// moves past the next one when that one is in order and the two commute (either
-// order is enabled and ends in the same state), until it no longer overtakes
-// anything or meets a step it does not commute with. The state after step n is unchanged, so the rest of the
-// trace replays as before. A trace that does not replay is returned as is.
+// found) into the order a reader should see: the reductions take a step as soon as
+// it commutes with what the others can still do, and keep one representative of
+// many equivalent orders, which may put a step before an earlier instruction of
+// its process (a witness that shows such a reordering suggests the outcome needs
+// it) and whose order between processes depends on the reduction. At each position
+// the step placed is the best one that can be moved there (the steps from there
+// still replay and reach the same state): first a step that does not overtake an
+// earlier instruction of its process, then the lowest process, then the earliest
+// in the trace. So equivalent traces print alike whichever reduction found them.
+// The state after step n is unchanged, so the rest of the trace replays as before.
+// A trace that does not replay is returned as is.
 func (p *Program) InOrder(steps []Step, n int) []Step {
 	out := append([]Step(nil), steps...)
 	states := make([]State, n+1) // states[i]: before step i
 	states[0] = p.Initial()
-	for i := 0; i < n; i++ {
-		states[i+1] = states[i].Clone()
-		if !p.enabled(states[i], out[i]) || !p.Apply(states[i+1], out[i], nil) {
-			return steps
-		}
+	if !p.replayInto(states, out, 0, n) {
+		return steps
 	}
-	// An early step moves past one that is in order where it lands; each move
-	// puts an in-order step before an early one, so the passes end (the bound is
-	// a guard).
-	for moved, pass := true, 0; moved && pass < n; pass++ {
-		moved = false
-		for i := 0; i+1 < n; i++ {
-			if !p.overtakes(states[i], out[i]) || p.overtakes(states[i], out[i+1]) {
-				continue
-			}
-			if mid, ok := p.commute(states[i], out[i], out[i+1], states[i+2]); ok {
-				out[i], out[i+1] = out[i+1], out[i]
-				states[i+1] = mid
-				moved = true
+	cand := make([]Step, n)
+	for i := 0; i < n; i++ {
+		key := p.orderKey(states[i], out[i])
+		for _, j := range p.betterSteps(states[i], out, i, n, key) {
+			copy(cand, out[:n])
+			copy(cand[i+1:j+1], out[i:j])
+			cand[i] = out[j]
+			if end, ok := p.replayFrom(states[i], cand[i:n]); ok && string(end) == string(states[n]) {
+				copy(out, cand)
+				p.replayInto(states, out, i, n)
+				break
 			}
 		}
 	}
 	return out
+}
+
+// orderKey ranks a step for InOrder: in-order steps first, then by process.
+func (p *Program) orderKey(s State, st Step) int {
+	k := int(st.Proc)
+	if p.overtakes(s, st) {
+		k += MaxProcs + 1
+	}
+	return k
+}
+
+// betterSteps lists the positions after i (up to n) of steps that rank before key
+// from state s, best first (ties in trace order).
+func (p *Program) betterSteps(s State, steps []Step, i, n, key int) []int {
+	var js []int
+	for j := i + 1; j < n; j++ {
+		if p.orderKey(s, steps[j]) < key {
+			js = append(js, j)
+		}
+	}
+	slices.SortStableFunc(js, func(a, b int) int { return p.orderKey(s, steps[a]) - p.orderKey(s, steps[b]) })
+	return js
+}
+
+// replayInto applies steps[from:n] from states[from], storing the state before
+// each step in states; false when a step is not enabled.
+func (p *Program) replayInto(states []State, steps []Step, from, n int) bool {
+	for i := from; i < n; i++ {
+		states[i+1] = states[i].Clone()
+		if !p.enabled(states[i], steps[i]) || !p.Apply(states[i+1], steps[i], nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// replayFrom applies steps from a copy of s and returns the state reached; false
+// when a step is not enabled.
+func (p *Program) replayFrom(s State, steps []Step) (State, bool) {
+	cur := s.Clone()
+	for _, st := range steps {
+		if !p.enabled(cur, st) || !p.Apply(cur, st, nil) {
+			return nil, false
+		}
+	}
+	return cur, true
 }
 
 // overtakes reports whether st executes an instruction while an earlier one of its

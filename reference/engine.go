@@ -11,25 +11,40 @@ import (
 )
 
 // engine holds the model state of the synchronization objects and pending RMA
-// operations. Memory and registers live outside it (on the machine, in the ranks)
-// and are brought in for each step and written back after.
+// operations of one copy of the test (machine.batch copies run side by side).
+// Memory and registers live outside it (on the machine, in the ranks) and are
+// brought in for each step and written back after. The random choices are the
+// calling rank's (rank.rng): the ranks run different copies at once, and a rank
+// only ever calls into one copy at a time.
 type engine struct {
+	_       [64]byte
 	mu      spinLock
+	_       [60]byte
 	version atomic.Int64 // counts the steps applied, so a blocked call waits for a change
+	_       [56]byte
 	p       *model.Program
 	m       *machine
+	copy    int // the copy of the test whose memory this engine steps
 	init    model.State
 	s, tmp  model.State
-	rng     *rand.Rand
 	snap    []int64
+	slots   []int // drain's order of the slots, shuffled in place
+	_       [64]byte
 }
 
-func newEngine(p *model.Program, m *machine, seed int64) *engine {
-	e := &engine{p: p, m: m, init: p.Initial(), rng: rand.New(rand.NewSource(seed))}
-	e.s = e.init.Clone()
-	e.tmp = make(model.State, len(e.s))
-	e.snap = make([]int64, p.MemWords())
-	return e
+// newEngines makes the engines of copies 0..n-1 of a run of p on m.
+func newEngines(p *model.Program, m *machine, n int) []engine {
+	es := make([]engine, n)
+	init := p.Initial()
+	for c := range es {
+		e := &es[c]
+		e.p, e.m, e.copy, e.init = p, m, c, init
+		e.s = init.Clone()
+		e.tmp = make(model.State, len(e.s))
+		e.snap = make([]int64, p.MemWords())
+		e.slots = make([]int, len(p.Slots))
+	}
+	return es
 }
 
 func (e *engine) reset() { copy(e.s, e.init) }
@@ -45,7 +60,7 @@ func (e *engine) call(r *rank, j int) {
 	for !e.m.stuck.Load() {
 		e.mu.Lock()
 		before := e.version.Load()
-		done := e.try(r, j)
+		done := e.try(r, j, r.rng)
 		after := e.version.Load()
 		e.mu.Unlock()
 		if done {
@@ -61,18 +76,18 @@ func (e *engine) call(r *rank, j int) {
 }
 
 // try attempts the next step of call j of rank r; it reports whether the call is over.
-func (e *engine) try(r *rank, j int) bool {
+func (e *engine) try(r *rank, j int, rng *rand.Rand) bool {
 	p := e.p
 	e.syncIn(r)
-	e.performSome(0.25)
+	e.performSome(0.25, rng)
 	st := model.Step{Kind: model.StepExec, Proc: int8(r.id), Index: int8(j)}
 	if p.InCall(e.s, r.id) == j {
 		st.Kind = model.StepReturn
 	} else if p.Choices(e.s, r.id, j) == 2 {
-		st.Choice = int8(1 + e.rng.Intn(2))
+		st.Choice = int8(1 + rng.Intn(2))
 	}
 	if !e.apply(st) {
-		e.performSome(1) // a blocked call waits for operations to be performed
+		e.performSome(1, rng) // a blocked call waits for operations to be performed
 		return false
 	}
 	e.syncOut(r)
@@ -85,7 +100,7 @@ func (e *engine) apply(st model.Step) bool {
 	p := e.p
 	cells := len(p.Cells)
 	for i := range e.snap {
-		e.snap[i] = atomic.LoadInt64(e.m.word(i))
+		e.snap[i] = atomic.LoadInt64(e.m.word(e.copy, i))
 		if i >= cells && e.snap[i] != p.MemWord(e.s, i) {
 			p.NoteLocalStore(e.s, i-cells) // the owner stored to its private copy
 		}
@@ -99,17 +114,17 @@ func (e *engine) apply(st model.Step) bool {
 	e.version.Add(1)
 	for i := range e.snap {
 		if v := p.MemWord(e.s, i); v != e.snap[i] {
-			atomic.StoreInt64(e.m.word(i), v)
+			atomic.StoreInt64(e.m.word(e.copy, i), v)
 		}
 	}
 	return true
 }
 
 // performSome performs each enabled pending operation with probability q.
-func (e *engine) performSome(q float64) {
+func (e *engine) performSome(q float64, rng *rand.Rand) {
 	for k := range e.p.Slots {
 		for m := e.p.ElemsPending(e.s, k); m != 0; m &= m - 1 { // each element of a multi-element call on its own
-			if e.rng.Float64() < q {
+			if rng.Float64() < q {
 				e.apply(model.PerformStep(k, bits.TrailingZeros8(m)))
 			}
 		}
@@ -125,21 +140,26 @@ func (e *engine) performSome(q float64) {
 func (e *engine) restartLoop(r *rank, j int) {
 	e.mu.Lock()
 	e.p.RestartLoop(e.s, r.id, j)
-	e.performSome(0.25)
+	e.performSome(0.25, r.rng)
 	e.mu.Unlock()
 }
 
-// drain performs what is still pending once every rank has finished, in random order.
-func (e *engine) drain() {
+// drain performs what is still pending once every rank has finished, in random order
+// (rng's), without allocating: it runs for every copy of every batch.
+func (e *engine) drain(rng *rand.Rand) {
 	for progress := true; progress; {
 		progress = false
-		for _, k := range e.rng.Perm(len(e.p.Slots)) {
+		for i := range e.slots {
+			e.slots[i] = i
+		}
+		rng.Shuffle(len(e.slots), func(i, j int) { e.slots[i], e.slots[j] = e.slots[j], e.slots[i] })
+		for _, k := range e.slots {
 			var elems [8]int
 			pend := elems[:0]
 			for m := e.p.ElemsPending(e.s, k); m != 0; m &= m - 1 {
 				pend = append(pend, bits.TrailingZeros8(m))
 			}
-			e.rng.Shuffle(len(pend), func(i, j int) { pend[i], pend[j] = pend[j], pend[i] })
+			rng.Shuffle(len(pend), func(i, j int) { pend[i], pend[j] = pend[j], pend[i] })
 			for _, el := range pend {
 				if e.apply(model.PerformStep(k, el)) {
 					progress = true

@@ -14,31 +14,44 @@ import (
 // lineWords spaces memory words a cache line apart, as separate variables are.
 const lineWords = 8
 
-// machine is the shared state of one run.
+// machine is the shared state of one run. It holds batch copies of the test (memory,
+// registers, engine state), so that the ranks meet once a batch, not once an
+// iteration (batch.go).
 type machine struct {
 	p       *model.Program
-	mem     []int64 // memory word i at mem[i*lineWords]
+	words   int     // memory words of one copy
+	mem     []int64 // memory word i of copy c at mem[(c*words+i)*lineWords]
 	initMem []int64
-	eng     *engine // nil when the program makes no MPI call
+	engs    []engine // one a copy; nil when the program makes no MPI call
 	procs   []*rank
+	batch   int // copies: iterations a batch
 	// oversubscribed: more ranks than CPUs, so spinning must yield.
 	oversubscribed bool
 	breakStale     bool // Options.BreakStaleLoads
 	stallRounds    int  // Options.StallRounds
 	spin           spinBound
+	// first[c] is 1 + the rank that began copy c of this batch first, when
+	// Options.countFirst is set (fairness.go).
+	first []atomic.Int32
 
 	// Each word the ranks share sits on a cache line of its own: one that two
 	// ranks write moves between their cores at every write, and a word read beside
 	// it moves with it.
-	_   [64]byte
-	gen atomic.Int64 // iteration generation: ranks start iteration g when gen reaches g
-	// start is when iteration gen begins, in cycles(): rank 0 sets it a little
-	// ahead (lead), so that every rank has seen gen by then (startTogether).
+	_ [64]byte
+	// gen is the batch generation: rank 0 releases batch g by setting gen to g;
+	// each rank then counts itself in arrived, and once all have, rank 0 sets the
+	// start and ready to g.
+	gen, ready atomic.Int64
+	// start is when the batch's first iteration begins, in cycles(): rank 0 sets it
+	// a little ahead (lead), so that every rank has seen ready by then.
 	start atomic.Int64
-	// spread is the window after start in which each rank starts at random.
-	spread atomic.Int64
-	_      [40]byte
-	// finished counts the ranks done with the current iteration.
+	// spread is the window after an iteration's start in which each rank starts at
+	// random; period is the time between the starts of two iterations of a batch.
+	spread, period atomic.Int64
+	_              [24]byte
+	arrived        atomic.Int64
+	_              [56]byte
+	// finished counts the ranks done with the current batch.
 	finished atomic.Int64
 	_        [56]byte
 	// stuck is set when the program blocks (one the model would call DEADLOCK) or
@@ -46,10 +59,10 @@ type machine struct {
 	// every wait then gives up.
 	stuck atomic.Bool
 	_     [63]byte
-	// lead is how far ahead of its release rank 0 sets an iteration's start, in
+	// lead is how far ahead of its release rank 0 sets a batch's start, in
 	// cycles(): about the time the release takes to reach the other ranks, learnt
-	// from their lateness (rank 0's alone).
-	lead int64
+	// from their lateness (rank 0's alone). pace is rank 0's period (period.go).
+	lead, pace int64
 }
 
 const (
@@ -71,16 +84,16 @@ const (
 	leadMargin = 32
 )
 
-// stepCount is the steps all ranks and the engine have made, what a waiting rank
-// watches: each rank counts its own (rank.steps), so that counting costs no
-// cache line shared by all.
+// stepCount is the steps all ranks and the engines have made, what a waiting rank
+// watches: each rank counts its own (rank.steps, and the iterations it finished),
+// so that counting costs no cache line shared by all.
 func (m *machine) stepCount() int64 {
 	var n int64
 	for _, r := range m.procs {
-		n += r.steps.Load()
+		n += r.steps.Load() + r.finished.Load()
 	}
-	if m.eng != nil {
-		n += m.eng.version.Load()
+	for c := range m.engs {
+		n += m.engs[c].version.Load()
 	}
 	return n
 }
@@ -88,31 +101,35 @@ func (m *machine) stepCount() int64 {
 // newMachine makes the machine of a run of p with opt (its Runs and Progress are
 // the loop's).
 func newMachine(p *model.Program, opt Options) *machine {
-	m := &machine{p: p, breakStale: opt.BreakStaleLoads, stallRounds: opt.StallRounds}
+	m := &machine{p: p, breakStale: opt.BreakStaleLoads, stallRounds: opt.StallRounds, batch: batchSize(p, opt)}
 	if m.stallRounds == 0 {
 		m.stallRounds = DefaultStallRounds
 	}
 	m.spin.limit = opt.SpinLimit
 	seed := opt.Seed
 	init := p.Initial()
-	words := p.MemWords()
-	m.mem = make([]int64, words*lineWords)
-	m.initMem = make([]int64, words)
-	for i := 0; i < words; i++ {
+	m.words = p.MemWords()
+	m.mem = make([]int64, (m.batch*m.words+1)*lineWords)
+	m.initMem = make([]int64, m.words)
+	for i := 0; i < m.words; i++ {
 		m.initMem[i] = p.MemWord(init, i)
 	}
 	if hasMPI(p) {
-		m.eng = newEngine(p, m, seed)
+		m.engs = newEngines(p, m, m.batch)
+	}
+	if opt.countFirst {
+		m.first = make([]atomic.Int32, m.batch)
 	}
 	m.oversubscribed = p.NProcs > runtime.NumCPU()
 	for i := range p.Procs {
-		r := &rank{id: i, code: p.Procs[i].Code, regs: make([]int64, len(p.Procs[i].Regs))}
-		for k := range r.regs {
-			r.regs[k] = p.Reg(init, i, k)
+		m.procs = append(m.procs, newRank(p, i, init, seed, m.batch))
+	}
+	for i := 0; i < m.words; i++ {
+		owner := p.Cells[i%len(p.Cells)].Rank
+		if owner < 0 || owner >= len(m.procs) {
+			owner = 0
 		}
-		r.init = append([]int64(nil), r.regs...)
-		r.rnd = uint64(seed)*2654435761 + uint64(i)*40503 + 1
-		m.procs = append(m.procs, r)
+		m.procs[owner].own = append(m.procs[owner].own, i)
 	}
 	return m
 }
@@ -128,90 +145,21 @@ func hasMPI(p *model.Program) bool {
 	return false
 }
 
-func (m *machine) word(i int) *int64 { return &m.mem[i*lineWords] }
+// word is memory word i of copy c.
+func (m *machine) word(c, i int) *int64 { return &m.mem[(c*m.words+i)*lineWords] }
 
-// reset puts memory, registers and the engine back to the initial state. Only rank
-// 0 calls it, between iterations, while the others wait.
-func (m *machine) reset() {
-	for i, v := range m.initMem {
-		*m.word(i) = v
-	}
-	for _, r := range m.procs {
-		copy(r.regs, r.init)
-		r.dirty = 0
-	}
-	if m.eng != nil {
-		m.eng.reset()
+// reset puts the engine state of copy c back to the initial state (each rank resets
+// the memory it owns, resetOwn, and its registers as it begins a copy). Only rank 0
+// calls it, between batches, while the others wait.
+func (m *machine) reset(c int) {
+	if m.engs != nil {
+		m.engs[c].reset()
 	}
 }
 
-// loop runs every iteration on one rank. Rank 0 also resets the machine and records
-// each outcome; the ranks meet at a spin barrier in shared memory, not through the
-// Go scheduler, so that they start each iteration together.
-func (m *machine) loop(r *rank, opt Options, h *histogram) {
-	n := int64(len(m.procs))
-	for it := 1; it <= opt.Runs && !m.stuck.Load(); it++ {
-		r.steps.Add(1)
-		if r.id == 0 {
-			m.reset()
-			m.finished.Store(0)
-			m.start.Store(cycles() + m.lead)
-			m.spread.Store(minSpread + m.lead)
-			m.gen.Store(int64(it))
-		} else {
-			m.spinUntil(r, func() bool { return m.gen.Load() >= int64(it) })
-		}
-		m.startTogether(r)
-		m.execute(r, int64(it))
-		r.finished.Store(int64(it))
-		m.finished.Add(1)
-		r.steps.Add(1)
-		if r.id != 0 {
-			continue
-		}
-		m.spinUntil(r, func() bool { return m.finished.Load() == n })
-		if m.stuck.Load() {
-			return // a blocked run: the other ranks may still be running; no outcome
-		}
-		m.learnLead()
-		if m.eng != nil {
-			m.eng.drain()
-		}
-		h.vals = m.outcome(h.vals)
-		h.add(h.vals)
-		if opt.Progress != nil && it%65536 == 0 {
-			opt.Progress(it)
-		}
-	}
-}
-
-// startTogether makes the ranks' first instructions meet in every relative timing,
-// as litmus7 does: each rank waits for the iteration's start time plus a random
-// jitter within its spread. Without a common start, the rank that releases the
-// iteration ran its whole program before the others had seen the release (of 2
-// million runs of SB, 99.9% had P0 first throughout). Ranks that share CPUs
-// (oversubscribed) only jitter: waiting for a time would keep the others off.
-func (m *machine) startTogether(r *rank) {
-	start := m.start.Load()
-	now := cycles()
-	if r.id != 0 {
-		r.late.Store(now - start)
-	}
-	r.rnd ^= r.rnd << 13
-	r.rnd ^= r.rnd >> 7
-	r.rnd ^= r.rnd << 17
-	spread := m.spread.Load()
-	at := start + int64(r.rnd%uint64(spread))
-	if m.oversubscribed || at-now > maxLead+spread {
-		return
-	}
-	for cycles() < at {
-	}
-}
-
-// learnLead moves rank 0's lead towards the time the release of this iteration
-// took to reach the latest rank (a running average), leaving out a rank that was
-// off its CPU.
+// learnLead moves rank 0's lead towards the time the release of this batch took to
+// reach the latest rank (a running average), leaving out a rank that was off its
+// CPU.
 func (m *machine) learnLead() {
 	if len(m.procs) < 2 {
 		return // no one to wait for
@@ -228,17 +176,18 @@ func (m *machine) learnLead() {
 	m.lead = min(maxLead, max(0, m.lead+(late+leadMargin)/8))
 }
 
-// outcome reads the values the test shows: registers, and cells as their owner sees them.
-func (m *machine) outcome(vals []int64) []int64 {
+// outcome reads the values the test shows in copy c: registers, and cells as their
+// owner sees them.
+func (m *machine) outcome(c int, vals []int64) []int64 {
 	p := m.p
 	if len(vals) != len(p.Out) {
 		vals = make([]int64, len(p.Out))
 	}
 	for i, o := range p.Out {
 		if o.Proc >= 0 {
-			vals[i] = m.procs[o.Proc].regs[o.Reg]
+			vals[i] = m.procs[o.Proc].copyRegs(c)[o.Reg]
 		} else {
-			vals[i] = load(m.word(p.LocalWord(o.Cell)))
+			vals[i] = load(m.word(c, p.LocalWord(o.Cell)))
 		}
 	}
 	return vals

@@ -4,6 +4,7 @@ package reference
 
 import (
 	"math/bits"
+	"math/rand"
 	"sync/atomic"
 
 	"github.com/rmacheck/rmacheck/litmus"
@@ -20,14 +21,22 @@ type rank struct {
 	_     [56]byte
 	id    int
 	code  []model.Instr
-	regs  []int64
-	init  []int64
-	dirty uint64 // registers written since the last MPI call
-	wrote []bool // words stored in this iteration (only with Options.BreakStaleLoads)
-	rnd   uint64 // xorshift state for startTogether's jitter
-	// late is how long after the iteration's start this rank saw it begin, in
-	// cycles() (rank 0 reads it to set its lead).
-	late atomic.Int64
+	// regs are the registers of the copy the rank runs: a window on allRegs, where
+	// copy c's are at c*len(init) (copyRegs).
+	regs, allRegs []int64
+	init          []int64
+	own           []int    // the memory words of the rank's windows (resetOwn)
+	dirty         uint64   // registers written since the last MPI call
+	dirties       []uint64 // dirty as each copy ended, for the engine's drain
+	wrote         []bool   // words stored in this iteration (only with Options.BreakStaleLoads)
+	rnd           uint64   // xorshift state for the jitter of each start
+	rng           *rand.Rand
+	// late is how long after the batch's start this rank saw it begin, in
+	// cycles() (rank 0 reads it to set its lead); cost is the mean time an
+	// iteration of the last batch took this rank (rank 0 reads it to set the
+	// period); behind counts the iterations of the last batch it began after
+	// their start plus spread.
+	late, cost, behind atomic.Int64
 	// looks counts this rank's unsuccessful looks, in the slow phases of spinUntil,
 	// at what it waits for: the evidence that it is waiting, not off its CPU.
 	looks atomic.Int64
@@ -42,26 +51,58 @@ type rank struct {
 	// finished the iteration, so nothing but this rank could change what it read.
 	bodyAfterOthers bool
 	stall           stallWatch
+	wait            stallWatch // spinUntil's
 	// looping is 1 + the row index of the until whose loop the rank is spinning in
 	// (0: none), for the report of a blocked run.
 	looping atomic.Int32
 	_       [64]byte
 }
 
-// execute runs one rank's program once (iteration it), in program order: plain
-// accesses on the machine, MPI calls through the engine, and a spin loop's body again
-// while its exit test is false.
-func (m *machine) execute(r *rank, it int64) {
+// newRank makes rank i of a run of p with batch copies, its registers in state init.
+func newRank(p *model.Program, i int, init model.State, seed int64, batch int) *rank {
+	n := len(p.Procs[i].Regs)
+	r := &rank{id: i, code: p.Procs[i].Code, init: make([]int64, n), dirties: make([]uint64, batch)}
+	for k := range r.init {
+		r.init[k] = p.Reg(init, i, k)
+	}
+	// a cache line of padding after the registers: another rank's may follow
+	r.allRegs = make([]int64, batch*n+lineWords)
+	for c := 0; c < batch; c++ {
+		copy(r.copyRegs(c), r.init)
+	}
+	r.regs = r.copyRegs(0)
+	r.rnd = uint64(seed)*2654435761 + uint64(i)*40503 + 1
+	r.rng = rand.New(rand.NewSource(seed + int64(i)*7919))
+	r.stall.base = make([]int64, 0, p.NProcs)
+	r.wait.base = make([]int64, 0, p.NProcs)
+	if n := p.MemWords(); n > 0 {
+		r.wrote = make([]bool, n)
+	}
+	return r
+}
+
+// copyRegs is the registers of copy c.
+func (r *rank) copyRegs(c int) []int64 {
+	n := len(r.init)
+	return r.allRegs[c*n : (c+1)*n : (c+1)*n]
+}
+
+// execute runs one rank's program once (iteration it, on copy c), in program order:
+// plain accesses on the machine, MPI calls through the copy's engine, and a spin
+// loop's body again while its exit test is false.
+func (m *machine) execute(r *rank, it int64, c int) {
 	p := m.p
 	if m.breakStale {
-		r.wrote = make([]bool, len(m.initMem))
+		clear(r.wrote)
 	}
 	r.spins = 0
-	r.looping.Store(0)
+	if r.looping.Load() != 0 { // a store would be a locked instruction on every iteration
+		r.looping.Store(0)
+	}
 	for j := 0; j < len(r.code); j++ {
 		in := &r.code[j]
 		if in.IsMPI {
-			m.eng.call(r, j)
+			m.engs[c].call(r, j)
 			continue
 		}
 		if in.GuardReg >= 0 && !guard(r, in) {
@@ -74,13 +115,13 @@ func (m *machine) execute(r *rank, it int64) {
 				r.set(int(in.Dst), m.initMem[word]) // broken on purpose: see Options.BreakStaleLoads
 				continue
 			}
-			r.set(int(in.Dst), load(m.word(word)))
+			r.set(int(in.Dst), load(m.word(c, word)))
 		case model.KPlainStore:
 			word := p.LocalWord(int(in.Cell))
 			if m.breakStale {
 				r.wrote[word] = true
 			}
-			store(m.word(word), r.val(in.Args[0]))
+			store(m.word(c, word), r.val(in.Args[0]))
 		case model.KArith:
 			v := r.val(in.Args[0])
 			switch in.Op {
@@ -100,8 +141,8 @@ func (m *machine) execute(r *rank, it int64) {
 			if !m.spinAgain(r, it, j) {
 				return // stuck: the run is over
 			}
-			if m.eng != nil {
-				m.eng.restartLoop(r, j)
+			if m.engs != nil {
+				m.engs[c].restartLoop(r, j)
 			}
 			j = bits.TrailingZeros64(in.LoopBody) - 1 // the body again
 		}

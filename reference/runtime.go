@@ -38,6 +38,13 @@ type Options struct {
 	// loop past it stops the run with a *SpinError (0: SpinLimitPlain, or
 	// SpinLimitMPI for a body that calls MPI).
 	SpinLimit int
+	// Batch is the number of iterations the ranks run between two meetings, each on
+	// its own copy of the test (batch.go; 0: DefaultBatch, fewer when the copies
+	// would not fit batchBytes or there are fewer runs). 1 meets at every iteration.
+	Batch int
+	// countFirst (tests) counts, for each rank, the iterations it began before every
+	// other rank (Result.first).
+	countFirst bool
 }
 
 // Bin is one outcome and how often it was observed.
@@ -54,6 +61,12 @@ type Result struct {
 	Seed    int64
 	Procs   int           // ranks (threads)
 	RunWait time.Duration // time the ranks' threads were ready to run but had no CPU, summed (0 where unknown)
+	Batch   int           // iterations a batch (Options.Batch as the run chose it)
+	// behind: iterations a rank began later than its time in the batch (off its
+	// CPU, or the period too short), summed over the ranks; first: iterations each
+	// rank began first (Options.countFirst only).
+	behind int
+	first  []int
 }
 
 // Rate is iterations per second.
@@ -89,6 +102,7 @@ func Run(p *model.Program, opt Options) (*Result, error) {
 		defer runtime.GOMAXPROCS(old)
 	}
 	h := &histogram{index: map[string]int{}}
+	st := &batchStats{first: make([]int, len(m.procs))}
 	start := time.Now()
 	wait := make([]time.Duration, len(m.procs))
 	var wg sync.WaitGroup
@@ -99,7 +113,7 @@ func Run(p *model.Program, opt Options) (*Result, error) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			w0 := threadRunWait()
-			m.loop(r, opt, h)
+			m.loop(r, opt, h, st)
 			wait[r.id] = threadRunWait() - w0
 		}(m.procs[i])
 	}
@@ -110,7 +124,8 @@ func Run(p *model.Program, opt Options) (*Result, error) {
 	if m.stuck.Load() {
 		return nil, fmt.Errorf("the program blocks: every rank waits for another and none can make a step (a deadlock)")
 	}
-	res := &Result{Runs: opt.Runs, Elapsed: time.Since(start), Seed: opt.Seed, Procs: len(m.procs)}
+	res := &Result{Runs: opt.Runs, Elapsed: time.Since(start), Seed: opt.Seed, Procs: len(m.procs), Batch: m.batch,
+		behind: st.behind, first: st.first}
 	for _, w := range wait {
 		res.RunWait += w
 	}

@@ -31,7 +31,15 @@ const (
 // Each look of the slow phases counts in r.looks; the run is blocked (stuck) when
 // every rank has looked Options.StallRounds times since the last step of any rank.
 func (m *machine) spinUntil(r *rank, cond func() bool) {
-	var stall stallWatch
+	m.spinUntilFor(r, spinsBeforeYield, cond)
+}
+
+// spinUntilFor is spinUntil with busy spins before the first yield: a rank waiting
+// for the end of a batch's record (batch.go) waits longer than a call does, and a
+// yield there made the rank begin the next batch behind, every batch.
+func (m *machine) spinUntilFor(r *rank, busy int, cond func() bool) {
+	stall := &r.wait
+	stall.reset()
 	rounds := 0
 	for spins := 1; !cond(); spins++ {
 		if spins&255 != 0 {
@@ -40,7 +48,7 @@ func (m *machine) spinUntil(r *rank, cond func() bool) {
 		if m.stuck.Load() {
 			return
 		}
-		if !m.oversubscribed && spins < spinsBeforeYield {
+		if !m.oversubscribed && spins < busy {
 			continue
 		}
 		if stall.stalled(m, r) {
@@ -56,17 +64,24 @@ func (m *machine) spinUntil(r *rank, cond func() bool) {
 }
 
 // stallWatch is what a waiting rank remembers to tell a blocked run: the progress
-// count last seen, and every rank's looks then.
+// count last seen, and every rank's looks then. A rank keeps two, one for its waits
+// and one for its spin loops, and reuses their buffers: a wait on a loaded machine
+// begins its slow phase at every batch, and an allocation there is the collector's
+// work in the spinning ranks' way.
 type stallWatch struct {
-	seen int64
-	base []int64
+	armed bool // seen and base are set
+	seen  int64
+	base  []int64
 }
+
+// reset forgets what the watch saw, keeping its buffer.
+func (w *stallWatch) reset() { w.armed, w.base = false, w.base[:0] }
 
 // stalled counts one unsuccessful look of r and reports whether every rank has
 // looked stallRounds times since any rank last made a step.
 func (w *stallWatch) stalled(m *machine, r *rank) bool {
-	if now := m.stepCount(); w.base == nil || now != w.seen {
-		w.seen = now
+	if now := m.stepCount(); !w.armed || now != w.seen {
+		w.armed, w.seen = true, now
 		w.base = w.base[:0]
 		for _, o := range m.procs {
 			w.base = append(w.base, o.looks.Load())
@@ -106,7 +121,7 @@ func (m *machine) spinAgain(r *rank, it int64, j int) bool {
 	if r.spins == 0 || !slices.Equal(r.regs, r.loopRegs) {
 		r.loopRegs = append(r.loopRegs[:0], r.regs...)
 		r.same, r.quiet = 0, 0
-		r.stall = stallWatch{}
+		r.stall.reset()
 	} else {
 		r.same++
 		if r.bodyAfterOthers {

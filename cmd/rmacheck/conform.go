@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/record"
+	"github.com/rmacheck/rmacheck/reference"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -31,6 +33,7 @@ type conformFlags struct {
 	hw               string
 	search           searchFlags
 	strictProgress   bool
+	batch            int // --batch: the reference runtime's iterations a batch
 }
 
 func newConformCmd() *cobra.Command {
@@ -76,12 +79,14 @@ func newConformCmd() *cobra.Command {
 	addLaunchFlags(fl, &f.target)
 	addSearchFlags(fl, &f.search, defaultMaxStates)
 	fl.StringVar(&f.target.hostfile, "hostfile", "", "mpich, openmpi: give this hostfile to the library's mpiexec (-f for MPICH, --hostfile for Open MPI)")
+	fl.IntVar(&f.batch, "batch", 0, fmt.Sprintf("reference: iterations the ranks run between two meetings, each on its own copy of the test, as litmus7's -s (0, the default: %d, fewer for a test with many cells; 1 meets at every iteration)", reference.DefaultBatch))
 	fl.BoolVar(&f.strictProgress, "strict-progress", false, "count a run that hangs for want of the target's progress (LIVELOCK only under weak_progress=on, which MPI-4.1 allows) as a library that could not run the test (exit 3)")
 	return cmd
 }
 
 func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	if err := firstError(atLeast("runs", f.runs, 0, "0: the default, 10^6 without MPI calls, 10^4 with"),
+		atLeast("batch", f.batch, 0, "0: the default, "+strconv.Itoa(reference.DefaultBatch)),
 		atLeast("timeout", f.target.timeout, 0, "0: the default, 30s + 1ms per iteration")); err != nil {
 		return err
 	}
@@ -230,7 +235,10 @@ func (f conformFlags) conformTarget(cmd *cobra.Command) (conform.Target, error) 
 		if f.hw != "" || f.target.launchFlagsSet() {
 			return nil, usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile, --timeout, --mpiexec-args, --env and --transport are for MPI libraries (--target mpich or openmpi, --mpi PREFIX)")
 		}
-		return f.target.target()
+		return conform.Reference{Runtime: reference.Options{Batch: f.batch}}, nil
+	}
+	if f.batch != 0 {
+		return nil, usageErrorf("--batch is for the reference runtime (--target reference): a library's C program runs its own batches")
 	}
 	if _, ok := conform.KnownLibrary(f.target.name); !ok && !f.target.install() {
 		return f.target.target() // the usage error naming the targets

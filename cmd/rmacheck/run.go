@@ -125,34 +125,6 @@ func parseShard(s string) (i, n int, err error) {
 	return i, n, nil
 }
 
-// loadTests reads the files (of this shard), printing every bad file's errors.
-func loadTests(cmd *cobra.Command, args []string, shard string) ([]*litmus.Test, bool, error) {
-	si, sn, err := parseShard(shard)
-	if err != nil {
-		return nil, false, err
-	}
-	files, ferr := collectFiles(args)
-	bad := false
-	if ferr != nil {
-		printErrors(cmd.ErrOrStderr(), ferr)
-		bad = true
-	}
-	var tests []*litmus.Test
-	for k, path := range files {
-		if k%sn != si-1 {
-			continue
-		}
-		t, err := loadTest(path)
-		if err != nil {
-			printErrors(cmd.ErrOrStderr(), err)
-			bad = true
-			continue
-		}
-		tests = append(tests, t)
-	}
-	return tests, bad, nil
-}
-
 // jobsFor lists the searches of a test (explorer.JobsFor); with every preset (no
 // --sem), also the semantics of its expect lines with switches (LITMUS.md item 9),
 // under their hw model when it is searched.
@@ -220,7 +192,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	tests, bad, err := loadTests(cmd, args, f.shard)
+	tests, bad, err := loadTestsOn(cmd, args, f.shard, f.jobs)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestRunDirectoryGolden: run over a directory (a bad file, a broken expectation,
+// tests with spin loops and their progress notes) on one worker, against its golden
+// output; TestRunSameOutputAnyJobs holds every -j to the same bytes.
+func TestRunDirectoryGolden(t *testing.T) {
+	checkGolden(t, "run_dir_j1", []string{"run", "-j", "1", "testdata"}, 2, maskTimes)
+}
+
+// TestRunSameOutputAnyJobs: run prints the same bytes, standard output and errors,
+// whatever the number of workers: the results are printed in the order of the
+// files and of each test's searches, however the workers took them (two workers on
+// one test, stealing at the end of the run, parallel loading of the files), and the
+// bad files' errors in the order of the files. Times are masked (a measurement).
+func TestRunSameOutputAnyJobs(t *testing.T) {
+	dirs := []string{"testdata", "../../litmus/poll", "../../litmus/dynamic", "../../litmus/errors"}
+	for _, mode := range [][]string{
+		nil,        // the table
+		{"--json"}, // one JSON line a search
+		{"--sem", "mpi-4.1", "--show", "witness"},         // blocks with traces
+		{"--hw", "tso", "--sem", "A", "--sem", "mpi-3.0"}, // tso searches share the relaxed pair searches
+	} {
+		args := append(append([]string{"run"}, mode...), dirs...)
+		t.Run(strings.Join(mode, " "), func(t *testing.T) {
+			code1, out1, err1 := runCLI(append([]string{"run", "-j", "1"}, args[1:]...)...)
+			if !strings.Contains(out1+err1, "testdata/bad.lit:") || len(out1) < 1000 {
+				t.Fatalf("-j 1 printed too little to compare (exit %d):\n%s%s", code1, out1, err1)
+			}
+			for _, j := range []int{2, 3, 8} {
+				code, out, errs := runCLI(append([]string{"run", "-j", fmt.Sprint(j)}, args[1:]...)...)
+				if code != code1 {
+					t.Errorf("-j %d: exit %d, -j 1 exit %d", j, code, code1)
+				}
+				if d := cmp.Diff(maskTimes(out1), maskTimes(out)); d != "" {
+					t.Errorf("-j %d: standard output differs from -j 1 (-j 1 +j %d):\n%s", j, j, d)
+				}
+				if d := cmp.Diff(maskTimes(err1), maskTimes(errs)); d != "" {
+					t.Errorf("-j %d: standard error differs from -j 1 (-j 1 +j %d):\n%s", j, j, d)
+				}
+			}
+		})
+	}
+}

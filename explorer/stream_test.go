@@ -1,0 +1,127 @@
+package explorer
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/rmacheck/rmacheck/litmus"
+)
+
+// TestQueueClaims: the queue of a Stream hands out every job once; a worker keeps
+// to its test's jobs, in order, and takes the next test not yet started when they
+// are taken; only when every test has started does it help, with the next untaken
+// job of the test with the most left (the first such test on a tie).
+func TestQueueClaims(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sizes := rapid.SliceOfN(rapid.IntRange(1, 6), 1, 8).Draw(t, "jobs per test")
+		var jobs []Job
+		var testOf []int
+		for k, n := range sizes {
+			lt := &litmus.Test{Name: string(rune('a' + k))}
+			for range n {
+				jobs = append(jobs, Job{Test: lt})
+				testOf = append(testOf, k)
+			}
+		}
+		workers := rapid.IntRange(1, 4).Draw(t, "workers")
+		q := newQueue(jobs)
+		own := make([]int, workers)
+		for w := range own {
+			own[w] = -1
+		}
+		// the model: untaken[k] is test k's untaken jobs, in order
+		untaken := make([][]int, len(sizes))
+		for i, k := range testOf {
+			untaken[k] = append(untaken[k], i)
+		}
+		started := 0
+		claimed := make([]bool, len(jobs))
+		for n := 0; ; n++ {
+			w := rapid.IntRange(0, workers-1).Draw(t, "worker")
+			var want int
+			wantOK := true
+			switch {
+			case own[w] >= 0 && len(untaken[own[w]]) > 0:
+				want, untaken[own[w]] = untaken[own[w]][0], untaken[own[w]][1:]
+			case started < len(sizes):
+				want, untaken[started] = untaken[started][0], untaken[started][1:]
+				started++
+			default:
+				most := -1
+				for k := range untaken {
+					if len(untaken[k]) > 0 && (most < 0 || len(untaken[k]) > len(untaken[most])) {
+						most = k
+					}
+				}
+				if most < 0 {
+					wantOK = false
+					break
+				}
+				want, untaken[most] = untaken[most][0], untaken[most][1:]
+			}
+			before := own[w]
+			got, ok := q.claim(&own[w])
+			if ok != wantOK || ok && got != want {
+				t.Fatalf("claim %d by worker %d (test %d): got %d %v, want %d %v", n, w, before, got, ok, want, wantOK)
+			}
+			if !ok {
+				break
+			}
+			if claimed[got] {
+				t.Fatalf("job %d handed out twice", got)
+			}
+			claimed[got] = true
+		}
+		for i, c := range claimed {
+			if !c {
+				t.Fatalf("job %d never handed out", i)
+			}
+		}
+	})
+}
+
+// TestHelpers: a search splits a level of parallelLevel states or more over as many
+// goroutines as Options.Workers allows and its run has CPUs free, and gives them
+// back; outside a run (no cpus), Workers alone decides.
+func TestHelpers(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		workers       int
+		free          int64 // -1: not in a run
+		level         int
+		want          int
+		freeAfterTake int64
+	}{
+		{"one worker", 1, 3, parallelLevel, 0, 3},
+		{"small level", 4, 3, parallelLevel - 1, 0, 3},
+		{"none free", 2, 0, parallelLevel, 0, 0},
+		{"one free of one asked", 2, 1, parallelLevel, 1, 0},
+		{"two free of one asked", 2, 2, parallelLevel, 1, 1},
+		{"one free of three asked", 4, 1, parallelLevel * 10, 1, 0},
+		{"not in a run", 3, -1, parallelLevel, 2, -1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := &search{opt: Options{Workers: c.workers}}
+			if c.free >= 0 {
+				e.opt.cpus = &cpus{}
+				e.opt.cpus.give(int(c.free))
+			}
+			got := e.helpers(c.level)
+			if got != c.want {
+				t.Fatalf("helpers(%d) = %d, want %d", c.level, got, c.want)
+			}
+			if e.opt.cpus == nil {
+				e.release(got)
+				return
+			}
+			if f := e.opt.cpus.free.Load(); f != c.freeAfterTake {
+				t.Errorf("free after taking = %d, want %d", f, c.freeAfterTake)
+			}
+			e.release(got)
+			if f := e.opt.cpus.free.Load(); f != c.free {
+				t.Errorf("free after release = %d, want %d", f, c.free)
+			}
+		})
+	}
+}

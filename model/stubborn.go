@@ -1,0 +1,440 @@
+package model
+
+import (
+	"math/bits"
+
+	"github.com/rmacheck/rmacheck/spec"
+)
+
+// The third reduction: stubborn sets (Valmari; Godefroid's persistent sets built
+// from them). The singleton rules (reduce.go, independent.go) take a step alone
+// when it commutes with everything the others can still do. On a ring of
+// almost-independent accesses (an SB ring, a message chain, IRIW) no step does: each
+// load conflicts with one other process's store. A stubborn set then takes a few
+// steps instead of all: in a state, a set T of transitions such that
+//
+//   - for each enabled t in T, every transition (of any process, enabled now or
+//     later) dependent on t is in T;
+//   - for each disabled t in T, a necessary enabling set of t is in T: transitions
+//     one of which must occur before t can be enabled;
+//
+// and the search expands only T's enabled transitions. Every path from the state
+// to a final state is then equivalent, by swapping adjacent independent steps, to
+// one that starts with a step of T (Valmari's theorem; the state graph is acyclic,
+// so no cycle proviso is needed): final states, and so outcomes, are kept. Each
+// state picks the smallest such set over seeds (one per enabled transition).
+//
+// Transitions are labels: Exec(q,j), instruction j of process q, and Drain(q), the
+// tso store buffer of q writing its oldest entry to memory. Dependence is static
+// and conservative:
+//
+//   - two plain accesses of different processes: same (or overlapping) cell and one
+//     of them a store, or a candidate pair of the concurrency checks (§7);
+//   - a plain access and a drain of another process: the drain may write the cell;
+//   - two drains: they may write one cell;
+//   - two transitions of one process: both can be enabled at once (neither must
+//     precede the other) and they share a cell (one writing) or a register (one
+//     writing), or one of them is an MPI call;
+//   - a "quiet" call (an MPI call that reads and writes only its process's own
+//     state, or commuting lock-holder bits: reduce.go's Local calls, and lock_all on
+//     a window nobody locks exclusively, fences or exposes) and anything of another
+//     process: independent.
+//
+// Every other instruction is "global": a state in which any process still has one
+// to run gets no stubborn set (the other rules, or the full expansion, apply).
+//
+// Pairs (§7): a candidate pair (a, b) is dependent, so a stubborn set holding one of
+// them enabled holds the other; if b is disabled there, its enabling set is in T
+// too. Along a path of steps outside T, no step of T becomes enabled and none of T
+// is disabled. So if the plain search reaches a state with a and b both enabled,
+// the reduced one does: by induction on the height of the state (the graph is
+// acyclic), either a step of T occurs on the path and can be moved first (it is
+// independent of the steps before it), or none does, a and b are outside T (else
+// both are enabled already here) and any enabled step of T is independent of them
+// and of the whole path, so taking it first keeps them both enabled at the end.
+// DESIGN.md gives the argument in full.
+//
+// The rule applies only to programs where that dependence is all there is:
+// independenceAllowed (no guards, loops, speculation, frees, shared_query, tests,
+// origin buffers, separate windows, nostore, weak_progress), no RMA operations and
+// no remote load/store as RMA (nothing but plain accesses and drains touches a
+// cell), no computed targets, no assertions acted on.
+
+// stubKind classifies an instruction for the stubborn sets.
+type stubKind uint8
+
+const (
+	stubGlobal stubKind = iota // depends on anything: no stubborn set while it is to run
+	stubPlain                  // plain load or store
+	stubQuiet                  // touches only its process (and commuting lock bits)
+)
+
+// stubborn is what the stubborn sets need, computed at compile time.
+type stubborn struct {
+	kind   [][]stubKind
+	global []uint64 // per process: its global instructions
+	// dep[q][j][r]: the instructions of process r dependent on instruction j of q
+	// (for r == q: those that can be enabled with it)
+	dep [][][]uint64
+	// pair[q][j][r]: the instructions of r that are a candidate pair of §7 with
+	// instruction j of q (conflict.go): dependent for the pair checks only
+	pair [][][]uint64
+	// cellMask[q][j]: the cells instruction j touches (overlaps included); 0 none
+	cellMask [][]uint64
+	// access[r][c]: the plain accesses of r to cells overlapping cell c
+	access  [][]uint64
+	stores  []uint64 // per process: its plain stores
+	overlap []uint64 // per cell: the cells overlapping it
+	// deadLoads[q]: q's loads whose register nothing reads (no instruction of q, no
+	// outcome item): the value they read is dead at once (the live-variable
+	// quotient drops it, live.go), so which store they read does not matter.
+	deadLoads []uint64
+}
+
+// stubbornReduction computes the dependence of the stubborn sets, when the program
+// is in their scope.
+func (c *compiler) stubbornReduction(overlap []uint64) {
+	p := c.p
+	if !c.stubbornAllowed() {
+		return
+	}
+	quietLockAll := c.quietLockAll()
+	n := p.NProcs
+	sb := &stubborn{
+		kind: make([][]stubKind, n), global: make([]uint64, n), dep: make([][][]uint64, n), pair: make([][][]uint64, n),
+		cellMask: make([][]uint64, n), access: make([][]uint64, n), stores: make([]uint64, n), overlap: overlap,
+	}
+	must := c.mustPrecede()
+	sb.deadLoads = c.deadLoads()
+	for q := range p.Procs {
+		code := p.Procs[q].Code
+		sb.kind[q] = make([]stubKind, len(code))
+		sb.cellMask[q] = make([]uint64, len(code))
+		sb.access[q] = make([]uint64, len(p.Cells))
+		for j := range code {
+			in := &code[j]
+			switch {
+			case in.Kind == KPlainLoad || in.Kind == KPlainStore:
+				sb.kind[q][j] = stubPlain
+				sb.cellMask[q][j] = overlap[in.Cell]
+				for cl := range p.Cells {
+					if overlap[in.Cell]&(1<<uint(cl)) != 0 {
+						sb.access[q][cl] |= 1 << uint(j)
+					}
+				}
+				if in.Kind == KPlainStore {
+					sb.stores[q] |= 1 << uint(j)
+				}
+			case in.Local && !in.TwoPhase && in.GuardReg < 0 && in.Asserts == 0 && (in.Kind == KArith || in.Kind == KUnlockAll || in.Kind == KSync || in.Kind == KFlush || in.Kind == KFlushLocal):
+				sb.kind[q][j] = stubQuiet
+			case in.Kind == KLockAll && in.Asserts == 0 && quietLockAll[in.Win]:
+				sb.kind[q][j] = stubQuiet
+			default:
+				sb.global[q] |= 1 << uint(j)
+			}
+		}
+	}
+	cand := make(map[[4]int]bool) // candidate pairs by (proc, instr, proc, instr)
+	for _, cd := range p.Candidates {
+		a, b := &p.accesses[cd.A], &p.accesses[cd.B]
+		cand[[4]int{a.proc, a.instr, b.proc, b.instr}] = true
+		cand[[4]int{b.proc, b.instr, a.proc, a.instr}] = true
+	}
+	for q := range p.Procs {
+		code := p.Procs[q].Code
+		sb.dep[q], sb.pair[q] = make([][]uint64, len(code)), make([][]uint64, len(code))
+		for j := range code {
+			sb.dep[q][j], sb.pair[q][j] = make([]uint64, n), make([]uint64, n)
+			a := &code[j]
+			for r := range p.Procs {
+				for i := range p.Procs[r].Code {
+					b := &p.Procs[r].Code[i]
+					if r == q {
+						if i == j || must[q][i]&(1<<uint(j)) != 0 || must[q][j]&(1<<uint(i)) != 0 {
+							continue // never enabled together
+						}
+						regs := writeRegs(a)&(readRegs(b)|writeRegs(b)) | writeRegs(b)&readRegs(a)
+						if regs != 0 || sb.kind[q][j] != stubPlain || sb.kind[q][i] != stubPlain || cellsConflict(sb, q, j, r, i, a, b) {
+							sb.dep[q][j][r] |= 1 << uint(i)
+						}
+						continue
+					}
+					if sb.kind[q][j] != stubPlain || sb.kind[r][i] != stubPlain {
+						continue
+					}
+					dead := sb.deadLoads[q]&(1<<uint(j)) != 0 || sb.deadLoads[r]&(1<<uint(i)) != 0
+					// under tso a store writes its own buffer: its drain is what conflicts
+					buffered := p.HW == spec.TSO && (a.Kind == KPlainStore || b.Kind == KPlainStore)
+					if cellsConflict(sb, q, j, r, i, a, b) && !dead && !buffered {
+						sb.dep[q][j][r] |= 1 << uint(i)
+					}
+					if cand[[4]int{q, j, r, i}] {
+						sb.pair[q][j][r] |= 1 << uint(i)
+					}
+				}
+			}
+		}
+	}
+	p.stub = sb
+}
+
+// deadLoads is, per process, its loads whose register no instruction of the
+// process reads and no outcome item names. Such a load commutes with another
+// process's store or drain of its cell up to the quotient: the two orders differ in
+// the load's register only, which DropDead zeroes in both (it is dead the moment
+// it is written). The pair checks still see it (candidate pairs stay dependent).
+func (c *compiler) deadLoads() []uint64 {
+	p := c.p
+	out := make([]uint64, p.NProcs)
+	for q := range p.Procs {
+		var read uint32
+		for _, o := range p.Out {
+			if o.Proc == q {
+				read |= 1 << uint(o.Reg)
+			}
+		}
+		for k := range p.Procs[q].Code {
+			read |= readRegs(&p.Procs[q].Code[k])
+		}
+		for k := range p.Procs[q].Code {
+			if in := &p.Procs[q].Code[k]; in.Kind == KPlainLoad && writeRegs(in)&read == 0 {
+				out[q] |= 1 << uint(k)
+			}
+		}
+	}
+	return out
+}
+
+// cellsConflict: two plain accesses overlap and one of them stores.
+func cellsConflict(sb *stubborn, q, j, r, i int, a, b *Instr) bool {
+	return sb.cellMask[q][j]&sb.cellMask[r][i] != 0 && (a.Kind == KPlainStore || b.Kind == KPlainStore)
+}
+
+// stubbornAllowed: the program is in the stubborn sets' scope (see above).
+func (c *compiler) stubbornAllowed() bool {
+	p := c.p
+	if !c.independenceAllowed() || len(p.Slots) > 0 || p.Exploit || c.attachesOrDetaches() || p.NProcs > MaxProcs {
+		return false
+	}
+	for q := range p.Procs {
+		if len(p.Procs[q].Code) > 64 {
+			return false
+		}
+		for k := range p.Procs[q].Code {
+			in := &p.Procs[q].Code[k]
+			if in.Kind == KRemoteLoad || in.Kind == KRemoteStore || in.Computed != nil || in.Elems != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// quietLockAll: per window, lock_all on it touches only its caller's epoch state and
+// the lock-holder bits (which commute): no process locks a window of its memory
+// exclusively, fences or exposes it (E-EPOCH-MIX reads those), and no process
+// waits on progress.
+func (c *compiler) quietLockAll() []bool {
+	p := c.p
+	out := make([]bool, len(p.Wins))
+	for w := range p.Wins {
+		out[w] = !p.weakProgress && !p.hasSeparate
+		for q := range p.Procs {
+			for _, in := range p.Procs[q].Code {
+				if in.Win < 0 || p.Wins[in.Win].Base != p.Wins[w].Base {
+					continue
+				}
+				switch in.Kind {
+				case KLock, KFence, KPost, KStart, KComplete, KWait, KTest, KFree:
+					out[w] = false
+				}
+			}
+		}
+	}
+	return out
+}
+
+// stubSet is a set of transitions: per process, instructions, and the drains.
+type stubSet struct {
+	instr [MaxProcs]uint64
+	drain uint32
+}
+
+// drainCells are the cells a drain of process r may write from s on: those in its
+// buffer and those of its stores still to run.
+func (p *Program) drainCells(s State, r int, done uint64) uint64 {
+	l := &p.Layout
+	var m uint64
+	for k := 0; k < int(s[l.TSOLen[r]]); k++ {
+		m |= 1 << uint(s[l.TSOBuf[r]+9*k])
+	}
+	for st := p.stub.stores[r] &^ done; st != 0; st &= st - 1 {
+		m |= p.stub.cellMask[r][bits.TrailingZeros64(st)]
+	}
+	return m
+}
+
+// stubClose closes the set seeded with one enabled transition (the drain of
+// seedDrain when >= 0, else instruction seedInstr of seedProc) and returns it, or
+// false when the closure meets what it cannot bound (see above).
+func (p *Program) stubClose(s State, done *[MaxProcs]uint64, enabled *stubSet, seedProc, seedInstr int, seedDrain bool) (stubSet, bool) {
+	sb := p.stub
+	l := &p.Layout
+	var t, seen stubSet
+	if seedDrain {
+		t.drain = 1 << uint(seedProc)
+	} else {
+		t.instr[seedProc] = 1 << uint(seedInstr)
+	}
+	for changed := true; changed; {
+		changed = false
+		for q := 0; q < p.NProcs; q++ {
+			if d := uint32(1) << uint(q); t.drain&d != 0 && seen.drain&d == 0 {
+				seen.drain |= d
+				changed = true
+				if enabled.drain&d != 0 {
+					// its oldest entry's cell: every other access to it, every other
+					// drain that may write it, the process's own accesses to it
+					c := int(s[l.TSOBuf[q]])
+					for r := 0; r < p.NProcs; r++ {
+						t.instr[r] |= sb.access[r][c] &^ (done[r] | sb.deadLoads[r])
+						if r != q && p.drainCells(s, r, done[r])&sb.overlap[c] != 0 {
+							t.drain |= 1 << uint(r)
+						}
+					}
+				} else {
+					t.instr[q] |= sb.stores[q] &^ done[q] // one of them must run first
+				}
+			}
+			for m := t.instr[q] &^ seen.instr[q]; m != 0; m &= m - 1 {
+				j := bits.TrailingZeros64(m)
+				seen.instr[q] |= 1 << uint(j)
+				changed = true
+				if enabled.instr[q]&(1<<uint(j)) == 0 {
+					nes, drain, ok := p.stubEnabling(s, q, j, done[q])
+					if !ok {
+						return t, false
+					}
+					t.instr[q] |= nes
+					if drain {
+						t.drain |= 1 << uint(q)
+					}
+					continue
+				}
+				switch sb.kind[q][j] {
+				case stubGlobal:
+					return t, false
+				case stubPlain:
+					cells := sb.cellMask[q][j]
+					for r := 0; r < p.NProcs; r++ {
+						// a pair partner enabled here is concurrent with it here, where
+						// checkConflicts sees the pair: no later state need show it
+						t.instr[r] |= sb.dep[q][j][r]&^done[r] | sb.pair[q][j][r]&^(done[r]|enabled.instr[r])
+						if p.HW == spec.TSO && sb.deadLoads[q]&(1<<uint(j)) == 0 && p.drainCells(s, r, done[r])&cells != 0 {
+							t.drain |= 1 << uint(r)
+						}
+					}
+				case stubQuiet:
+					t.instr[q] |= sb.dep[q][j][q] &^ done[q]
+					if p.HW == spec.TSO && p.drainCells(s, q, done[q]) != 0 {
+						t.drain |= 1 << uint(q)
+					}
+				}
+			}
+		}
+	}
+	return t, true
+}
+
+// stubEnabling is a necessary enabling set of instruction j of q, disabled in s:
+// instructions of q (a mask), or q's drain; false when it cannot tell.
+func (p *Program) stubEnabling(s State, q, j int, done uint64) (nes uint64, drain, ok bool) {
+	in := &p.Procs[q].Code[j]
+	if p.stub.kind[q][j] == stubGlobal {
+		return 0, false, false
+	}
+	if b := in.Blockers &^ done; b != 0 {
+		nes |= b & -b // it cannot run before this one
+		if in.FwdStore >= 0 {
+			st := &p.Procs[q].Code[in.FwdStore]
+			f := (in.FwdBlockers | st.Blockers) &^ done
+			if f == 0 {
+				return 0, false, false // it could forward now: it would be enabled
+			}
+			nes |= f & -f // nor forward before this one
+		}
+		return nes, false, true
+	}
+	if in.IsMPI && p.HW == spec.TSO && s[p.Layout.TSOLen[q]] > 0 {
+		return 0, true, true // it waits for the store buffer to drain
+	}
+	return 0, false, false
+}
+
+// stubbornSuccessor emits the enabled transitions of the smallest stubborn set, when
+// one is smaller than all the enabled transitions; it reports whether it did.
+func (p *Program) stubbornSuccessor(s, scratch State, rec *Record, emit func(Step, State)) bool {
+	sb := p.stub
+	if sb == nil {
+		return false
+	}
+	l := &p.Layout
+	var done [MaxProcs]uint64
+	var enabled stubSet
+	total := 0
+	for q := 0; q < p.NProcs; q++ {
+		done[q] = p.done(s, q)
+		if sb.global[q]&^done[q] != 0 || s[l.InCall[q]] != 0 {
+			return false
+		}
+		if p.HW == spec.TSO && s[l.TSOLen[q]] > 0 {
+			enabled.drain |= 1 << uint(q)
+			total++
+		}
+		for m := ^done[q] & (1<<uint(len(p.Procs[q].Code)) - 1); m != 0; m &= m - 1 {
+			j := bits.TrailingZeros64(m)
+			if p.ready(s, q, j, done[q]) {
+				enabled.instr[q] |= 1 << uint(j)
+				total++
+			}
+		}
+	}
+	best, bestN := stubSet{}, total
+	try := func(t stubSet, ok bool) {
+		if !ok {
+			return
+		}
+		k := bits.OnesCount32(t.drain & enabled.drain)
+		for q := 0; q < p.NProcs; q++ {
+			k += bits.OnesCount64(t.instr[q] & enabled.instr[q])
+		}
+		if k < bestN {
+			best, bestN = t, k
+		}
+	}
+	for q := 0; q < p.NProcs && bestN > 1; q++ {
+		if enabled.drain&(1<<uint(q)) != 0 {
+			try(p.stubClose(s, &done, &enabled, q, 0, true))
+		}
+		for m := enabled.instr[q]; m != 0 && bestN > 1; m &= m - 1 {
+			try(p.stubClose(s, &done, &enabled, q, bits.TrailingZeros64(m), false))
+		}
+	}
+	if bestN >= total {
+		return false
+	}
+	for q := 0; q < p.NProcs; q++ {
+		if best.drain&enabled.drain&(1<<uint(q)) != 0 {
+			st := Step{Kind: StepDrain, Proc: int8(q)}
+			p.try(s, scratch, st, rec)
+			emit(st, scratch)
+		}
+		for m := best.instr[q] & enabled.instr[q]; m != 0; m &= m - 1 {
+			st := Step{Kind: StepExec, Proc: int8(q), Index: int8(bits.TrailingZeros64(m))}
+			if p.try(s, scratch, st, rec) {
+				emit(st, scratch)
+			}
+		}
+	}
+	return true
+}
