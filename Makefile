@@ -76,6 +76,13 @@ bench: build
 	@/usr/bin/time -f "peak RSS %M KB, %e s" $(BIN) run --sem mpi-4.1 explorer/testdata/fence-ring-16.lit 2>&1 | tail -2 || true
 	@echo "== rmacheck run over the generated family ($(FAMILY), every preset, hw relaxed)"
 	@bash -c "time $(BIN) run $(FAMILY) | tail -1"
+	@echo "== run -j 1 and -j 2 over the generated family and the 1,000-test plain family (gen --plain 1000; wall ratios mean something on an idle machine only: load average beside)"
+	@plain=$$(mktemp -d) && $(BIN) gen --plain 1000 --out $$plain >/dev/null && \
+	for fam in $(FAMILY) $$plain; do \
+		t1=$$( { /usr/bin/time -f "%e %U %S" $(BIN) run -j 1 $$fam >/dev/null; } 2>&1 | tail -1); \
+		t2=$$( { /usr/bin/time -f "%e %U %S" $(BIN) run -j 2 $$fam >/dev/null; } 2>&1 | tail -1); \
+		echo "$$t1 $$t2 $$(cut -d' ' -f1 /proc/loadavg)" | awk -v f=$$fam '{ printf "%s: -j 1 %.2f s wall (%.2f s CPU), -j 2 %.2f s wall (%.2f s CPU, %.2f CPUs busy): %.2fx; load %s\n", f, $$1, $$2+$$3, $$4, $$5+$$6, ($$5+$$6)/$$4, $$1/$$4, $$7 }'; \
+	done; rm -rf $$plain
 	@echo "== runs/s of SB and MP+put+fence on the reference runtime beside the MPI libraries installed (10^6 runs, one after the other: compare within this run)"
 	@[ -n "$(RATEFILES)" ] || echo "../shared/acceptance is absent: no rates"
 	@[ -z "$(RATEFILES)" ] || for t in reference mpich openmpi; do \

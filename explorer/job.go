@@ -188,7 +188,9 @@ func RunAll(jobs []Job, workers int, opt Options) []JobResult {
 // is the queue's choice (see queue): the output does not depend on it.
 func Stream(jobs []Job, workers int, opt Options, deliver func(i int, jr *JobResult)) {
 	if workers <= 0 {
-		workers = runtime.NumCPU()
+		// GOMAXPROCS, not NumCPU: the CPUs this process may use (Go counts a
+		// cgroup's CPU quota in it), where NumCPU counts the whole machine's.
+		workers = runtime.GOMAXPROCS(0)
 	}
 	if opt.Cache == nil {
 		opt.Cache = &Cache{}

@@ -13,8 +13,12 @@ import (
 	"github.com/rmacheck/rmacheck/model"
 )
 
-// DefaultBatch is Options.Batch when it is 0: iterations a batch. Measured on SB and
-// MP+put+fence (see batchBytes and the report of issue 22 item 7).
+// DefaultBatch is Options.Batch when it is 0: iterations a batch. Measured in-process
+// (6 rounds each, load average 15 on 2 cores, the only load there was), median
+// runs/s of SB at batches 1, 16, 64, 256 and 1024: 20 k, 136 k, 165 k, 173 k, 171 k;
+// MP+put+fence's differed by less than its noise between 16 and 1024. 256 is SB's
+// best; its copies (two cache lines each) fit a core's L1 cache, and rank 0 counts a
+// batch in some 13 us, short enough that the others still spin, not yield, meanwhile.
 const DefaultBatch = 256
 
 const (
@@ -112,7 +116,7 @@ func (m *machine) loop(r *rank, opt Options, h *histogram, st *batchStats) {
 
 // busy is how long a rank spins for the others at a batch's end before it first
 // yields its CPU: spinUntil's, and more for a longer batch, whose record is longer.
-func (m *machine) busy() int { return spinsBeforeYield * (1 + m.batch/16) }
+func (m *machine) busy() int { return spinsBeforeYield * (1 + m.batch/64) }
 
 // resetOwn puts the memory words rank r owns back to their initial values in copies
 // 0..k-1. Each rank resets its own, as each MPI process initializes its own window:

@@ -158,3 +158,18 @@ func TestHistogramCountsEachOutcome(t *testing.T) {
 		}
 	}
 }
+
+// TestSlipNeverMovesTheStartBack: a rank behind its window moves the batch's start
+// forward; a rank that slips to an earlier time (it was less late, and saw the start
+// before the other moved it) leaves the later start, so no rank's iteration is
+// scheduled before a time another rank already waits for.
+func TestSlipNeverMovesTheStartBack(t *testing.T) {
+	m := newMachine(compile(t, sb, "mpi-4.1"), Options{Seed: 1})
+	m.start.Store(1000)
+	for _, c := range []struct{ slip, want int64 }{{500, 1000}, {1000, 1000}, {1500, 1500}, {1200, 1500}, {90000, 90000}} {
+		m.slip(c.slip)
+		if got := m.start.Load(); got != c.want {
+			t.Errorf("slip to %d: start %d; want %d", c.slip, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -47,5 +48,20 @@ func TestRunSameOutputAnyJobs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDefaultJobsAreGOMAXPROCS: -j 0 runs as many workers as the process may use CPUs
+// (GOMAXPROCS, which counts a cgroup's CPU quota), not as many as the machine has.
+func TestDefaultJobsAreGOMAXPROCS(t *testing.T) {
+	old := runtime.GOMAXPROCS(runtime.NumCPU() + 1)
+	defer runtime.GOMAXPROCS(old)
+	f := searchFlags{maxStates: defaultMaxStates}
+	opt, err := f.options(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opt.Workers != runtime.NumCPU()+1 {
+		t.Errorf("-j 0: %d workers, want GOMAXPROCS %d", opt.Workers, runtime.NumCPU()+1)
 	}
 }

@@ -43,7 +43,7 @@ func (f *searchFlags) options(workers int) (explorer.Options, error) {
 		limit = n
 	}
 	if workers <= 0 {
-		workers = runtime.NumCPU()
+		workers = runtime.GOMAXPROCS(0) // the CPUs this process may use (a cgroup's quota counts)
 	}
 	budget := explorer.NewBudget(limit).Lowered(explorer.SystemMemory())
 	return explorer.Options{MaxStates: f.maxStates, Memory: budget, Workers: workers}, nil
