@@ -272,14 +272,15 @@ func BenchmarkPlainWRC0815(b *testing.B) {
 	}
 }
 
-// BenchmarkThreads runs the thread-scaling shapes of issue 22 (threadShape: an SB
-// ring, a message chain MPC, IRIW with n-2 readers) under mpi-4.1, hw tso, for
+// BenchmarkThreads runs the thread-scaling shapes of issue 22 (gen.Scaling: an SB
+// ring, a message chain MPC, IRIW with n-2 readers, and IRIW2: IRIW whose condition
+// names only two readers) under mpi-4.1, hw tso, for
 // n = 4 to 12, with the stubborn sets (model/stubborn.go) and, under "nostubborn",
 // without them: the stored states (the aim: growth of at most 2.5x a process), the
 // CPU seconds of one search and the peak resident memory. A search stops at 20 M
 // states. Pick sizes with -bench, e.g. 'Threads/SB/.*/8$'.
 func BenchmarkThreads(b *testing.B) {
-	for _, shape := range []string{"SB", "MPC", "IRIW"} {
+	for _, shape := range []string{"SB", "MPC", "IRIW", "IRIW2"} {
 		for _, mode := range []string{"stubborn", "nostubborn"} {
 			for n := 4; n <= 12; n++ {
 				b.Run(shape+"/"+mode+"/"+strconv.Itoa(n), func(b *testing.B) {

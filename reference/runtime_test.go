@@ -161,14 +161,7 @@ func BenchmarkSB(b *testing.B) {
 }
 
 func BenchmarkMPFence(b *testing.B) {
-	p := compile(b, `{ win W allocate size=1; x = W@1[0]; }
- P0      | P1          ;
- fence W | fence W     ;
- put x 1 |             ;
- fence W | fence W     ;
-         | r0 = load x ;
-exists (1:r0=0)
-`, "mpi-4.1")
+	p := compile(b, mpFence, "mpi-4.1")
 	b.ResetTimer()
 	r, err := Run(p, Options{Runs: b.N, Seed: 1})
 	if err != nil {
