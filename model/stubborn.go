@@ -268,9 +268,6 @@ type stubSet struct {
 	instr [MaxProcs]uint64
 	drain uint32
 	perf  uint64 // performs of slots (stubborn_rma.go)
-	// visAdded: the processes all of whose transitions are in the set (the
-	// visibility rule of stubborn_rma.go added them)
-	visAdded uint32
 }
 
 // count is the number of t's transitions enabled (in enabled).

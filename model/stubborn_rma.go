@@ -27,9 +27,10 @@ import (
 // pair rule does not cover them. For those pairs the sets keep a visibility rule
 // (Valmari's condition for safety properties): for a pair c not concurrent in the
 // state and still able to become so (neither side executed or completed), vis(c)
-// is every transition of the two processes (instructions, the performs of their
-// operations, their drains), which are all the transitions that can change
-// whether either side is live or enabled. If T holds an enabled transition of
+// is, per side, the instructions of its process up to it in program order, for an
+// operation also its process's later completing calls and its perform, and under
+// tso the two processes' drains: all the transitions that can change whether a
+// side is live or enabled. If T holds an enabled transition of
 // vis(c), T holds all of vis(c). Then along any path of steps outside T from the
 // state, either vis(c) is in T and no step changes c's sides (c stays not
 // concurrent), or T's enabled steps are outside vis(c): taking one first commutes
@@ -49,8 +50,14 @@ type stubRMA struct {
 
 // stubPair is a candidate pair of the concurrency checks with an RMA side.
 type stubPair struct {
-	cand   int
-	pa, pb int
+	cand int
+	// vis: per side, its process and the instructions that can change whether it
+	// is enabled or live (those before it in program order, itself, and for an
+	// operation its process's later completing calls); the performs of the
+	// operations' slots; and, under tso, the two processes' drains
+	proc  [2]int
+	instr [2]uint64
+	slots uint64
 }
 
 // stubRMAAllowed: every slot is a remote store's (no RMA calls), none computed or
@@ -107,7 +114,19 @@ func (c *compiler) stubRMAReduction(sb *stubborn, overlap []uint64) {
 	for ci, cd := range p.Candidates {
 		a, b := &p.accesses[cd.A], &p.accesses[cd.B]
 		if a.rma || b.rma {
-			r.pairs = append(r.pairs, stubPair{cand: ci, pa: a.proc, pb: b.proc})
+			pr := stubPair{cand: ci, proc: [2]int{a.proc, b.proc}}
+			for i, x := range []*access{a, b} {
+				pr.instr[i] = 1<<uint(x.instr+1) - 1 // it and all before it
+				if x.slot >= 0 {
+					pr.slots |= 1 << uint(x.slot)
+					for j := x.instr + 1; j < len(sb.kind[x.proc]); j++ {
+						if sb.kind[x.proc][j] == stubComplete {
+							pr.instr[i] |= 1 << uint(j)
+						}
+					}
+				}
+			}
+			r.pairs = append(r.pairs, pr)
 		}
 	}
 	sb.rma = r
@@ -205,44 +224,30 @@ func (p *Program) unsettledPairs(s State, done *[MaxProcs]uint64, u *stubUnsettl
 // reports whether t grew.
 func (p *Program) stubPairsClose(s State, t *stubSet, done *[MaxProcs]uint64, enabled *stubSet, live uint64, u *stubUnsettled) bool {
 	sb := p.stub
-	var procs uint32 // the processes with an enabled transition in t
-	for q := 0; q < p.NProcs; q++ {
-		if t.instr[q]&enabled.instr[q] != 0 || t.perf&enabled.perf&sb.rma.slotsOf[q] != 0 || t.drain&enabled.drain&(1<<uint(q)) != 0 {
-			procs |= 1 << uint(q)
-		}
-	}
 	grew := false
 	for w, m := range p.unsettledPairs(s, done, u) {
 		for ; m != 0; m &= m - 1 {
 			pr := &sb.rma.pairs[w*64+bits.TrailingZeros64(m)]
-			both := uint32(1)<<uint(pr.pa) | 1<<uint(pr.pb)
-			if procs&both == 0 || t.visAdded&both == both {
+			hit := t.perf&enabled.perf&pr.slots != 0
+			for i, q := range pr.proc {
+				hit = hit || t.instr[q]&enabled.instr[q]&pr.instr[i] != 0 || p.HW == spec.TSO && t.drain&enabled.drain&(1<<uint(q)) != 0
+			}
+			if !hit {
 				continue
 			}
-			grew = p.stubPairAdd(t, done, live, pr) || grew
-		}
-	}
-	return grew
-}
-
-// stubPairAdd adds vis(pr) to t: every transition of its two processes.
-func (p *Program) stubPairAdd(t *stubSet, done *[MaxProcs]uint64, live uint64, pr *stubPair) bool {
-	sb := p.stub
-	grew := false
-	for _, q := range [2]int{pr.pa, pr.pb} {
-		t.visAdded |= 1 << uint(q)
-		{
-			all := ^done[q] & (1<<uint(len(p.Procs[q].Code)) - 1)
-			perf := sb.rma.slotsOf[q] & live
-			var dr uint32
-			if p.HW == spec.TSO {
-				dr = 1 << uint(q)
-			}
-			if all&^t.instr[q] != 0 || perf&^t.perf != 0 || dr&^t.drain != 0 {
+			if add := pr.slots & live &^ t.perf; add != 0 {
+				t.perf |= add
 				grew = true
-				t.instr[q] |= all
-				t.perf |= perf
-				t.drain |= dr
+			}
+			for i, q := range pr.proc {
+				if add := pr.instr[i] &^ (done[q] | t.instr[q]); add != 0 {
+					t.instr[q] |= add
+					grew = true
+				}
+				if d := uint32(1) << uint(q); p.HW == spec.TSO && t.drain&d == 0 {
+					t.drain |= d
+					grew = true
+				}
 			}
 		}
 	}

@@ -17,7 +17,7 @@ import (
 func TestPlainErrorsGetNoUsageHint(t *testing.T) {
 	for _, c := range [][]string{
 		{"diff", "--sem", "A", "--sem", "B", "--max-states", "5", "testdata/sb.lit"},
-		{"diff", "--sem", "A", "--sem", "B", "--switches", "--max-states", "15", "testdata/sb.lit"}, // the first search needs 16 states
+		{"diff", "--sem", "A", "--sem", "B", "--switches", "--max-states", "13", "testdata/sb.lit"}, // the first search needs 14 states
 		{"run", "--max-states", "5", "testdata/sb.lit"},
 	} {
 		code, _, stderr := runCLI(c...)
