@@ -13,13 +13,16 @@ import (
 	"github.com/rmacheck/rmacheck/model"
 )
 
-// DefaultBatch is Options.Batch when it is 0: iterations a batch. Measured in-process
-// (6 rounds each, load average 15 on 2 cores, the only load there was), median
-// runs/s of SB at batches 1, 16, 64, 256 and 1024: 20 k, 136 k, 165 k, 173 k, 171 k;
-// MP+put+fence's differed by less than its noise between 16 and 1024. 256 is SB's
-// best; its copies (two cache lines each) fit a core's L1 cache, and rank 0 counts a
-// batch in some 13 us, short enough that the others still spin, not yield, meanwhile.
-const DefaultBatch = 256
+// DefaultBatch is Options.Batch when it is 0: iterations a batch. Measured with
+// `conform --target reference --runs 2000000` on SB, on the idle machine (2 cores,
+// load average 1.5, nothing else running; 3 rounds each, medians): batches 16, 32,
+// 64, 128 and 256 ran 1.63 M, 1.80 M, 1.85 M, 1.38 M and 1.1-1.4 M runs/s; 1024 and
+// 4096 about 1.0 M. MP+put+fence differed by less than its noise between 64 and 256.
+// Under heavy load (average 15) the order differed (64: 165 k, 256: 173 k), so a
+// batch's size matters less there than who gets the CPUs. 64 copies (two cache lines
+// each for SB) stay in a core's L1 cache with room for the engine's state, and rank 0
+// counts a batch in a few microseconds, short enough that the others still spin.
+const DefaultBatch = 64
 
 const (
 	// batchBytes bounds the memory of a batch's copies (a word a cache line, the
