@@ -8,7 +8,6 @@ import (
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
-	"pgregory.net/rapid"
 )
 
 // TestStubbornRandomRMA: on random programs under ls_is_rma (preset A: remote loads
@@ -26,34 +25,7 @@ func TestStubbornRandomRMA(t *testing.T) {
 		}
 		sems = append(sems, s)
 	}
-	checks, fired := 0, 0
-	rapid.Check(t, func(t *rapid.T) {
-		cfg := gen.Config{MinProcs: 2, MaxProcs: 4, MaxInstrs: 4, Syncs: []string{"none", "lock_all"}, NoRMA: true,
-			ConditionOnly: rapid.Bool().Draw(t, "condition-only")}
-		lt := gen.Program(cfg).Draw(t, "program")
-		sem := rapid.SampledFrom(sems).Draw(t, "sem")
-		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
-		reduced, plain, err := exploreBoth(lt, sem, hw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := sameVerdict(plain, reduced); d != "" {
-			t.Fatalf("reduced search differs from plain (-plain +reduced):\n%s\n%s", d, litmus.Format(lt))
-		}
-		checkReplays(t, reduced.Program, reduced)
-		without, err := explorer.Explore(reduced.Program, explorer.Options{NoStubborn: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		checks++
-		if len(reduced.Program.Slots) > 0 && reduced.States < without.States {
-			fired++
-		}
-	})
-	t.Logf("stubborn sets fired on remote stores in %d of %d programs", fired, checks)
-	if checks >= 50 && fired*10 < checks {
-		t.Errorf("stubborn sets fired on remote stores in %d of %d programs: the property hardly tests them", fired, checks)
-	}
+	checkStubbornRandom(t, sems, " on remote stores", func(r *explorer.Result) bool { return len(r.Program.Slots) > 0 })
 }
 
 // rmaPairTests are hand-written programs under ls_is_rma where the stubborn sets,
