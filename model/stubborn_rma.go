@@ -184,18 +184,18 @@ func (p *Program) completeBlocked(s State, q int, in *Instr) bool {
 // stubClosePerform adds to t what an enabled perform of slot k depends on: the
 // accesses of any process to an overlapping cell, the drains that may write one,
 // the other live performs on one.
-func (p *Program) stubClosePerform(s State, t *stubSet, done *[MaxProcs]uint64, live uint64, k int) {
+func (p *Program) stubClosePerform(x *stubState, t *stubSet, k int) {
 	sb := p.stub
 	cells := sb.rma.slotCells[k]
 	for r := 0; r < p.NProcs; r++ {
 		for c := cells; c != 0; c &= c - 1 {
-			t.instr[r] |= sb.access[r][bits.TrailingZeros64(c)] &^ done[r]
-		}
-		if p.HW == spec.TSO && p.drainCells(s, r, done[r])&cells != 0 {
-			t.drain |= 1 << uint(r)
+			t.instr[r] |= sb.access[r][bits.TrailingZeros64(c)] &^ x.done[r]
 		}
 	}
-	t.perf |= sb.slotsOnCells(live, cells) &^ (1 << uint(k))
+	if p.HW == spec.TSO {
+		t.drain |= x.drainsOn(p.NProcs, cells)
+	}
+	t.perf |= sb.slotsOnCells(x.live, cells) &^ (1 << uint(k))
 }
 
 // maxStubPairs bounds the RMA pairs the stubborn sets follow (a bit each).
@@ -222,10 +222,11 @@ func (p *Program) unsettledPairs(s State, done *[MaxProcs]uint64, u *stubUnsettl
 
 // stubPairsClose applies the visibility rule to the RMA pairs not settled; it
 // reports whether t grew.
-func (p *Program) stubPairsClose(s State, t *stubSet, done *[MaxProcs]uint64, enabled *stubSet, live uint64, u *stubUnsettled) bool {
+func (p *Program) stubPairsClose(x *stubState, t *stubSet) bool {
 	sb := p.stub
+	done, enabled, live := &x.done, &x.enabled, x.live
 	grew := false
-	for w, m := range p.unsettledPairs(s, done, u) {
+	for w, m := range p.unsettledPairs(x.s, done, &x.unsettled) {
 		for ; m != 0; m &= m - 1 {
 			pr := &sb.rma.pairs[w*64+bits.TrailingZeros64(m)]
 			hit := t.perf&enabled.perf&pr.slots != 0
