@@ -220,8 +220,9 @@ func (p *Program) unsettledPairs(s State, done *[MaxProcs]uint64, u *stubUnsettl
 	return &u.m
 }
 
-// stubPairsClose applies the visibility rule to the RMA pairs not settled; it
-// reports whether t grew.
+// stubPairsClose applies the visibility rule to the RMA pairs not settled, with an
+// up set in place of vis(c) where one is known (stubborn_up.go); it reports
+// whether t grew.
 func (p *Program) stubPairsClose(x *stubState, t *stubSet) bool {
 	sb := p.stub
 	done, enabled, live := &x.done, &x.enabled, x.live
@@ -234,6 +235,20 @@ func (p *Program) stubPairsClose(x *stubState, t *stubSet) bool {
 				hit = hit || t.instr[q]&enabled.instr[q]&pr.instr[i] != 0 || p.HW == spec.TSO && t.drain&enabled.drain&(1<<uint(q)) != 0
 			}
 			if !hit {
+				continue
+			}
+			switch up := p.stubPairUp(x, pr.cand); up.kind {
+			case upNever:
+				continue
+			case upSet: // instead of vis(c), one up set of c (stubborn_up.go)
+				if add := up.instr &^ t.instr[up.proc]; add != 0 {
+					t.instr[up.proc] |= add
+					grew = true
+				}
+				if add := up.perf &^ t.perf; add != 0 {
+					t.perf |= add
+					grew = true
+				}
 				continue
 			}
 			if add := pr.slots & live &^ t.perf; add != 0 {
