@@ -34,7 +34,8 @@ import (
 //   - two drains: they may write one cell;
 //   - two transitions of one process: both can be enabled at once (neither must
 //     precede the other) and they share a cell (one writing) or a register (one
-//     writing), or one of them is an MPI call;
+//     writing), or one of them is an MPI call other than a remote store's issue
+//     (which touches its registers and slot only: accessLike);
 //   - a "quiet" call (an MPI call that reads and writes only its process's own
 //     state, or commuting lock-holder bits: reduce.go's Local calls, and lock_all on
 //     a window nobody locks exclusively, fences or exposes) and anything of another
@@ -166,7 +167,7 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 							continue // never enabled together
 						}
 						regs := writeRegs(a)&(readRegs(b)|writeRegs(b)) | writeRegs(b)&readRegs(a)
-						if regs != 0 || sb.kind[q][j] != stubPlain || sb.kind[q][i] != stubPlain || cellsConflict(sb, q, j, r, i, a, b) {
+						if regs != 0 || !sb.accessLike(q, j) || !sb.accessLike(q, i) || cellsConflict(sb, q, j, r, i, a, b) {
 							sb.dep[q][j][r] |= 1 << uint(i)
 						}
 						continue
@@ -216,6 +217,15 @@ func (c *compiler) deadLoads() []uint64 {
 		}
 	}
 	return out
+}
+
+// accessLike: instruction j of q is a plain access (or remote load), or a remote
+// store's issue, which touches its process's registers and slot only (its perform
+// is the transition that writes memory): two of them of one process, enabled
+// together (only under relaxed: sc and tso keep program order), commute unless
+// they share a register with a write or an overlapping cell with a store.
+func (sb *stubborn) accessLike(q, j int) bool {
+	return sb.kind[q][j] == stubPlain || sb.kind[q][j] == stubIssue
 }
 
 // cellsConflict: two plain accesses overlap and one of them stores.
@@ -274,10 +284,23 @@ type stubSet struct {
 	perf  uint64 // performs of slots (stubborn_rma.go)
 }
 
-// count is the number of t's transitions enabled (in enabled).
-func (t *stubSet) count(enabled *stubSet) int {
+// meets: t and u share a transition (of n processes).
+func (t *stubSet) meets(u *stubSet, n int) bool {
+	if t.drain&u.drain != 0 || t.perf&u.perf != 0 {
+		return true
+	}
+	for q := range t.instr[:n] {
+		if t.instr[q]&u.instr[q] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// count is the number of t's transitions enabled (in enabled), of n processes.
+func (t *stubSet) count(enabled *stubSet, n int) int {
 	k := bits.OnesCount32(t.drain&enabled.drain) + bits.OnesCount64(t.perf&enabled.perf)
-	for q := range t.instr {
+	for q := range t.instr[:n] {
 		k += bits.OnesCount64(t.instr[q] & enabled.instr[q])
 	}
 	return k
@@ -299,6 +322,12 @@ type stubState struct {
 	// whose pairs come from the relaxed one) needs only the final states
 	pairs     bool
 	unsettled stubUnsettled
+	// tried: the enabled transitions whose closure is done. A closure is the
+	// least set that holds its seed and is closed under rules monotone in the set
+	// (more transitions only add), so one that comes to hold a tried t holds all
+	// of t's closure: it fails where that one failed, and counts at least as many
+	// enabled transitions as the best set, which t's closure was or did not beat.
+	tried stubSet
 }
 
 // stubDrainCells are the cells a drain of process r may write from s on.
@@ -426,7 +455,7 @@ func (p *Program) stubClose(x *stubState, bound int, seedProc, seedInstr int, se
 		if !changed && x.pairs && sb.rma != nil && p.stubPairsClose(x, &t) {
 			changed = true
 		}
-		if changed && t.count(enabled) >= bound {
+		if changed && (t.meets(&x.tried, p.NProcs) || t.count(enabled, p.NProcs) >= bound) {
 			return t, false // no smaller than the best set found
 		}
 	}
@@ -500,19 +529,24 @@ func (p *Program) stubbornSuccessor(s, scratch State, pairs bool, rec *Record, e
 		if !ok {
 			return
 		}
-		if k := t.count(enabled); k < bestN {
+		if k := t.count(enabled, p.NProcs); k < bestN {
 			best, bestN = t, k
 		}
 	}
 	for m := enabled.perf; m != 0 && bestN > 1; m &= m - 1 {
-		try(p.stubClose(&x, bestN, -1, bits.TrailingZeros64(m), false))
+		k := bits.TrailingZeros64(m)
+		try(p.stubClose(&x, bestN, -1, k, false))
+		x.tried.perf |= 1 << uint(k)
 	}
 	for q := 0; q < p.NProcs && bestN > 1; q++ {
 		if enabled.drain&(1<<uint(q)) != 0 {
 			try(p.stubClose(&x, bestN, q, 0, true))
+			x.tried.drain |= 1 << uint(q)
 		}
 		for m := enabled.instr[q]; m != 0 && bestN > 1; m &= m - 1 {
-			try(p.stubClose(&x, bestN, q, bits.TrailingZeros64(m), false))
+			j := bits.TrailingZeros64(m)
+			try(p.stubClose(&x, bestN, q, j, false))
+			x.tried.instr[q] |= 1 << uint(j)
 		}
 	}
 	if bestN >= total {
