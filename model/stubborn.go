@@ -192,11 +192,13 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 	p.stub = sb
 }
 
-// deadLoads is, per process, its loads whose register no instruction of the
-// process reads and no outcome item names. Such a load commutes with another
-// process's store or drain of its cell up to the quotient: the two orders differ in
-// the load's register only, which DropDead zeroes in both (it is dead the moment
-// it is written). The pair checks still see it (candidate pairs stay dependent).
+// deadLoads is, per process, its loads (plain, or remote: a read of the public
+// copy under ls_is_rma) whose register no instruction of the process reads and no
+// outcome item names. Such a load commutes with another process's store, drain or
+// perform of its cell up to the quotient: the two orders differ in the load's
+// register only, which DropDead zeroes in both (it is dead the moment it is
+// written). The pair checks still see it (candidate pairs stay dependent, the RMA
+// pairs keep their own rule).
 func (c *compiler) deadLoads() []uint64 {
 	p := c.p
 	out := make([]uint64, p.NProcs)
@@ -211,7 +213,7 @@ func (c *compiler) deadLoads() []uint64 {
 			read |= readRegs(&p.Procs[q].Code[k])
 		}
 		for k := range p.Procs[q].Code {
-			if in := &p.Procs[q].Code[k]; in.Kind == KPlainLoad && writeRegs(in)&read == 0 {
+			if in := &p.Procs[q].Code[k]; (in.Kind == KPlainLoad || in.Kind == KRemoteLoad) && writeRegs(in)&read == 0 {
 				out[q] |= 1 << uint(k)
 			}
 		}
@@ -427,7 +429,7 @@ func (p *Program) stubClose(x *stubState, bound int, seedProc, seedInstr int, se
 					return t, false
 				case stubPlain:
 					cells := sb.cellMask[q][j]
-					if sb.rma != nil {
+					if sb.rma != nil && sb.deadLoads[q]&(1<<uint(j)) == 0 {
 						t.perf |= sb.slotsOnCells(live, cells)
 					}
 					dep := sb.dep[q][j]
