@@ -329,6 +329,10 @@ type stubState struct {
 	// (more transitions only add), so one that comes to hold a tried t holds all
 	// of t's closure: it fails where that one failed, and counts at least as many
 	// enabled transitions as the best set, which t's closure was or did not beat.
+	// So such a closure stops there. (One rule reads the set: an RMA pair takes
+	// the up set of the side T already holds, stubPairUp; with it the stop may
+	// rarely miss a smaller set, never keep a set that is not stubborn: every set
+	// returned is closed.)
 	tried stubSet
 }
 

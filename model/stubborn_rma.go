@@ -237,7 +237,7 @@ func (p *Program) stubPairsClose(x *stubState, t *stubSet) bool {
 			if !hit {
 				continue
 			}
-			switch up := p.stubPairUp(x, pr.cand); up.kind {
+			switch up := p.stubPairUp(x, t, pr.cand); up.kind {
 			case upNever:
 				continue
 			case upSet: // instead of vis(c), one up set of c (stubborn_up.go)
