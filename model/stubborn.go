@@ -147,17 +147,16 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 			}
 		}
 	}
-	cand := make(map[[4]int]bool) // candidate pairs by (proc, instr, proc, instr)
-	for _, cd := range p.Candidates {
-		a, b := &p.accesses[cd.A], &p.accesses[cd.B]
-		cand[[4]int{a.proc, a.instr, b.proc, b.instr}] = true
-		cand[[4]int{b.proc, b.instr, a.proc, a.instr}] = true
+	instrs := 0
+	for q := range p.Procs {
+		instrs += len(p.Procs[q].Code)
 	}
+	masks := make([]uint64, 2*n*instrs) // every dep and pair row, in one allocation
 	for q := range p.Procs {
 		code := p.Procs[q].Code
 		sb.dep[q], sb.pair[q] = make([][]uint64, len(code)), make([][]uint64, len(code))
 		for j := range code {
-			sb.dep[q][j], sb.pair[q][j] = make([]uint64, n), make([]uint64, n)
+			sb.dep[q][j], sb.pair[q][j], masks = masks[:n:n], masks[n:2*n:2*n], masks[2*n:]
 			a := &code[j]
 			for r := range p.Procs {
 				for i := range p.Procs[r].Code {
@@ -181,11 +180,15 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 					if cellsConflict(sb, q, j, r, i, a, b) && !dead && !buffered {
 						sb.dep[q][j][r] |= 1 << uint(i)
 					}
-					if cand[[4]int{q, j, r, i}] {
-						sb.pair[q][j][r] |= 1 << uint(i)
-					}
 				}
 			}
+		}
+	}
+	for _, cd := range p.Candidates {
+		a, b := &p.accesses[cd.A], &p.accesses[cd.B]
+		if a.proc != b.proc && sb.kind[a.proc][a.instr] == stubPlain && sb.kind[b.proc][b.instr] == stubPlain {
+			sb.pair[a.proc][a.instr][b.proc] |= 1 << uint(b.instr)
+			sb.pair[b.proc][b.instr][a.proc] |= 1 << uint(a.instr)
 		}
 	}
 	c.stubRMAReduction(sb, overlap)
