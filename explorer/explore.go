@@ -239,7 +239,7 @@ func (e *search) run() error {
 	e.noteStaticFlags(root)
 	e.found = make([]atomic.Int64, len(p.Candidates))
 	if !e.opt.NoConflicts {
-		e.unfound.Store(int64(len(p.Candidates)))
+		e.unfound.Store(int64(len(p.Candidates) - e.markOrdered()))
 	}
 	workers := []*worker{e.newWorker()}
 	for lo, hi := root, root+1; lo < hi; lo, hi = hi, e.seen.size() {
@@ -269,6 +269,29 @@ func (e *search) run() error {
 	}
 	return nil
 }
+
+// markOrdered marks the candidate pairs that can never be concurrent
+// (model.Program.Ordered) as found at no state, so that no check looks for them
+// and a pairs-only search does not wait for them, and returns how many. The
+// unreduced search (NoReduce) checks them like the others: the exactness property
+// compares the two.
+func (e *search) markOrdered() int {
+	if e.opt.NoReduce {
+		return 0
+	}
+	n := 0
+	for ci, never := range e.p.Ordered() {
+		if never {
+			e.found[ci].Store(neverFound)
+			n++
+		}
+	}
+	return n
+}
+
+// neverFound marks a candidate pair no state can have (markOrdered): below every
+// 1 + state, so skip and claimPair pass it by.
+const neverFound = -1
 
 // pairsOnly: the search is for its pair flags alone (a program that forgets
 // values: model.Program.WithoutValues), so it may stop at the end of the level in
