@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/rmacheck/rmacheck/explorer"
@@ -191,4 +192,85 @@ exists (1:r0=1 /\ 2:r0=1 /\ 2:r1=0)
 	if n := len(pairView(pairs)); n != 39 {
 		t.Errorf("%d pair flags, want 39", n)
 	}
+}
+
+// TestPairSearchParallelStop: a pairs-only search (values forgotten) stops once it
+// has found every pair; with parallel levels it stops alike, each pair at the
+// same state with the same trace as the sequential search, though the workers
+// find them out of order (the last pair found, a lower state may still be to check).
+func TestPairSearchParallelStop(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var lt *litmus.Test
+		sems := spec.AllPresets()
+		if rapid.Bool().Draw(t, "plain-accesses") {
+			lt = plainAccesses(t)
+		} else {
+			cfg := propCfg
+			cfg.Loops = false
+			lt = gen.Program(cfg).Draw(t, "program")
+		}
+		sem := rapid.SampledFrom(sems).Draw(t, "sem")
+		p, err := model.Compile(lt, sem, spec.Relaxed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		abs := p.WithoutValues()
+		if abs == nil {
+			return
+		}
+		seq, err := explorer.Explore(abs, explorer.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		par, err := explorer.Explore(abs, explorer.ParallelFrom(explorer.Options{Workers: 3}, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(pairTraces(seq), pairTraces(par)); d != "" {
+			t.Fatalf("%s: pairs differ (-sequential +parallel):\n%s\n%s", sem.Name, d, litmus.Format(lt))
+		}
+	})
+}
+
+// TestPairSearchParallelStopFamily: the same on plain-family tests under preset A,
+// whose pair searches have levels of several blocks (levelBlock) when the last pair
+// is found, so that workers finish them out of order.
+func TestPairSearchParallelStopFamily(t *testing.T) {
+	fam, err := gen.PlainFamily(1000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	semA, _ := spec.Preset("A")
+	for _, ft := range fam {
+		if !strings.HasPrefix(ft.Name, "WRC") && !strings.HasPrefix(ft.Name, "IRIW") {
+			continue
+		}
+		p, err := model.Compile(ft.Test, semA, spec.Relaxed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		abs := p.WithoutValues()
+		seq, err := explorer.Explore(abs, explorer.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		par, err := explorer.Explore(abs, explorer.ParallelFrom(explorer.Options{Workers: 3}, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(pairTraces(seq), pairTraces(par)); d != "" {
+			t.Errorf("%s: pairs differ (-sequential +parallel):\n%s", ft.Name, d)
+		}
+	}
+}
+
+// pairTraces are a search's pair flags with their traces.
+func pairTraces(r *explorer.Result) []string {
+	var out []string
+	for _, f := range r.Flags {
+		if f.Pair {
+			out = append(out, fmt.Sprintf("%s %v %v", f.Rule, f.Sites(), f.Witness.Steps))
+		}
+	}
+	return out
 }
