@@ -144,22 +144,7 @@ func plainAccesses(t *rapid.T) *litmus.Test {
 // conflict (C-CONFLICT) on paper, but the load reads at once and the store waits
 // for it (model.Program.Ordered). Without it the search stops at level 8, at 950.
 func TestPairSearchOrderedStates(t *testing.T) {
-	lt, err := litmus.Parse("WRC+plain0815.lit", []byte(`MPI WRC+plain0815
-{
-  win W allocate_shared size=3;
-  x = W@2[0];
-  y = W@3[1];
-  z = W@3[2];
-}
- P0           | P1           | P2           | P3           ;
- lock_all W   | lock_all W   | lock_all W   | lock_all W   ;
- store x 12   | r5 = load y  | store x 15   | store y 16   ;
- store y 11   | store x 13   | store y 14   | r0 = load y  ;
- store x 1    | r0 = load x  | r0 = load y  | r1 = load z  ;
- unlock_all W | store y 1    | r1 = load x  | r5 = load x  ;
-              | unlock_all W | unlock_all W | unlock_all W ;
-exists (1:r0=1 /\ 2:r0=1 /\ 2:r1=0)
-`))
+	lt, err := litmus.Parse("WRC+plain0815.lit", []byte(wrcPlain0815))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,3 +259,21 @@ func pairTraces(r *explorer.Result) []string {
 	}
 	return out
 }
+
+// wrcPlain0815 is the plain family's costliest test (gen.PlainFamily(1000, 1)[815]).
+const wrcPlain0815 = `MPI WRC+plain0815
+{
+  win W allocate_shared size=3;
+  x = W@2[0];
+  y = W@3[1];
+  z = W@3[2];
+}
+ P0           | P1           | P2           | P3           ;
+ lock_all W   | lock_all W   | lock_all W   | lock_all W   ;
+ store x 12   | r5 = load y  | store x 15   | store y 16   ;
+ store y 11   | store x 13   | store y 14   | r0 = load y  ;
+ store x 1    | r0 = load x  | r0 = load y  | r1 = load z  ;
+ unlock_all W | store y 1    | r1 = load x  | r5 = load x  ;
+              | unlock_all W | unlock_all W | unlock_all W ;
+exists (1:r0=1 /\ 2:r0=1 /\ 2:r1=0)
+`
