@@ -20,9 +20,6 @@ package model
 // program's (a tso or sc job takes them from the relaxed program's search).
 func WithoutPairChecks() Option { return func(p *Program) { p.noPairChecks = true } }
 
-// PairChecksLeftOut reports whether the program was compiled WithoutPairChecks.
-func (p *Program) PairChecksLeftOut() bool { return p.noPairChecks }
-
 // dropPairChecks removes the candidate pairs of a program compiled
 // WithoutPairChecks, before the reductions are computed from them; the accesses
 // stay (independent.go reads their cells).
