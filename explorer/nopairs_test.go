@@ -186,3 +186,56 @@ func TestJobWithoutPairChecksStates(t *testing.T) {
 		t.Errorf("%d pair flags, want the relaxed search's 39", n)
 	}
 }
+
+// TestJobWithoutPairChecksThreads: the same on the thread-scaling shapes small
+// enough for the plain searches, every preset (preset A's remote accesses are RMA
+// operations there, whose pairs the stubborn sets kept visible).
+func TestJobWithoutPairChecksThreads(t *testing.T) {
+	for _, shape := range []string{"SB", "MPC", "IRIW"} {
+		n := 4
+		if shape == "IRIW" {
+			n = 5
+		}
+		ft, err := gen.Scaling(shape, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lt, err := litmus.Parse(ft.Name+".lit", ft.Source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sem := range spec.AllPresets() {
+			for _, hw := range []spec.HW{spec.TSO, spec.SC} {
+				reduced, plain := jobBoth(t, lt, sem, hw)
+				if plain == nil {
+					t.Fatalf("%s %s %s: the plain search passes its bound", ft.Name, sem.Name, hw)
+				}
+				if d := sameJobVerdict(plain, reduced); d != "" {
+					t.Errorf("%s %s %s: the job differs from the plain searches (-plain +job):\n%s", ft.Name, sem.Name, hw, d)
+				}
+				checkJobReplays(t, lt, sem, hw, reduced)
+			}
+		}
+	}
+}
+
+// TestJobWithoutPairChecksSB8: preset A's tso job on the SB ring of 8 processes
+// stored 172,970 states with the pairs visible, 7,272 without.
+func TestJobWithoutPairChecksSB8(t *testing.T) {
+	ft, err := gen.Scaling("SB", 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lt, err := litmus.Parse(ft.Name+".lit", ft.Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	semA, _ := spec.Preset("A")
+	jr := explorer.Job{Test: lt, Sem: semA, HW: spec.TSO}.Run(explorer.Options{})
+	if jr.Err != nil {
+		t.Fatal(jr.Err)
+	}
+	if got := jr.Result.States; got > 20_000 {
+		t.Errorf("the tso search stored %d states, want at most 20,000 (172,970 with the pairs visible)", got)
+	}
+}
