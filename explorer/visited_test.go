@@ -8,8 +8,8 @@ import (
 
 // TestVisitedReused: a set taken from visitedPool after other searches released
 // theirs (other widths, other sizes) stores, finds and numbers states as a new set
-// does, holds the same bytes of the budget at every point (StoreBytes is printed,
-// and must not depend on which search ran before), and gives all of it back.
+// does, holds the same bytes of the budget at every point (--max-memory must not
+// depend on which searches ran before), and gives all of it back.
 func TestVisitedReused(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		budget := NewBudget(1 << 30)
