@@ -28,7 +28,6 @@ var version = "0.1.0-dev"
 
 func main() {
 	conform.GuardMain() // the guard of MPI runs is this binary in a hidden mode
-	hugeHeap()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

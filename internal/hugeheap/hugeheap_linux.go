@@ -1,17 +1,18 @@
-package main
+package hugeheap
 
 import (
 	"runtime"
+	"sync"
 	"syscall"
 )
 
-// hugeHeapSize is the Go heap's address space that hugeHeap advises: more than a run
+// hugeHeapSize is the Go heap's address space that Advise advises: more than a run
 // over bench/generated or the plain family touches (60-75 MiB at -j 2).
 const hugeHeapSize = 128 << 20
 
 const madvHugePage = 14 // MADV_HUGEPAGE, linux/mman.h
 
-// hugeHeap asks the kernel for transparent huge pages under the first hugeHeapSize
+// Advise asks the kernel for transparent huge pages under the first hugeHeapSize
 // bytes the Go heap maps, before anything touches them. The machine's THP mode is
 // often "madvise" (this one's is), which gives huge pages only to memory that asks,
 // and the Go runtime no longer asks for its heap. In a virtual machine a 4 KiB page
@@ -25,14 +26,20 @@ const madvHugePage = 14 // MADV_HUGEPAGE, linux/mman.h
 // heap, which places later spans in them. Memory that is never touched costs
 // nothing, and the advice outlives the slice. Under an address-space limit (ulimit
 // -v), which counts untouched memory too, it does nothing.
-func hugeHeap() {
+//
+// It costs a collection and the mapping, 3-10 ms here, once a process: the
+// commands that search call it, not the others (fmt, check, explain), which
+// touch little memory.
+func Advise() { once() }
+
+var once = sync.OnceFunc(func() {
 	var r syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &r); err != nil || r.Cur < 1<<62 {
 		return
 	}
 	adviseFresh()
 	runtime.GC()
-}
+})
 
 //go:noinline
 func adviseFresh() {

@@ -1,6 +1,0 @@
-//go:build !linux
-
-package main
-
-// hugeHeap does nothing where transparent huge pages are not known.
-func hugeHeap() {}
