@@ -1,6 +1,8 @@
 package explorer
 
 import (
+	"math/big"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -10,22 +12,49 @@ import (
 
 // TestQueueClaims: the queue of a Stream hands out every job once; a worker keeps
 // to its test's jobs, in order, and takes the next test not yet started when they
-// are taken; only when every test has started does it help, with the next untaken
-// job of the test with the most left (the first such test on a tie).
+// are taken (the first largest tests first, then the others in order); only when
+// every test has started does it help, with the next untaken job of the test with
+// the most left (the first such test on a tie).
 func TestQueueClaims(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		sizes := rapid.SliceOfN(rapid.IntRange(1, 6), 1, 8).Draw(t, "jobs per test")
 		var jobs []Job
 		var testOf []int
+		var code [][]int // per test, the instructions of each process
 		for k, n := range sizes {
 			lt := &litmus.Test{Name: string(rune('a' + k))}
+			code = append(code, rapid.SliceOfN(rapid.IntRange(0, 4), 0, 3).Draw(t, "instructions per process"))
+			for _, m := range code[k] {
+				lt.Procs = append(lt.Procs, &litmus.Proc{Code: make([]*litmus.Instr, m+1)})
+				for r := range m {
+					lt.Procs[len(lt.Procs)-1].Code[r] = &litmus.Instr{} // the last cell stays empty
+				}
+			}
 			for range n {
 				jobs = append(jobs, Job{Test: lt})
 				testOf = append(testOf, k)
 			}
 		}
 		workers := rapid.IntRange(1, 4).Draw(t, "workers")
-		q := newQueue(jobs)
+		first := rapid.IntRange(0, 3).Draw(t, "first")
+		// the model's start order: the first largest by interleavings (exact
+		// counts), the earlier on a tie, then the others in order
+		var order []int
+		for len(order) < min(first, len(sizes)) {
+			best := -1
+			for k := range sizes {
+				if !slices.Contains(order, k) && (best < 0 || multinomial(code[k]).Cmp(multinomial(code[best])) > 0) {
+					best = k
+				}
+			}
+			order = append(order, best)
+		}
+		for k := range sizes {
+			if !slices.Contains(order, k) {
+				order = append(order, k)
+			}
+		}
+		q := newQueue(jobs, first)
 		own := make([]int, workers)
 		for w := range own {
 			own[w] = -1
@@ -45,7 +74,8 @@ func TestQueueClaims(t *testing.T) {
 			case own[w] >= 0 && len(untaken[own[w]]) > 0:
 				want, untaken[own[w]] = untaken[own[w]][0], untaken[own[w]][1:]
 			case started < len(sizes):
-				want, untaken[started] = untaken[started][0], untaken[started][1:]
+				k := order[started]
+				want, untaken[k] = untaken[k][0], untaken[k][1:]
 				started++
 			default:
 				most := -1
@@ -79,6 +109,18 @@ func TestQueueClaims(t *testing.T) {
 			}
 		}
 	})
+}
+
+// multinomial is the number of interleavings of processes of n[i] instructions:
+// (n[0] + n[1] + ...)! / (n[0]! n[1]! ...).
+func multinomial(n []int) *big.Int {
+	total := 0
+	den := big.NewInt(1)
+	for _, k := range n {
+		total += k
+		den.Mul(den, new(big.Int).MulRange(1, int64(k)))
+	}
+	return new(big.Int).Quo(new(big.Int).MulRange(1, int64(total)), den)
 }
 
 // TestHelpers: a search splits a level of parallelLevel states or more over as many

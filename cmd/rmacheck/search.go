@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rmacheck/rmacheck/explorer"
+	"github.com/rmacheck/rmacheck/internal/hugeheap"
 	"github.com/rmacheck/rmacheck/model"
 )
 
@@ -34,6 +35,7 @@ func (f *searchFlags) options(workers int) (explorer.Options, error) {
 		return explorer.Options{}, err
 	}
 	explorer.LimitHeap()
+	hugeheap.Advise() // once a process: a run over many tests faults its heap in
 	limit := defaultMaxMemory()
 	if f.maxMemory != "" {
 		n, err := explorer.ParseBytes(f.maxMemory)
