@@ -53,11 +53,11 @@ import (
 // independent of the steps before it), or none does, a and b are outside T (else
 // both are enabled already here) and any enabled step of T is independent of them
 // and of the whole path, so taking it first keeps them both enabled at the end.
-// DESIGN.md gives the argument in full. A search that checks no pairs
-// (ReduceNoPairs: explorer's NoConflicts, the tso and sc searches of a run, which
-// take their pair flags from the relaxed search) drops the pairs' dependence and
-// the RMA pairs' visibility rule (stubborn_rma.go): the argument for the final
-// states, and for the flags raised by steps, never used them.
+// DESIGN.md gives the argument in full. A program compiled WithoutPairChecks (the
+// tso and sc searches of a run, which take their pair flags from the relaxed
+// search: nopairs.go) has no candidate pairs, so its sets have neither the pairs'
+// dependence nor the RMA pairs' visibility rule (stubborn_rma.go): the argument
+// for the final states, and for the flags raised by steps, never used them.
 //
 // The rule applies only to programs where that dependence is all there is:
 // independenceAllowed (no guards, loops, speculation, frees, shared_query, tests,
@@ -321,12 +321,7 @@ type stubState struct {
 	// buffer and those of its stores still to run (tso)
 	drainCells [MaxProcs]uint64
 	live       uint64 // the slots whose perform is still to happen (stubborn_rma.go)
-	// pairs: the search checks the candidate pairs of §7, so the sets keep them
-	// (the plain pairs' dependence, the RMA pairs' visibility rule); a search
-	// that checks none (explorer.Options.NoConflicts: the tso and sc searches,
-	// whose pairs come from the relaxed one) needs only the final states
-	pairs     bool
-	unsettled stubUnsettled
+	unsettled  stubUnsettled
 	// tried: the enabled transitions whose closure is done. A closure is the
 	// least set that holds its seed and is closed under rules monotone in the set
 	// (more transitions only add), so one that comes to hold a tried t holds all
@@ -443,12 +438,10 @@ func (p *Program) stubClose(x *stubState, bound int, seedProc, seedInstr int, se
 					for r := 0; r < p.NProcs; r++ {
 						t.instr[r] |= dep[r] &^ done[r]
 					}
-					if x.pairs {
-						// a pair partner enabled here is concurrent with it here, where
-						// checkConflicts sees the pair: no later state need show it
-						for r, pm := range sb.pair[q][j] {
-							t.instr[r] |= pm &^ (done[r] | enabled.instr[r])
-						}
+					// a pair partner enabled here is concurrent with it here, where
+					// checkConflicts sees the pair: no later state need show it
+					for r, pm := range sb.pair[q][j] {
+						t.instr[r] |= pm &^ (done[r] | enabled.instr[r])
 					}
 					if tso && sb.deadLoads[q]&(1<<uint(j)) == 0 {
 						t.drain |= x.drainsOn(p.NProcs, cells)
@@ -461,7 +454,7 @@ func (p *Program) stubClose(x *stubState, bound int, seedProc, seedInstr int, se
 				}
 			}
 		}
-		if !changed && x.pairs && sb.rma != nil && p.stubPairsClose(x, &t) {
+		if !changed && sb.rma != nil && p.stubPairsClose(x, &t) {
 			changed = true
 		}
 		if changed && (t.meets(&x.tried, p.NProcs) || t.count(enabled, p.NProcs) >= bound) {
@@ -498,14 +491,13 @@ func (p *Program) stubEnabling(s State, q, j int, done uint64) (nes uint64, drai
 
 // stubbornSuccessor emits the enabled transitions of the smallest stubborn set, when
 // one is smaller than all the enabled transitions; it reports whether it did.
-// pairs: the search checks the candidate pairs (stubState.pairs).
-func (p *Program) stubbornSuccessor(s, scratch State, pairs bool, rec *Record, emit func(Step, State)) bool {
+func (p *Program) stubbornSuccessor(s, scratch State, rec *Record, emit func(Step, State)) bool {
 	sb := p.stub
 	if sb == nil {
 		return false
 	}
 	l := &p.Layout
-	x := stubState{s: s, pairs: pairs}
+	x := stubState{s: s}
 	done, enabled := &x.done, &x.enabled
 	total := 0
 	for q := 0; q < p.NProcs; q++ {
