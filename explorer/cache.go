@@ -153,10 +153,11 @@ type pairSearch struct {
 
 // pairs runs (or shares) the relaxed search of a tso or sc job's pair flags: the
 // full one when the run has the relaxed job too, else one that forgets values
-// when the program's control reads none (model.Program.WithoutValues).
+// when the program's control reads none (model.Program.WithoutValues); none (nil)
+// when the relaxed program has no pair to check.
 func (c *Cache) pairs(j Job, opts []model.Option, opt Options) (*pairSearch, error) {
 	rel, err := c.compile(j, spec.Relaxed, opts)
-	if err != nil {
+	if err != nil || !rel.HasConflictChecks() {
 		return nil, err
 	}
 	search := rel

@@ -239,14 +239,14 @@ func (e *search) run() error {
 	e.noteStaticFlags(root)
 	e.found = make([]atomic.Int64, len(p.Candidates))
 	if !e.opt.NoConflicts {
-		e.unfound.Store(int64(len(p.Candidates)))
+		e.unfound.Store(int64(len(p.Candidates) - e.markOrdered()))
 	}
 	workers := []*worker{e.newWorker()}
 	for lo, hi := root, root+1; lo < hi; lo, hi = hi, e.seen.size() {
 		e.checking = e.unfound.Load() > 0
 		if helpers := e.helpers(hi - lo); helpers == 0 {
 			w := workers[0]
-			for idx := lo; idx < hi && e.stop.Load() == nil; idx++ {
+			for idx := lo; idx < hi && e.stop.Load() == nil && !e.pairsDone(); idx++ {
 				e.expand(w, idx, func(st model.Step, next model.State) { e.insert(next, idx, st.Encode(), e.seen.hash(next)) })
 			}
 		} else {
@@ -260,7 +260,7 @@ func (e *search) run() error {
 		if err := e.stop.Load(); err != nil {
 			return *err
 		}
-		if e.pairsOnly() && e.unfound.Load() == 0 {
+		if e.pairsDone() {
 			break
 		}
 	}
@@ -270,13 +270,45 @@ func (e *search) run() error {
 	return nil
 }
 
+// markOrdered marks the candidate pairs that can never be concurrent
+// (model.Program.Ordered) as found at no state, so that no check looks for them
+// and a pairs-only search does not wait for them, and returns how many. The
+// unreduced search (NoReduce) checks them like the others: the exactness property
+// compares the two.
+func (e *search) markOrdered() int {
+	if e.opt.NoReduce {
+		return 0
+	}
+	n := 0
+	for ci, never := range e.p.Ordered() {
+		if never {
+			e.found[ci].Store(neverFound)
+			n++
+		}
+	}
+	return n
+}
+
+// neverFound marks a candidate pair no state can have (markOrdered): below every
+// 1 + state, so skip and claimPair pass it by.
+const neverFound = -1
+
 // pairsOnly: the search is for its pair flags alone (a program that forgets
-// values: model.Program.WithoutValues), so it may stop at the end of the level in
-// which the last candidate pair was found. Every state of that level and the ones
-// before it has been checked, and later levels hold only higher states, so each
-// pair keeps the lowest state it is concurrent in: its trace is as short as a
-// whole search would give.
+// values: model.Program.WithoutValues), so it may stop once every candidate pair
+// is found (pairsDone), each at the lowest state it is concurrent in: states are
+// numbered breadth-first, so its trace is as short as a whole search would give.
 func (e *search) pairsOnly() bool { return e.p.ForgetsValues() && !e.opt.NoConflicts }
+
+// pairsDone: a pairs-only search has found every candidate pair, so it ends at
+// once, not at the end of the level (whose successors, the next level, it would
+// store for nothing). A sequential level expands its states in their order, so
+// every state below the current one has been checked: each pair's lowest state is
+// known, and the states left hold only higher ones. In a parallel level
+// (expandLevel) the other workers' states below may not be checked yet: they
+// still are (checking is the level's), and claimPair keeps the lowest; only their
+// successors are left out. Either way each pair keeps the state a whole search
+// gives it, and with it its trace.
+func (e *search) pairsDone() bool { return e.pairsOnly() && e.unfound.Load() == 0 }
 
 func (e *search) parallelLevel() int {
 	if e.opt.parallelFrom > 0 {
@@ -306,6 +338,9 @@ func (e *search) expand(w *worker, idx int, store func(model.Step, model.State))
 	cur := model.State(e.seen.state(idx)) // stored states never move: no copy needed
 	if e.checking {
 		e.checkConflicts(idx, cur)
+		if e.pairsDone() {
+			return // a pairs-only search needs no successors now (pairsDone)
+		}
 	}
 	n := 0
 	p.SuccessorsWith(cur, w.scratch, e.reduction(), w.rec, func(st model.Step, next model.State) {
@@ -334,6 +369,8 @@ func (e *search) reduction() model.Reduction {
 		return model.ReduceNone
 	case e.opt.NoStubborn:
 		return model.ReduceSingletons
+	case e.opt.NoConflicts:
+		return model.ReduceAll | model.ReduceNoPairs // no pair to keep
 	}
 	return model.ReduceAll
 }

@@ -79,12 +79,19 @@ func (j Job) Run(opt Options) JobResult {
 	default:
 		jr.Expect = FindExpect(j.Test, j.Sem, j.HW)
 	}
-	p, err := opt.Cache.compile(j, j.HW, opts)
+	hwOpts := opts
+	if j.HW != spec.Relaxed {
+		// tso and sc: the search runs without the concurrency checks, and the
+		// conflict and race flags come from the relaxed model's (SEMANTICS.md §7);
+		// its program has no pairs to keep visible (model.WithoutPairChecks)
+		hwOpts = append(slices.Clip(opts), model.WithoutPairChecks())
+	}
+	p, err := opt.Cache.compile(j, j.HW, hwOpts)
 	if err != nil {
 		jr.Err = err
 		return jr
 	}
-	if j.HW == spec.Relaxed || !p.HasConflictChecks() {
+	if j.HW == spec.Relaxed {
 		r, err := opt.Cache.explore(j.Test, p, opt)
 		if err != nil {
 			jr.Err = err
@@ -93,8 +100,6 @@ func (j Job) Run(opt Options) JobResult {
 		jr.Result = r.of(p)
 		return jr
 	}
-	// tso and sc: the search runs without the concurrency checks, and the conflict
-	// and race flags come from the relaxed model's (SEMANTICS.md §7).
 	own, err := opt.Cache.exploreExecutions(j.Test, p, opt)
 	if err != nil {
 		jr.Err = err
@@ -137,6 +142,9 @@ func (r *Result) of(p *model.Program) *Result {
 // part of the verdict's cost: PairTime and PairStates say it. Neither search's
 // result is changed (a cache may share them).
 func withRelaxedPairs(own *Result, pairs *pairSearch) *Result {
+	if pairs == nil {
+		return own // the relaxed program has no pair to check
+	}
 	r := *own // own may be shared: r is a copy
 	r.Flags = nil
 	for _, f := range own.Flags {

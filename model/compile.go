@@ -68,8 +68,9 @@ func (c *compiler) compile() error {
 		p.hasSeparate = p.hasSeparate || cell.Separate
 	}
 	c.buildConflicts()
-	c.specCandidates()
 	c.buildAssertions()
+	c.dropPairChecks() // nopairs.go
+	c.specCandidates()
 	c.compileWeakProgress()
 	for i := range p.Procs {
 		c.localSteps(i)

@@ -303,6 +303,8 @@ type Program struct {
 	elemIndep [][]*independence
 	// valueFields, when not nil, are the fields its steps forget (WithoutValues).
 	valueFields []span
+	// noPairChecks: compiled WithoutPairChecks (nopairs.go), no candidate pairs.
+	noPairChecks bool
 	// usesNostore: some call asserts nostore, so the state tracks own stores.
 	usesNostore bool
 	// weakProgress: weak_progress is on and governs some step (progress.go).

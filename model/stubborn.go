@@ -34,7 +34,8 @@ import (
 //   - two drains: they may write one cell;
 //   - two transitions of one process: both can be enabled at once (neither must
 //     precede the other) and they share a cell (one writing) or a register (one
-//     writing), or one of them is an MPI call;
+//     writing), or one of them is an MPI call other than a remote store's issue
+//     (which touches its registers and slot only: accessLike);
 //   - a "quiet" call (an MPI call that reads and writes only its process's own
 //     state, or commuting lock-holder bits: reduce.go's Local calls, and lock_all on
 //     a window nobody locks exclusively, fences or exposes) and anything of another
@@ -52,7 +53,11 @@ import (
 // independent of the steps before it), or none does, a and b are outside T (else
 // both are enabled already here) and any enabled step of T is independent of them
 // and of the whole path, so taking it first keeps them both enabled at the end.
-// DESIGN.md gives the argument in full.
+// DESIGN.md gives the argument in full. A search that checks no pairs
+// (ReduceNoPairs: explorer's NoConflicts, the tso and sc searches of a run, which
+// take their pair flags from the relaxed search) drops the pairs' dependence and
+// the RMA pairs' visibility rule (stubborn_rma.go): the argument for the final
+// states, and for the flags raised by steps, never used them.
 //
 // The rule applies only to programs where that dependence is all there is:
 // independenceAllowed (no guards, loops, speculation, frees, shared_query, tests,
@@ -162,7 +167,7 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 							continue // never enabled together
 						}
 						regs := writeRegs(a)&(readRegs(b)|writeRegs(b)) | writeRegs(b)&readRegs(a)
-						if regs != 0 || sb.kind[q][j] != stubPlain || sb.kind[q][i] != stubPlain || cellsConflict(sb, q, j, r, i, a, b) {
+						if regs != 0 || !sb.accessLike(q, j) || !sb.accessLike(q, i) || cellsConflict(sb, q, j, r, i, a, b) {
 							sb.dep[q][j][r] |= 1 << uint(i)
 						}
 						continue
@@ -212,6 +217,15 @@ func (c *compiler) deadLoads() []uint64 {
 		}
 	}
 	return out
+}
+
+// accessLike: instruction j of q is a plain access (or remote load), or a remote
+// store's issue, which touches its process's registers and slot only (its perform
+// is the transition that writes memory): two of them of one process, enabled
+// together (only under relaxed: sc and tso keep program order), commute unless
+// they share a register with a write or an overlapping cell with a store.
+func (sb *stubborn) accessLike(q, j int) bool {
+	return sb.kind[q][j] == stubPlain || sb.kind[q][j] == stubIssue
 }
 
 // cellsConflict: two plain accesses overlap and one of them stores.
@@ -270,18 +284,54 @@ type stubSet struct {
 	perf  uint64 // performs of slots (stubborn_rma.go)
 }
 
-// count is the number of t's transitions enabled (in enabled).
-func (t *stubSet) count(enabled *stubSet) int {
+// meets: t and u share a transition (of n processes).
+func (t *stubSet) meets(u *stubSet, n int) bool {
+	if t.drain&u.drain != 0 || t.perf&u.perf != 0 {
+		return true
+	}
+	for q := range t.instr[:n] {
+		if t.instr[q]&u.instr[q] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// count is the number of t's transitions enabled (in enabled), of n processes.
+func (t *stubSet) count(enabled *stubSet, n int) int {
 	k := bits.OnesCount32(t.drain&enabled.drain) + bits.OnesCount64(t.perf&enabled.perf)
-	for q := range t.instr {
+	for q := range t.instr[:n] {
 		k += bits.OnesCount64(t.instr[q] & enabled.instr[q])
 	}
 	return k
 }
 
-// drainCells are the cells a drain of process r may write from s on: those in its
-// buffer and those of its stores still to run.
-func (p *Program) drainCells(s State, r int, done uint64) uint64 {
+// stubState is what the closures of one state share: computed once, read by
+// every seed's closure.
+type stubState struct {
+	s       State
+	done    [MaxProcs]uint64
+	enabled stubSet
+	// drainCells[r]: the cells a drain of r may write from s on: those in its
+	// buffer and those of its stores still to run (tso)
+	drainCells [MaxProcs]uint64
+	live       uint64 // the slots whose perform is still to happen (stubborn_rma.go)
+	// pairs: the search checks the candidate pairs of §7, so the sets keep them
+	// (the plain pairs' dependence, the RMA pairs' visibility rule); a search
+	// that checks none (explorer.Options.NoConflicts: the tso and sc searches,
+	// whose pairs come from the relaxed one) needs only the final states
+	pairs     bool
+	unsettled stubUnsettled
+	// tried: the enabled transitions whose closure is done. A closure is the
+	// least set that holds its seed and is closed under rules monotone in the set
+	// (more transitions only add), so one that comes to hold a tried t holds all
+	// of t's closure: it fails where that one failed, and counts at least as many
+	// enabled transitions as the best set, which t's closure was or did not beat.
+	tried stubSet
+}
+
+// stubDrainCells are the cells a drain of process r may write from s on.
+func (p *Program) stubDrainCells(s State, r int, done uint64) uint64 {
 	l := &p.Layout
 	var m uint64
 	for k := 0; k < int(s[l.TSOLen[r]]); k++ {
@@ -293,12 +343,25 @@ func (p *Program) drainCells(s State, r int, done uint64) uint64 {
 	return m
 }
 
+// drainsOn are the processes (a mask) whose drain may write one of cells.
+func (x *stubState) drainsOn(n int, cells uint64) uint32 {
+	var d uint32
+	for r := 0; r < n; r++ {
+		if x.drainCells[r]&cells != 0 {
+			d |= 1 << uint(r)
+		}
+	}
+	return d
+}
+
 // stubClose closes the set seeded with one enabled transition (the drain of
 // seedDrain when >= 0, else instruction seedInstr of seedProc) and returns it, or
 // false when the closure meets what it cannot bound (see above).
-func (p *Program) stubClose(s State, done *[MaxProcs]uint64, enabled *stubSet, live uint64, unsettled *stubUnsettled, bound int, seedProc, seedInstr int, seedDrain bool) (stubSet, bool) {
+func (p *Program) stubClose(x *stubState, bound int, seedProc, seedInstr int, seedDrain bool) (stubSet, bool) {
 	sb := p.stub
 	l := &p.Layout
+	s, done, enabled, live := x.s, &x.done, &x.enabled, x.live
+	tso := p.HW == spec.TSO
 	var t, seen stubSet
 	switch {
 	case seedDrain:
@@ -315,7 +378,7 @@ func (p *Program) stubClose(s State, done *[MaxProcs]uint64, enabled *stubSet, l
 			seen.perf |= 1 << uint(k)
 			changed = true
 			if enabled.perf&(1<<uint(k)) != 0 {
-				p.stubClosePerform(s, &t, done, live, k)
+				p.stubClosePerform(x, &t, k)
 			} else if live&(1<<uint(k)) != 0 {
 				t.instr[p.Slots[k].Proc] |= 1 << uint(sb.rma.slotIssue[k]) // not issued: its issue enables it
 			}
@@ -330,10 +393,8 @@ func (p *Program) stubClose(s State, done *[MaxProcs]uint64, enabled *stubSet, l
 					c := int(s[l.TSOBuf[q]])
 					for r := 0; r < p.NProcs; r++ {
 						t.instr[r] |= sb.access[r][c] &^ (done[r] | sb.deadLoads[r])
-						if r != q && p.drainCells(s, r, done[r])&sb.overlap[c] != 0 {
-							t.drain |= 1 << uint(r)
-						}
 					}
+					t.drain |= x.drainsOn(p.NProcs, sb.overlap[c])
 					if sb.rma != nil {
 						t.perf |= sb.slotsOnCells(live, sb.overlap[c])
 					}
@@ -369,26 +430,32 @@ func (p *Program) stubClose(s State, done *[MaxProcs]uint64, enabled *stubSet, l
 					if sb.rma != nil {
 						t.perf |= sb.slotsOnCells(live, cells)
 					}
+					dep := sb.dep[q][j]
 					for r := 0; r < p.NProcs; r++ {
+						t.instr[r] |= dep[r] &^ done[r]
+					}
+					if x.pairs {
 						// a pair partner enabled here is concurrent with it here, where
 						// checkConflicts sees the pair: no later state need show it
-						t.instr[r] |= sb.dep[q][j][r]&^done[r] | sb.pair[q][j][r]&^(done[r]|enabled.instr[r])
-						if p.HW == spec.TSO && sb.deadLoads[q]&(1<<uint(j)) == 0 && p.drainCells(s, r, done[r])&cells != 0 {
-							t.drain |= 1 << uint(r)
+						for r, pm := range sb.pair[q][j] {
+							t.instr[r] |= pm &^ (done[r] | enabled.instr[r])
 						}
+					}
+					if tso && sb.deadLoads[q]&(1<<uint(j)) == 0 {
+						t.drain |= x.drainsOn(p.NProcs, cells)
 					}
 				case stubQuiet, stubIssue, stubComplete:
 					t.instr[q] |= sb.dep[q][j][q] &^ done[q]
-					if p.HW == spec.TSO && p.drainCells(s, q, done[q]) != 0 {
+					if tso && x.drainCells[q] != 0 {
 						t.drain |= 1 << uint(q)
 					}
 				}
 			}
 		}
-		if !changed && sb.rma != nil && p.stubPairsClose(s, &t, done, enabled, live, unsettled) {
+		if !changed && x.pairs && sb.rma != nil && p.stubPairsClose(x, &t) {
 			changed = true
 		}
-		if changed && t.count(enabled) >= bound {
+		if changed && (t.meets(&x.tried, p.NProcs) || t.count(enabled, p.NProcs) >= bound) {
 			return t, false // no smaller than the best set found
 		}
 	}
@@ -422,23 +489,27 @@ func (p *Program) stubEnabling(s State, q, j int, done uint64) (nes uint64, drai
 
 // stubbornSuccessor emits the enabled transitions of the smallest stubborn set, when
 // one is smaller than all the enabled transitions; it reports whether it did.
-func (p *Program) stubbornSuccessor(s, scratch State, rec *Record, emit func(Step, State)) bool {
+// pairs: the search checks the candidate pairs (stubState.pairs).
+func (p *Program) stubbornSuccessor(s, scratch State, pairs bool, rec *Record, emit func(Step, State)) bool {
 	sb := p.stub
 	if sb == nil {
 		return false
 	}
 	l := &p.Layout
-	var done [MaxProcs]uint64
-	var enabled stubSet
+	x := stubState{s: s, pairs: pairs}
+	done, enabled := &x.done, &x.enabled
 	total := 0
 	for q := 0; q < p.NProcs; q++ {
 		done[q] = p.done(s, q)
 		if sb.global[q]&^done[q] != 0 || s[l.InCall[q]] != 0 {
 			return false
 		}
-		if p.HW == spec.TSO && s[l.TSOLen[q]] > 0 {
-			enabled.drain |= 1 << uint(q)
-			total++
+		if p.HW == spec.TSO {
+			if s[l.TSOLen[q]] > 0 {
+				enabled.drain |= 1 << uint(q)
+				total++
+			}
+			x.drainCells[q] = p.stubDrainCells(s, q, done[q])
 		}
 		for m := ^done[q] & (1<<uint(len(p.Procs[q].Code)) - 1); m != 0; m &= m - 1 {
 			j := bits.TrailingZeros64(m)
@@ -448,10 +519,8 @@ func (p *Program) stubbornSuccessor(s, scratch State, rec *Record, emit func(Ste
 			}
 		}
 	}
-	var live uint64
-	var unsettled stubUnsettled
 	if sb.rma != nil {
-		live = p.slotsLive(s, &done)
+		x.live = p.slotsLive(s, done)
 		enabled.perf = p.slotsPending(s)
 		total += bits.OnesCount64(enabled.perf)
 	}
@@ -460,19 +529,24 @@ func (p *Program) stubbornSuccessor(s, scratch State, rec *Record, emit func(Ste
 		if !ok {
 			return
 		}
-		if k := t.count(&enabled); k < bestN {
+		if k := t.count(enabled, p.NProcs); k < bestN {
 			best, bestN = t, k
 		}
 	}
 	for m := enabled.perf; m != 0 && bestN > 1; m &= m - 1 {
-		try(p.stubClose(s, &done, &enabled, live, &unsettled, bestN, -1, bits.TrailingZeros64(m), false))
+		k := bits.TrailingZeros64(m)
+		try(p.stubClose(&x, bestN, -1, k, false))
+		x.tried.perf |= 1 << uint(k)
 	}
 	for q := 0; q < p.NProcs && bestN > 1; q++ {
 		if enabled.drain&(1<<uint(q)) != 0 {
-			try(p.stubClose(s, &done, &enabled, live, &unsettled, bestN, q, 0, true))
+			try(p.stubClose(&x, bestN, q, 0, true))
+			x.tried.drain |= 1 << uint(q)
 		}
 		for m := enabled.instr[q]; m != 0 && bestN > 1; m &= m - 1 {
-			try(p.stubClose(s, &done, &enabled, live, &unsettled, bestN, q, bits.TrailingZeros64(m), false))
+			j := bits.TrailingZeros64(m)
+			try(p.stubClose(&x, bestN, q, j, false))
+			x.tried.instr[q] |= 1 << uint(j)
 		}
 	}
 	if bestN >= total {

@@ -184,18 +184,18 @@ func (p *Program) completeBlocked(s State, q int, in *Instr) bool {
 // stubClosePerform adds to t what an enabled perform of slot k depends on: the
 // accesses of any process to an overlapping cell, the drains that may write one,
 // the other live performs on one.
-func (p *Program) stubClosePerform(s State, t *stubSet, done *[MaxProcs]uint64, live uint64, k int) {
+func (p *Program) stubClosePerform(x *stubState, t *stubSet, k int) {
 	sb := p.stub
 	cells := sb.rma.slotCells[k]
 	for r := 0; r < p.NProcs; r++ {
 		for c := cells; c != 0; c &= c - 1 {
-			t.instr[r] |= sb.access[r][bits.TrailingZeros64(c)] &^ done[r]
-		}
-		if p.HW == spec.TSO && p.drainCells(s, r, done[r])&cells != 0 {
-			t.drain |= 1 << uint(r)
+			t.instr[r] |= sb.access[r][bits.TrailingZeros64(c)] &^ x.done[r]
 		}
 	}
-	t.perf |= sb.slotsOnCells(live, cells) &^ (1 << uint(k))
+	if p.HW == spec.TSO {
+		t.drain |= x.drainsOn(p.NProcs, cells)
+	}
+	t.perf |= sb.slotsOnCells(x.live, cells) &^ (1 << uint(k))
 }
 
 // maxStubPairs bounds the RMA pairs the stubborn sets follow (a bit each).
@@ -220,12 +220,14 @@ func (p *Program) unsettledPairs(s State, done *[MaxProcs]uint64, u *stubUnsettl
 	return &u.m
 }
 
-// stubPairsClose applies the visibility rule to the RMA pairs not settled; it
-// reports whether t grew.
-func (p *Program) stubPairsClose(s State, t *stubSet, done *[MaxProcs]uint64, enabled *stubSet, live uint64, u *stubUnsettled) bool {
+// stubPairsClose applies the visibility rule to the RMA pairs not settled, with an
+// up set in place of vis(c) where one is known (stubborn_up.go); it reports
+// whether t grew.
+func (p *Program) stubPairsClose(x *stubState, t *stubSet) bool {
 	sb := p.stub
+	done, enabled, live := &x.done, &x.enabled, x.live
 	grew := false
-	for w, m := range p.unsettledPairs(s, done, u) {
+	for w, m := range p.unsettledPairs(x.s, done, &x.unsettled) {
 		for ; m != 0; m &= m - 1 {
 			pr := &sb.rma.pairs[w*64+bits.TrailingZeros64(m)]
 			hit := t.perf&enabled.perf&pr.slots != 0
@@ -233,6 +235,20 @@ func (p *Program) stubPairsClose(s State, t *stubSet, done *[MaxProcs]uint64, en
 				hit = hit || t.instr[q]&enabled.instr[q]&pr.instr[i] != 0 || p.HW == spec.TSO && t.drain&enabled.drain&(1<<uint(q)) != 0
 			}
 			if !hit {
+				continue
+			}
+			switch up := p.stubPairUp(x, pr.cand); up.kind {
+			case upNever:
+				continue
+			case upSet: // instead of vis(c), one up set of c (stubborn_up.go)
+				if add := up.instr &^ t.instr[up.proc]; add != 0 {
+					t.instr[up.proc] |= add
+					grew = true
+				}
+				if add := up.perf &^ t.perf; add != 0 {
+					t.perf |= add
+					grew = true
+				}
 				continue
 			}
 			if add := pr.slots & live &^ t.perf; add != 0 {
