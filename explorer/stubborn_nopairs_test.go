@@ -27,11 +27,7 @@ import (
 // always: each state takes the smallest set it sees, which a rule dropped may
 // change for a set that leads to more states further on).
 func TestStubbornRandomNoPairs(t *testing.T) {
-	sems := propSemantics()
-	for _, name := range []string{"A", "mpi-4.1"} {
-		s, _ := spec.Preset(name)
-		sems = append(sems, s.With(spec.LsIsRMA, true))
-	}
+	sems := append(propSemantics(), lsIsRMASemantics()...)
 	fam, err := gen.PlainFamily(40, 5)
 	if err != nil {
 		t.Fatal(err)

@@ -17,15 +17,8 @@ import (
 // its witnesses replay; and the stubborn sets fire on a program with remote stores
 // (fewer states than the search without them) in at least one draw in ten.
 func TestStubbornRandomRMA(t *testing.T) {
-	sems := []spec.Semantics{}
-	for _, name := range []string{"A", "mpi-4.1"} {
-		s, _ := spec.Preset(name)
-		if name == "mpi-4.1" {
-			s = s.With(spec.LsIsRMA, true)
-		}
-		sems = append(sems, s)
-	}
-	checkStubbornRandom(t, sems, " on remote stores", func(r *explorer.Result) bool { return len(r.Program.Slots) > 0 })
+	checkStubbornRandom(t, stubbornDraws{sems: lsIsRMASemantics(), syncs: []string{"none", "lock_all"}, share: 10,
+		what: " on remote stores", counts: func(r *explorer.Result) bool { return len(r.Program.Slots) > 0 }})
 }
 
 // rmaPairTests are hand-written programs under ls_is_rma where the stubborn sets,
