@@ -166,24 +166,40 @@ func checkJobReplays(t fataler, lt *litmus.Test, sem spec.Semantics, hw spec.HW,
 	checkReplays(t, rp, &pairs)
 }
 
-// TestJobWithoutPairChecksStates: preset A's tso job on the plain family's
-// costliest test. Its own search kept the pairs visible that only the relaxed pair
-// search checks: 275,776 states; without them 58,631.
+// TestJobWithoutPairChecksStates: preset A's tso jobs on the plain family's
+// costliest test and on the SB ring of 8 processes. Their own searches kept the
+// pairs visible that only the relaxed pair search checks: 275,776 and 172,970
+// states; without them 58,631 and 7,272.
 func TestJobWithoutPairChecksStates(t *testing.T) {
-	lt, err := litmus.Parse("WRC+plain0815.lit", []byte(wrcPlain0815))
+	sb8, err := gen.Scaling("SB", 8)
 	if err != nil {
 		t.Fatal(err)
 	}
-	semA, _ := spec.Preset("A")
-	jr := explorer.Job{Test: lt, Sem: semA, HW: spec.TSO}.Run(explorer.Options{})
-	if jr.Err != nil {
-		t.Fatal(jr.Err)
-	}
-	if got := jr.Result.States; got > 100_000 {
-		t.Errorf("the tso search stored %d states, want at most 100,000 (275,776 with the pairs visible)", got)
-	}
-	if n := len(pairView(jr.Result)); n != 39 {
-		t.Errorf("%d pair flags, want the relaxed search's 39", n)
+	for _, c := range []struct {
+		name   string
+		source []byte
+		most   int
+		before string
+		pairs  int // the relaxed search's pair flags (-1: not checked)
+	}{
+		{"WRC+plain0815", []byte(wrcPlain0815), 100_000, "275,776", 39},
+		{sb8.Name, sb8.Source, 20_000, "172,970", -1},
+	} {
+		lt, err := litmus.Parse(c.name+".lit", c.source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		semA, _ := spec.Preset("A")
+		jr := explorer.Job{Test: lt, Sem: semA, HW: spec.TSO}.Run(explorer.Options{})
+		if jr.Err != nil {
+			t.Fatal(jr.Err)
+		}
+		if got := jr.Result.States; got > c.most {
+			t.Errorf("%s: the tso search stored %d states, want at most %d (%s with the pairs visible)", c.name, got, c.most, c.before)
+		}
+		if n := len(pairView(jr.Result)); c.pairs >= 0 && n != c.pairs {
+			t.Errorf("%s: %d pair flags, want the relaxed search's %d", c.name, n, c.pairs)
+		}
 	}
 }
 
@@ -216,26 +232,5 @@ func TestJobWithoutPairChecksThreads(t *testing.T) {
 				checkJobReplays(t, lt, sem, hw, reduced)
 			}
 		}
-	}
-}
-
-// TestJobWithoutPairChecksSB8: preset A's tso job on the SB ring of 8 processes
-// stored 172,970 states with the pairs visible, 7,272 without.
-func TestJobWithoutPairChecksSB8(t *testing.T) {
-	ft, err := gen.Scaling("SB", 8)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lt, err := litmus.Parse(ft.Name+".lit", ft.Source)
-	if err != nil {
-		t.Fatal(err)
-	}
-	semA, _ := spec.Preset("A")
-	jr := explorer.Job{Test: lt, Sem: semA, HW: spec.TSO}.Run(explorer.Options{})
-	if jr.Err != nil {
-		t.Fatal(jr.Err)
-	}
-	if got := jr.Result.States; got > 20_000 {
-		t.Errorf("the tso search stored %d states, want at most 20,000 (172,970 with the pairs visible)", got)
 	}
 }

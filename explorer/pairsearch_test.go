@@ -203,15 +203,7 @@ func TestPairSearchParallelStop(t *testing.T) {
 		if abs == nil {
 			return
 		}
-		seq, err := explorer.Explore(abs, explorer.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		par, err := explorer.Explore(abs, explorer.ParallelFrom(explorer.Options{Workers: 3}, 1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := cmp.Diff(pairTraces(seq), pairTraces(par)); d != "" {
+		if d := parallelPairsDiff(t, abs); d != "" {
 			t.Fatalf("%s: pairs differ (-sequential +parallel):\n%s\n%s", sem.Name, d, litmus.Format(lt))
 		}
 	})
@@ -235,15 +227,7 @@ func TestPairSearchParallelStopFamily(t *testing.T) {
 			t.Fatal(err)
 		}
 		abs := p.WithoutValues()
-		seq, err := explorer.Explore(abs, explorer.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		par, err := explorer.Explore(abs, explorer.ParallelFrom(explorer.Options{Workers: 3}, 1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := cmp.Diff(pairTraces(seq), pairTraces(par)); d != "" {
+		if d := parallelPairsDiff(t, abs); d != "" {
 			t.Errorf("%s: pairs differ (-sequential +parallel):\n%s", ft.Name, d)
 		}
 	}
@@ -277,3 +261,18 @@ const wrcPlain0815 = `MPI WRC+plain0815
               | unlock_all W | unlock_all W | unlock_all W ;
 exists (1:r0=1 /\ 2:r0=1 /\ 2:r1=0)
 `
+
+// parallelPairsDiff is the difference between the pairs (with their traces) the
+// sequential search of p finds and those of a parallel search of 3 workers from
+// its first level.
+func parallelPairsDiff(t fataler, p *model.Program) string {
+	seq, err := explorer.Explore(p, explorer.Options{})
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	par, err := explorer.Explore(p, explorer.ParallelFrom(explorer.Options{Workers: 3}, 1))
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return cmp.Diff(pairTraces(seq), pairTraces(par))
+}
