@@ -5,8 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/rmacheck/rmacheck/litmus"
-	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -58,18 +56,7 @@ func TestOrdered(t *testing.T) {
 `, []string{"U2 0.2 0.3"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			lt, err := litmus.Parse("ordered.lit", []byte("MPI ordered\n"+decl+c.table+"exists (x=0)\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := litmus.Validate(lt); err != nil {
-				t.Fatal(err)
-			}
-			sem, _ := spec.Preset(c.sem)
-			p, err := model.Compile(lt, sem, spec.Relaxed)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := compileSource(t, "ordered.lit", "MPI ordered\n"+decl+c.table+"exists (x=0)\n", c.sem, spec.Relaxed)
 			var got, all []string
 			ordered := p.Ordered()
 			for ci := range p.Candidates {

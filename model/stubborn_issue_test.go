@@ -3,7 +3,6 @@ package model_test
 import (
 	"testing"
 
-	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -33,19 +32,8 @@ func TestStubbornIssueDependence(t *testing.T) {
  unlock_all W |              ;
 exists (1:r0=0)
 `
-	lt, err := litmus.Parse("issue.lit", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := litmus.Validate(lt); err != nil {
-		t.Fatal(err)
-	}
-	sem, _ := spec.Preset("A")
 	for _, hw := range spec.HWModels {
-		p, err := model.Compile(lt, sem, hw)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := compileSource(t, "issue.lit", src, "A", hw)
 		if !model.StubbornInScope(p) {
 			t.Fatalf("%s: remote stores in lock_all under A are in scope", hw)
 		}
@@ -91,19 +79,8 @@ func TestStubbornDeadRemoteLoad(t *testing.T) {
               | unlock_all W ;
 exists (1:r1=0)
 `
-	lt, err := litmus.Parse("deadload.lit", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := litmus.Validate(lt); err != nil {
-		t.Fatal(err)
-	}
-	sem, _ := spec.Preset("A")
 	for _, hw := range spec.HWModels {
-		p, err := model.Compile(lt, sem, hw)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := compileSource(t, "deadload.lit", src, "A", hw)
 		if !model.StubbornInScope(p) {
 			t.Fatalf("%s: plain and remote accesses in lock_all under A are in scope", hw)
 		}

@@ -18,15 +18,21 @@ func stubProgram(t *testing.T, table string, hw spec.HW) *model.Program {
 func stubProgramCond(t *testing.T, table string, hw spec.HW, cond string) *model.Program {
 	t.Helper()
 	src := "MPI stub\n{\n  win W allocate_shared size=1;\n  x = W@0[0]; y = W@1[0];\n}\n" + table + cond + "\n"
-	lt, err := litmus.Parse("stub.lit", []byte(src))
+	return compileSource(t, "stub.lit", src, "mpi-4.1", hw)
+}
+
+// compileSource parses, validates and compiles the test src under preset sem.
+func compileSource(t *testing.T, name, src, sem string, hw spec.HW) *model.Program {
+	t.Helper()
+	lt, err := litmus.Parse(name, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := litmus.Validate(lt); err != nil {
 		t.Fatal(err)
 	}
-	sem, _ := spec.Preset("mpi-4.1")
-	p, err := model.Compile(lt, sem, hw)
+	preset, _ := spec.Preset(sem)
+	p, err := model.Compile(lt, preset, hw)
 	if err != nil {
 		t.Fatal(err)
 	}
