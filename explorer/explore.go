@@ -369,8 +369,6 @@ func (e *search) reduction() model.Reduction {
 		return model.ReduceNone
 	case e.opt.NoStubborn:
 		return model.ReduceSingletons
-	case e.opt.NoConflicts:
-		return model.ReduceAll | model.ReduceNoPairs // no pair to keep
 	}
 	return model.ReduceAll
 }

@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"math"
 	"math/big"
 	"slices"
 	"testing"
@@ -165,5 +166,48 @@ func TestHelpers(t *testing.T) {
 				t.Errorf("free after release = %d, want %d", f, c.free)
 			}
 		})
+	}
+}
+
+// TestInterleavings: the count is exact while its computation fits 64 bits, and
+// ranks the larger above across that bound, where the log-gamma sum takes over.
+func TestInterleavings(t *testing.T) {
+	prog := func(n ...int) *litmus.Test {
+		lt := &litmus.Test{}
+		for _, k := range n {
+			p := &litmus.Proc{Code: make([]*litmus.Instr, k+1)} // an empty cell too
+			for r := range k {
+				p.Code[r] = &litmus.Instr{}
+			}
+			lt.Procs = append(lt.Procs, p)
+		}
+		return lt
+	}
+	for _, c := range []struct {
+		n    []int
+		want uint64
+	}{
+		{nil, 1},
+		{[]int{5}, 1},
+		{[]int{2, 2}, 6},
+		{[]int{1, 5}, 6},
+		{[]int{5, 6, 6, 6}, 577_185_873_264},     // WRC+plain0815's rows
+		{[]int{30, 30}, 118_264_581_564_861_424}, // C(60, 30)
+	} {
+		if got := interleavings(prog(c.n...)); got.big || got.n != c.want {
+			t.Errorf("%v: got %+v, want %d", c.n, got, c.want)
+		}
+	}
+	// C(66, 33) fits 64 bits but its computation does not; C(68, 34) passes them.
+	sizes := []interleaving{interleavings(prog(30, 30)), interleavings(prog(33, 33)), interleavings(prog(34, 34)), interleavings(prog(35, 35))}
+	for i := range sizes {
+		for j := range sizes {
+			if sizes[i].less(sizes[j]) != (i < j) {
+				t.Errorf("C(%d, %d) < C(%d, %d): got %v", 60+2*i, 30+i, 60+2*j, 30+j, sizes[i].less(sizes[j]))
+			}
+		}
+	}
+	if want := 44.795; !sizes[2].big || math.Abs(sizes[2].log-want) > 0.001 { // ln C(68, 34)
+		t.Errorf("C(68, 34): got %+v, want ln %.3f", sizes[2], want)
 	}
 }

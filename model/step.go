@@ -59,10 +59,7 @@ const (
 	ReduceNone       Reduction = 0
 	ReduceSingletons Reduction = 1 << iota // the local and independent steps taken alone (reduce.go, independent.go)
 	ReduceStubborn                         // stubborn sets (stubborn.go)
-	// ReduceNoPairs: the search checks no candidate pairs of §7 (explorer's
-	// NoConflicts), so the stubborn sets keep the final states only
-	ReduceNoPairs
-	ReduceAll = ReduceSingletons | ReduceStubborn
+	ReduceAll        = ReduceSingletons | ReduceStubborn
 )
 
 // SuccessorsWith is Successors with the reductions r.
@@ -70,7 +67,7 @@ func (p *Program) SuccessorsWith(s, scratch State, r Reduction, rec *Record, emi
 	if r&ReduceSingletons != 0 && (p.localSuccessor(s, scratch, rec, emit) || p.independentSuccessor(s, scratch, rec, emit)) {
 		return
 	}
-	if r&ReduceStubborn != 0 && p.stubbornSuccessor(s, scratch, r&ReduceNoPairs == 0, rec, emit) {
+	if r&ReduceStubborn != 0 && p.stubbornSuccessor(s, scratch, rec, emit) {
 		return
 	}
 	for proc := range p.Procs {

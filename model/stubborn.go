@@ -53,11 +53,11 @@ import (
 // independent of the steps before it), or none does, a and b are outside T (else
 // both are enabled already here) and any enabled step of T is independent of them
 // and of the whole path, so taking it first keeps them both enabled at the end.
-// DESIGN.md gives the argument in full. A search that checks no pairs
-// (ReduceNoPairs: explorer's NoConflicts, the tso and sc searches of a run, which
-// take their pair flags from the relaxed search) drops the pairs' dependence and
-// the RMA pairs' visibility rule (stubborn_rma.go): the argument for the final
-// states, and for the flags raised by steps, never used them.
+// DESIGN.md gives the argument in full. A program compiled WithoutPairChecks (the
+// tso and sc searches of a run, which take their pair flags from the relaxed
+// search: nopairs.go) has no candidate pairs, so its sets have neither the pairs'
+// dependence nor the RMA pairs' visibility rule (stubborn_rma.go): the argument
+// for the final states, and for the flags raised by steps, never used them.
 //
 // The rule applies only to programs where that dependence is all there is:
 // independenceAllowed (no guards, loops, speculation, frees, shared_query, tests,
@@ -147,17 +147,16 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 			}
 		}
 	}
-	cand := make(map[[4]int]bool) // candidate pairs by (proc, instr, proc, instr)
-	for _, cd := range p.Candidates {
-		a, b := &p.accesses[cd.A], &p.accesses[cd.B]
-		cand[[4]int{a.proc, a.instr, b.proc, b.instr}] = true
-		cand[[4]int{b.proc, b.instr, a.proc, a.instr}] = true
+	instrs := 0
+	for q := range p.Procs {
+		instrs += len(p.Procs[q].Code)
 	}
+	masks := make([]uint64, 2*n*instrs) // every dep and pair row, in one allocation
 	for q := range p.Procs {
 		code := p.Procs[q].Code
 		sb.dep[q], sb.pair[q] = make([][]uint64, len(code)), make([][]uint64, len(code))
 		for j := range code {
-			sb.dep[q][j], sb.pair[q][j] = make([]uint64, n), make([]uint64, n)
+			sb.dep[q][j], sb.pair[q][j], masks = masks[:n:n], masks[n:2*n:2*n], masks[2*n:]
 			a := &code[j]
 			for r := range p.Procs {
 				for i := range p.Procs[r].Code {
@@ -181,22 +180,28 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 					if cellsConflict(sb, q, j, r, i, a, b) && !dead && !buffered {
 						sb.dep[q][j][r] |= 1 << uint(i)
 					}
-					if cand[[4]int{q, j, r, i}] {
-						sb.pair[q][j][r] |= 1 << uint(i)
-					}
 				}
 			}
+		}
+	}
+	for _, cd := range p.Candidates {
+		a, b := &p.accesses[cd.A], &p.accesses[cd.B]
+		if a.proc != b.proc && sb.kind[a.proc][a.instr] == stubPlain && sb.kind[b.proc][b.instr] == stubPlain {
+			sb.pair[a.proc][a.instr][b.proc] |= 1 << uint(b.instr)
+			sb.pair[b.proc][b.instr][a.proc] |= 1 << uint(a.instr)
 		}
 	}
 	c.stubRMAReduction(sb, overlap)
 	p.stub = sb
 }
 
-// deadLoads is, per process, its loads whose register no instruction of the
-// process reads and no outcome item names. Such a load commutes with another
-// process's store or drain of its cell up to the quotient: the two orders differ in
-// the load's register only, which DropDead zeroes in both (it is dead the moment
-// it is written). The pair checks still see it (candidate pairs stay dependent).
+// deadLoads is, per process, its loads (plain, or remote: a read of the public
+// copy under ls_is_rma) whose register no instruction of the process reads and no
+// outcome item names. Such a load commutes with another process's store, drain or
+// perform of its cell up to the quotient: the two orders differ in the load's
+// register only, which DropDead zeroes in both (it is dead the moment it is
+// written). The pair checks still see it (candidate pairs stay dependent, the RMA
+// pairs keep their own rule).
 func (c *compiler) deadLoads() []uint64 {
 	p := c.p
 	out := make([]uint64, p.NProcs)
@@ -211,7 +216,7 @@ func (c *compiler) deadLoads() []uint64 {
 			read |= readRegs(&p.Procs[q].Code[k])
 		}
 		for k := range p.Procs[q].Code {
-			if in := &p.Procs[q].Code[k]; in.Kind == KPlainLoad && writeRegs(in)&read == 0 {
+			if in := &p.Procs[q].Code[k]; (in.Kind == KPlainLoad || in.Kind == KRemoteLoad) && writeRegs(in)&read == 0 {
 				out[q] |= 1 << uint(k)
 			}
 		}
@@ -316,17 +321,16 @@ type stubState struct {
 	// buffer and those of its stores still to run (tso)
 	drainCells [MaxProcs]uint64
 	live       uint64 // the slots whose perform is still to happen (stubborn_rma.go)
-	// pairs: the search checks the candidate pairs of §7, so the sets keep them
-	// (the plain pairs' dependence, the RMA pairs' visibility rule); a search
-	// that checks none (explorer.Options.NoConflicts: the tso and sc searches,
-	// whose pairs come from the relaxed one) needs only the final states
-	pairs     bool
-	unsettled stubUnsettled
+	unsettled  stubUnsettled
 	// tried: the enabled transitions whose closure is done. A closure is the
 	// least set that holds its seed and is closed under rules monotone in the set
 	// (more transitions only add), so one that comes to hold a tried t holds all
 	// of t's closure: it fails where that one failed, and counts at least as many
 	// enabled transitions as the best set, which t's closure was or did not beat.
+	// So such a closure stops there. (One rule reads the set: an RMA pair takes
+	// the up set of the side T already holds, stubPairUp; with it the stop may
+	// rarely miss a smaller set, never keep a set that is not stubborn: every set
+	// returned is closed.)
 	tried stubSet
 }
 
@@ -427,19 +431,17 @@ func (p *Program) stubClose(x *stubState, bound int, seedProc, seedInstr int, se
 					return t, false
 				case stubPlain:
 					cells := sb.cellMask[q][j]
-					if sb.rma != nil {
+					if sb.rma != nil && sb.deadLoads[q]&(1<<uint(j)) == 0 {
 						t.perf |= sb.slotsOnCells(live, cells)
 					}
 					dep := sb.dep[q][j]
 					for r := 0; r < p.NProcs; r++ {
 						t.instr[r] |= dep[r] &^ done[r]
 					}
-					if x.pairs {
-						// a pair partner enabled here is concurrent with it here, where
-						// checkConflicts sees the pair: no later state need show it
-						for r, pm := range sb.pair[q][j] {
-							t.instr[r] |= pm &^ (done[r] | enabled.instr[r])
-						}
+					// a pair partner enabled here is concurrent with it here, where
+					// checkConflicts sees the pair: no later state need show it
+					for r, pm := range sb.pair[q][j] {
+						t.instr[r] |= pm &^ (done[r] | enabled.instr[r])
 					}
 					if tso && sb.deadLoads[q]&(1<<uint(j)) == 0 {
 						t.drain |= x.drainsOn(p.NProcs, cells)
@@ -452,7 +454,7 @@ func (p *Program) stubClose(x *stubState, bound int, seedProc, seedInstr int, se
 				}
 			}
 		}
-		if !changed && x.pairs && sb.rma != nil && p.stubPairsClose(x, &t) {
+		if !changed && sb.rma != nil && p.stubPairsClose(x, &t) {
 			changed = true
 		}
 		if changed && (t.meets(&x.tried, p.NProcs) || t.count(enabled, p.NProcs) >= bound) {
@@ -489,14 +491,13 @@ func (p *Program) stubEnabling(s State, q, j int, done uint64) (nes uint64, drai
 
 // stubbornSuccessor emits the enabled transitions of the smallest stubborn set, when
 // one is smaller than all the enabled transitions; it reports whether it did.
-// pairs: the search checks the candidate pairs (stubState.pairs).
-func (p *Program) stubbornSuccessor(s, scratch State, pairs bool, rec *Record, emit func(Step, State)) bool {
+func (p *Program) stubbornSuccessor(s, scratch State, rec *Record, emit func(Step, State)) bool {
 	sb := p.stub
 	if sb == nil {
 		return false
 	}
 	l := &p.Layout
-	x := stubState{s: s, pairs: pairs}
+	x := stubState{s: s}
 	done, enabled := &x.done, &x.enabled
 	total := 0
 	for q := 0; q < p.NProcs; q++ {

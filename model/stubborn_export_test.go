@@ -15,6 +15,6 @@ func StubbornDependent(p *Program, q, j, r, i int) (data, pair bool) {
 // StubbornSteps are the steps the stubborn set of s takes, nil when it takes none.
 func StubbornSteps(p *Program, s State) []Step {
 	var out []Step
-	p.stubbornSuccessor(s, make(State, len(s)), true, nil, func(st Step, _ State) { out = append(out, st) })
+	p.stubbornSuccessor(s, make(State, len(s)), nil, func(st Step, _ State) { out = append(out, st) })
 	return out
 }

@@ -72,3 +72,49 @@ exists (1:r0=0)
 		}
 	}
 }
+
+// TestStubbornDeadRemoteLoad: under ls_is_rma a remote load whose register nothing
+// reads (no instruction, no outcome item) reads a value the quotient drops at once:
+// it is independent of another process's store to its cell, as a dead plain load
+// is; a live one is dependent (under sc and relaxed; under tso the store writes its
+// buffer, and its drain is what conflicts).
+func TestStubbornDeadRemoteLoad(t *testing.T) {
+	const src = `MPI deadload
+{
+  win W allocate_shared size=1;
+  x = W@0[0];
+}
+ P0           | P1           ;
+ lock_all W   | lock_all W   ;
+ store x 2    | r0 = load x  ;
+ unlock_all W | r1 = load x  ;
+              | unlock_all W ;
+exists (1:r1=0)
+`
+	lt, err := litmus.Parse("deadload.lit", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := litmus.Validate(lt); err != nil {
+		t.Fatal(err)
+	}
+	sem, _ := spec.Preset("A")
+	for _, hw := range spec.HWModels {
+		p, err := model.Compile(lt, sem, hw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !model.StubbornInScope(p) {
+			t.Fatalf("%s: plain and remote accesses in lock_all under A are in scope", hw)
+		}
+		for _, c := range []struct {
+			name string
+			i    int
+			want bool
+		}{{"the dead remote load r0", 1, false}, {"the live remote load r1", 2, hw != spec.TSO}} {
+			if got, _ := model.StubbornDependent(p, 0, 1, 1, c.i); got != c.want {
+				t.Errorf("%s: store x 2 against %s: dependent %v, want %v", hw, c.name, got, c.want)
+			}
+		}
+	}
+}

@@ -182,14 +182,14 @@ func (p *Program) completeBlocked(s State, q int, in *Instr) bool {
 }
 
 // stubClosePerform adds to t what an enabled perform of slot k depends on: the
-// accesses of any process to an overlapping cell, the drains that may write one,
-// the other live performs on one.
+// accesses of any process to an overlapping cell (but dead loads: deadLoads), the
+// drains that may write one, the other live performs on one.
 func (p *Program) stubClosePerform(x *stubState, t *stubSet, k int) {
 	sb := p.stub
 	cells := sb.rma.slotCells[k]
 	for r := 0; r < p.NProcs; r++ {
 		for c := cells; c != 0; c &= c - 1 {
-			t.instr[r] |= sb.access[r][bits.TrailingZeros64(c)] &^ x.done[r]
+			t.instr[r] |= sb.access[r][bits.TrailingZeros64(c)] &^ (x.done[r] | sb.deadLoads[r])
 		}
 	}
 	if p.HW == spec.TSO {
@@ -237,7 +237,7 @@ func (p *Program) stubPairsClose(x *stubState, t *stubSet) bool {
 			if !hit {
 				continue
 			}
-			switch up := p.stubPairUp(x, pr.cand); up.kind {
+			switch up := p.stubPairUp(x, t, pr.cand); up.kind {
 			case upNever:
 				continue
 			case upSet: // instead of vis(c), one up set of c (stubborn_up.go)

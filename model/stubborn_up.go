@@ -33,6 +33,11 @@ import "github.com/rmacheck/rmacheck/spec"
 //     set, one of which a path must take before the issue can be ready;
 //   - a plain access (or remote load) not ready: the access itself, the same way.
 //
+// When both sides are not concurrent, either side's up set will do: the pair
+// takes the one T already holds, else the one of a process T already has steps
+// of, else side a's (deterministic, as every choice of the sets: a state is
+// expanded the same way each time it is reached).
+//
 // A side that can never become concurrent again (executed, completed, issued with
 // an error, or performed when U5 wants it not) makes c settled: it needs nothing.
 // A side ready but not concurrent (an access that would raise an error, an
@@ -63,8 +68,9 @@ const (
 	wantNotPerformed
 )
 
-// stubPairUp is an up set of candidate pair ci, unsettled in x.s (see above).
-func (p *Program) stubPairUp(x *stubState, ci int) stubUp {
+// stubPairUp is an up set of candidate pair ci, unsettled in x.s, for the set t
+// (see above).
+func (p *Program) stubPairUp(x *stubState, t *stubSet, ci int) stubUp {
 	cand := &p.Candidates[ci]
 	a, b := &p.accesses[cand.A], &p.accesses[cand.B]
 	if b.rma && !a.rma {
@@ -92,6 +98,11 @@ func (p *Program) stubPairUp(x *stubState, ci int) stubUp {
 	switch {
 	case ua.kind == upNever || ub.kind == upNever:
 		return stubUp{kind: upNever}
+	case !activeA && ua.kind == upSet && !activeB && ub.kind == upSet:
+		if ub.in(t) && !ua.in(t) || !ua.in(t) && t.instr[ua.proc] == 0 && t.instr[ub.proc] != 0 {
+			return ub
+		}
+		return ua
 	case !activeA && ua.kind == upSet:
 		return ua
 	case !activeB && ub.kind == upSet:
@@ -139,4 +150,9 @@ func (p *Program) stubSideUp(x *stubState, y *access, op bool, want int) (bool, 
 		active = p.accessEnabled(s, y, nil)
 	}
 	return active, stubUp{}
+}
+
+// in: t holds the up set.
+func (u *stubUp) in(t *stubSet) bool {
+	return u.instr&^t.instr[u.proc] == 0 && u.perf&^t.perf == 0
 }
