@@ -22,16 +22,20 @@ func TestSpinForeverMeansOneThingOnEveryTarget(t *testing.T) {
 	if _, err := exec.LookPath("mpiexec.mpich"); err == nil {
 		targets = append(targets, "mpich")
 	}
-	for _, target := range targets {
-		code, stdout, stderr := runCLI("conform", "--target", target, "--include-erroneous", "--runs", "3", file)
-		if code != 0 || !strings.Contains(stdout, "SPIN-LIMIT P0 row 2: the loop did not exit after 67108864 iterations") ||
-			!strings.Contains(stderr, "spins forever on any implementation") {
-			t.Errorf("%s: exit %d; want 0 and the SPIN-LIMIT of P0 row 2:\n%s%s", target, code, stdout, stderr)
-		}
-	}
 	code, stdout, stderr := runCLI("conform", "--target", conform.ReferenceName, "--include-erroneous", "--runs", "3", "--json", file)
 	var r record.Conform
 	if err := json.Unmarshal([]byte(strings.TrimSpace(stdout)), &r); err != nil || code != 0 || r.Status != conform.StatusSpinLimit {
 		t.Errorf("--json: exit %d, status %v (%v); want 0 and %v\n%s", code, r.Status, err, conform.StatusSpinLimit, stderr)
+	}
+	// the library last: a starved MPICH run skips what is left (skipIfStarved)
+	for _, target := range targets {
+		code, stdout, stderr := runCLI("conform", "--target", target, "--include-erroneous", "--runs", "3", file)
+		if target != conform.ReferenceName {
+			skipIfStarved(t, code, stderr) // MPICH's busy-polling ranks on a busy 2-core host
+		}
+		if code != 0 || !strings.Contains(stdout, "SPIN-LIMIT P0 row 2: the loop did not exit after 67108864 iterations") ||
+			!strings.Contains(stderr, "spins forever on any implementation") {
+			t.Errorf("%s: exit %d; want 0 and the SPIN-LIMIT of P0 row 2:\n%s%s", target, code, stdout, stderr)
+		}
 	}
 }
