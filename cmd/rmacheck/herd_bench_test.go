@@ -52,8 +52,9 @@ func herdMemBound(b *testing.B) int64 {
 	return 8 << 10
 }
 
-// herd7Bin is the herd7 to run, or skips the benchmark.
-func herd7Bin(b *testing.B) string {
+// herd7Bin is the herd7 to run ($HERD7, else herd7 on PATH), or skips the test or
+// benchmark.
+func herd7Bin(b testing.TB) string {
 	if p := os.Getenv("HERD7"); p != "" {
 		return p
 	}
@@ -171,8 +172,10 @@ func rmacheckRun(b *testing.B, sems []string, files ...string) (c childCost, sta
 }
 
 // writeTwins writes each test and its x86 twin into dir, and returns the paths of
-// the .lit files and of the .litmus files.
-func writeTwins(b *testing.B, dir string, fam []gen.FamilyTest) (lits, twins []string) {
+// the .lit files and of the .litmus files, and each twin's register renaming by
+// test name (gen.HerdTwin.Regs).
+func writeTwins(b testing.TB, dir string, fam []gen.FamilyTest) (lits, twins []string, regs map[string][]map[string]string) {
+	regs = map[string][]map[string]string{}
 	for _, ft := range fam {
 		tw, err := gen.HerdX86(ft.Test)
 		if err != nil {
@@ -186,8 +189,9 @@ func writeTwins(b *testing.B, dir string, fam []gen.FamilyTest) (lits, twins []s
 			b.Fatal(err)
 		}
 		lits, twins = append(lits, lit), append(twins, twin)
+		regs[ft.Name] = tw.Regs
 	}
-	return lits, twins
+	return lits, twins, regs
 }
 
 // BenchmarkHerdScaling: per shape (SB ring, message chain MPC, IRIW) and number of
@@ -216,7 +220,7 @@ func BenchmarkHerdScaling(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			lits, twins := writeTwins(b, dir, []gen.FamilyTest{ft})
+			lits, twins, _ := writeTwins(b, dir, []gen.FamilyTest{ft})
 			b.Run(fmt.Sprintf("%s/n=%02d", sh.Name, n), func(b *testing.B) {
 				if over["herd7"] && over["mpi-4.1"] && over["all"] {
 					b.Skip("every tool passed a bound at a smaller n")
@@ -292,7 +296,7 @@ func BenchmarkHerdPlainRatio(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	lits, twins := writeTwins(b, b.TempDir(), fam)
+	lits, twins, _ := writeTwins(b, b.TempDir(), fam)
 	defer func(d time.Duration) { childTimeout = d }(childTimeout)
 	childTimeout = 30 * time.Minute
 	for i := 0; i < b.N; i++ {

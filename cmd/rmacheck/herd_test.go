@@ -5,9 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -25,13 +23,7 @@ var herdOutcome = regexp.MustCompile(`([\w:\[\]]+)=(-?\d+);`)
 // accesses there), register for register through the twin's renaming. It needs
 // herd7 ($HERD7 or PATH) and skips without it.
 func TestHerdTwinsAgree(t *testing.T) {
-	herd := os.Getenv("HERD7")
-	if herd == "" {
-		var err error
-		if herd, err = exec.LookPath("herd7"); err != nil {
-			t.Skip("no herd7: set HERD7 or put herd7 on PATH")
-		}
-	}
+	herd := herd7Bin(t)
 	scaling, err := gen.ScalingFamily(nil, 2, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -40,25 +32,8 @@ func TestHerdTwinsAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	var lits, twins []string
+	lits, twins, regs := writeTwins(t, t.TempDir(), append(scaling, plain...))
 	want := map[string]map[string]bool{} // test -> rmacheck's outcomes in herd7's names
-	regs := map[string][]map[string]string{}
-	for _, ft := range append(scaling, plain...) {
-		tw, err := gen.HerdX86(ft.Test)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lit, twin := filepath.Join(dir, ft.Name+".lit"), filepath.Join(dir, ft.Name+".litmus")
-		if err := os.WriteFile(lit, ft.Source, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(twin, tw.Source, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		lits, twins = append(lits, lit), append(twins, twin)
-		regs[ft.Name] = tw.Regs
-	}
 	var out, errb bytes.Buffer
 	if code := run(append([]string{"run", "--sem", "mpi-4.1", "--hw", "tso", "--json"}, lits...), &out, &errb); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, errb.String())
