@@ -17,6 +17,14 @@ const MaxFileSize = 16 << 20
 // unreadable or larger file is a one-entry ErrorList: "FILE: cannot read: REASON" or
 // "FILE: larger than LIMIT ...".
 func ReadFile(path string, limit int64) ([]byte, error) {
+	if src, ok := readRegular(path, limitOrDefault(limit)); ok {
+		return src, nil // the common case, in fewer system calls (read_unix.go)
+	}
+	return readFile(path, limit)
+}
+
+// readFile is ReadFile through package os: every kind of file, and every error.
+func readFile(path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, ErrorList{{File: path, Msg: "cannot read: " + reason(err)}}

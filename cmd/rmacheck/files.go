@@ -129,7 +129,7 @@ func reason(err error) string {
 // Test may be non-nil together with an error when the syntax parsed but the file does
 // not validate.
 func readTest(path string) (*litmus.Test, []byte, error) {
-	src, err := readSource(path, maxFileSize)
+	src, err := litmus.ReadFile(path, maxFileSize)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,4 +1,4 @@
-package main
+package litmus
 
 import (
 	"os"
@@ -7,14 +7,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/rmacheck/rmacheck/litmus"
 )
 
-// TestReadSource: readSource gives what litmus.ReadFile gives, bytes or error,
-// for files within, at and over the limit, an empty file, a directory and a
-// missing file.
-func TestReadSource(t *testing.T) {
+// TestReadFileFastPath: ReadFile, with its fast path for regular files
+// (read_unix.go), gives what readFile (package os alone) gives, bytes or error, for
+// files within, at and over the limit, an empty file, a directory and a missing file.
+func TestReadFileFastPath(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, n int) string {
 		p := filepath.Join(dir, name)
@@ -38,13 +36,13 @@ func TestReadSource(t *testing.T) {
 		{"missing", filepath.Join(dir, "missing.lit"), 1 << 20},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, gerr := readSource(c.path, c.limit)
-			want, werr := litmus.ReadFile(c.path, c.limit)
+			got, gerr := ReadFile(c.path, c.limit)
+			want, werr := readFile(c.path, c.limit)
 			if string(got) != string(want) {
-				t.Errorf("read %d bytes, litmus.ReadFile %d", len(got), len(want))
+				t.Errorf("read %d bytes, readFile %d", len(got), len(want))
 			}
 			if d := cmp.Diff(errText(werr), errText(gerr)); d != "" {
-				t.Errorf("error differs from litmus.ReadFile's (-want +got):\n%s", d)
+				t.Errorf("error differs from readFile's (-want +got):\n%s", d)
 			}
 		})
 	}
