@@ -35,8 +35,7 @@ const madvHugePage = 14 // MADV_HUGEPAGE, linux/mman.h
 func Advise() { once() }
 
 var once = sync.OnceFunc(func() {
-	var r syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &r); err != nil || r.Cur < 1<<62 {
+	if limited() {
 		return
 	}
 	adviseFresh()
@@ -47,4 +46,11 @@ var once = sync.OnceFunc(func() {
 func adviseFresh() {
 	b := make([]byte, hugeHeapSize)
 	_ = syscall.Madvise(b, madvHugePage) // only advice: without THP nothing changes
+}
+
+// limited reports an address-space limit (ulimit -v), which counts untouched
+// memory too, or that none can be read.
+func limited() bool {
+	var r syscall.Rlimit
+	return syscall.Getrlimit(syscall.RLIMIT_AS, &r) != nil || r.Cur < 1<<62
 }

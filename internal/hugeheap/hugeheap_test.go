@@ -18,6 +18,9 @@ func TestAdvise(t *testing.T) {
 	if mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil || strings.Contains(string(mode), "[never]") {
 		t.Skip("no transparent huge pages here")
 	}
+	if limited() {
+		t.Skip("an address-space limit (ulimit -v): Advise does nothing under it")
+	}
 	Advise()
 	Advise() // once a process: a second call changes nothing
 	var keep [][]byte
