@@ -8,6 +8,9 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
+
+	"github.com/rmacheck/rmacheck/internal/offheap"
 )
 
 // unknownMemory is the default bound where the machine's memory cannot be read.
@@ -59,8 +62,21 @@ func LimitHeap() {
 			room = r
 		}
 	}
-	if room > 0 {
-		debug.SetMemoryLimit(room * 3 / 4)
+	heapRoom.Store(room)
+	setHeapLimit()
+}
+
+// heapRoom is the room LimitHeap found: 0 without a limit.
+var heapRoom atomic.Int64
+
+// setHeapLimit gives the Go heap three quarters of the room LimitHeap found, less the
+// blocks of the visited sets mapped outside it (offheap.Blocks), which the runtime's
+// limit does not count; at least an eighth of the room, so that a full budget of
+// blocks slows the collector down instead of stopping it in a collection loop. The
+// visited sets call it when they take a block, which may map or unmap memory.
+func setHeapLimit() {
+	if room := heapRoom.Load(); room > 0 {
+		debug.SetMemoryLimit(max(room*3/4-offheap.Blocks.Mapped(), room/8))
 	}
 }
 

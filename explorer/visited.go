@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/rmacheck/rmacheck/internal/offheap"
 )
 
 // visited is the set of states seen, stored exactly: each state's bytes, followed
@@ -286,7 +288,11 @@ func (v *visited) bytes() int { return int(v.held.Load()) }
 
 // Pools of chunk buffers and tables, by power-of-two size class: the searches of a
 // run hand them back, the next ones take them, and the garbage collector has
-// little to do.
+// little to do. Those of a huge page or more live outside the Go heap, in
+// offheap.Blocks (why: package offheap): mapped with transparent huge pages, which
+// a large set, probed at random, needs (with 4 KiB pages nearly every probe missed
+// the TLB, and faulting hundreds of MiB in 4 KiB at a time took a third of a large
+// search's time in the kernel).
 var (
 	bufPools   [48]sync.Pool
 	tablePools [48]sync.Pool
@@ -294,23 +300,47 @@ var (
 
 func sizeClass(n int) int { return bits.Len(uint(n - 1)) }
 
+// offHeap says whether a buffer of n bytes lives outside the heap: whether its
+// size class, what it holds once allocated, is a huge page or more. One test for
+// taking and giving back: a heap buffer given to offheap would be unmapped.
+func offHeap(n int) bool { return 1<<sizeClass(n) >= offheap.MinSize }
+
 func getBuf(n int) *[]byte {
+	if offHeap(n) {
+		b, _ := offheap.Blocks.Get(n)
+		setHeapLimit()
+		return &b
+	}
 	c := sizeClass(n)
 	if b, ok := bufPools[c].Get().(*[]byte); ok {
 		*b = (*b)[:n]
 		return b
 	}
 	b := make([]byte, n, 1<<c)
-	adviseHuge(b[:cap(b)]) // before the first touch, which faults the pages in
 	return &b
 }
 
-func putBuf(b *[]byte) { bufPools[sizeClass(cap(*b))].Put(b) }
+func putBuf(b *[]byte) {
+	if offHeap(cap(*b)) {
+		offheap.Blocks.Put(*b)
+		return
+	}
+	bufPools[sizeClass(cap(*b))].Put(b)
+}
 
 // getTable returns a cleared table of n entries (a power of two, more than
 // firstTable). The pointer is the pool's own: the shard publishes it as it is and
 // putTable gives it back, so a table costs no allocation once the pools hold it.
 func getTable(n int) *[]uint64 {
+	if offHeap(8 * n) {
+		b, zeroed := offheap.Blocks.Get(8 * n)
+		setHeapLimit()
+		t := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), cap(b)/8)[:n]
+		if !zeroed {
+			clear(t)
+		}
+		return &t
+	}
 	c := sizeClass(n)
 	if t, ok := tablePools[c].Get().(*[]uint64); ok && cap(*t) >= n {
 		*t = (*t)[:n]
@@ -318,13 +348,16 @@ func getTable(n int) *[]uint64 {
 		return t
 	}
 	t := make([]uint64, n, 1<<c)
-	adviseHuge(unsafe.Slice((*byte)(unsafe.Pointer(&t[0])), 8*cap(t)))
 	return &t
 }
 
 // putTable gives a table back to the pools; a shard's first table stays its own.
 func putTable(t *[]uint64) {
-	if len(*t) > firstTable {
+	switch {
+	case len(*t) <= firstTable:
+	case offHeap(8 * cap(*t)):
+		offheap.Blocks.Put(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(*t))), 8*cap(*t)))
+	default:
 		tablePools[sizeClass(cap(*t))].Put(t)
 	}
 }

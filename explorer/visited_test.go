@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/rmacheck/rmacheck/internal/offheap"
 )
 
 // TestVisitedReused: a set taken from visitedPool after other searches released
@@ -76,4 +78,39 @@ func stateOf(width int, k uint64) []byte {
 		}
 	}
 	return s
+}
+
+// TestVisitedOffHeap: a set large enough for chunks of a huge page takes them
+// from offheap.Blocks, keeps its states exact in them, and gives them back; the
+// next large set reuses them, dirty as they are, without mapping more.
+func TestVisitedOffHeap(t *testing.T) {
+	const n = 40_000 // with 72-byte records, chunk 7 holds 32,768 of them: 2.4 MB
+	fill := func(width int, salt uint64) int64 {
+		budget := NewBudget(1 << 30)
+		v := newVisited(width, budget)
+		defer v.release()
+		for i := range n {
+			if _, isNew, err := v.insert(stateOf(width, uint64(i)^salt), i-1, uint32(i)); err != nil || !isNew {
+				t.Fatalf("insert %d: new %v, error %v", i, isNew, err)
+			}
+		}
+		for i := range n {
+			s := stateOf(width, uint64(i)^salt)
+			if string(v.state(i)) != string(s) || v.parent(i) != i-1 || v.step(i) != uint32(i) {
+				t.Fatalf("record %d differs from what was inserted", i)
+			}
+			if !v.contains(s, v.hash(s)) {
+				t.Fatalf("state %d is not found", i)
+			}
+		}
+		return offheap.Blocks.Mapped()
+	}
+	before := offheap.Blocks.Mapped()
+	first := fill(64, 0)
+	if first < before+offheap.MinSize {
+		t.Fatalf("a set of %d 72-byte records mapped %d bytes outside the heap, want a huge page or more", n, first-before)
+	}
+	if again := fill(60, 0x5555); again != first {
+		t.Errorf("a second large set mapped %d bytes more: the first one's blocks were not reused", again-first)
+	}
 }
