@@ -27,19 +27,26 @@ import (
 // half of it in the heap.
 const MinSize = 2 << 20
 
+// KeepFree is the most the free blocks may hold. A block given back beyond it is
+// unmapped, the largest first, so that a run does not keep a large search's memory
+// to its end (in the heap the runtime returned it to the system over time), while
+// the searches of a test, one preset after the other, still reuse theirs.
+const KeepFree = 512 << 20
+
 // Store is a set of blocks: those handed out and those free for reuse. The zero
 // Store is ready; Blocks is the process's.
 type Store struct {
-	mu     sync.Mutex
-	free   [][]byte // by ascending capacity
-	mapped int64    // bytes held: handed out and free
+	mu        sync.Mutex
+	free      [][]byte // by ascending capacity
+	freeBytes int64    // what free holds
+	mapped    int64    // bytes held: handed out and free
 	// blocks are the blocks held, handed out or free, by their first byte's
 	// address: whether the heap made it (mapping failed), to be dropped rather
 	// than unmapped. Put refuses a block not in it: unmapping a heap buffer would
 	// take memory from under the runtime.
 	blocks map[uintptr]bool
-	// mapBlock and unmapBlock are the system's (map_unix.go), or the heap's
-	// elsewhere and when mapping fails; tests replace them.
+	// mapBlock and unmapBlock are the system's (map_linux.go; elsewhere they
+	// refuse, and the heap makes the blocks); tests replace them.
 	mapBlock   func(n int) ([]byte, error)
 	unmapBlock func(b []byte)
 }
@@ -62,12 +69,13 @@ func (s *Store) Get(n int) (b []byte, zeroed bool) {
 	if i < len(s.free) {
 		b = s.free[i]
 		s.free = slices.Delete(s.free, i, i+1)
+		s.freeBytes -= int64(cap(b))
 		return b[:n], false
 	}
 	for _, old := range s.free {
 		s.unmap(old)
 	}
-	s.free = s.free[:0]
+	s.free, s.freeBytes = s.free[:0], 0
 	b = s.mapOrMake(size)
 	return b[:n], true
 }
@@ -82,6 +90,13 @@ func (s *Store) Put(b []byte) {
 	}
 	i, _ := slices.BinarySearchFunc(s.free, cap(b), func(f []byte, size int) int { return cap(f) - size })
 	s.free = slices.Insert(s.free, i, b)
+	s.freeBytes += int64(cap(b))
+	for s.freeBytes > KeepFree {
+		largest := s.free[len(s.free)-1]
+		s.free = s.free[:len(s.free)-1]
+		s.freeBytes -= int64(cap(largest))
+		s.unmap(largest)
+	}
 }
 
 // Mapped is the memory the store holds: the blocks handed out and the free ones.

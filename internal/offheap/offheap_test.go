@@ -82,6 +82,26 @@ func TestReuse(t *testing.T) {
 	s.Put(huge)
 }
 
+// TestKeepFree: free blocks beyond KeepFree are unmapped, the largest first.
+func TestKeepFree(t *testing.T) {
+	s, sys := newFakeStore()
+	small, _ := s.Get(MinSize)
+	half, _ := s.Get(KeepFree / 2)
+	whole, _ := s.Get(KeepFree)
+	s.Put(small)
+	s.Put(half)
+	if got, want := s.Mapped(), int64(MinSize+KeepFree/2+KeepFree); got != want {
+		t.Fatalf("Mapped = %d, want %d: free blocks within KeepFree stay", got, want)
+	}
+	s.Put(whole) // the free blocks would hold more than KeepFree: whole goes
+	if _, ok := sys.mapped[base(whole)]; ok {
+		t.Error("the largest free block stayed mapped beyond KeepFree")
+	}
+	if got, want := s.Mapped(), int64(MinSize+KeepFree/2); got != want {
+		t.Errorf("Mapped = %d, want %d", got, want)
+	}
+}
+
 // TestHeapFallback: a refused mapping gives a heap block, which is dropped, not
 // unmapped, when it is outgrown.
 func TestHeapFallback(t *testing.T) {
@@ -164,6 +184,13 @@ func TestStoreProperty(t *testing.T) {
 			if sys.mapped[base(f)] != cap(f) {
 				t.Fatalf("a free block is not mapped")
 			}
+		}
+		var free int64
+		for _, f := range s.free {
+			free += int64(cap(f))
+		}
+		if free != s.freeBytes || free > KeepFree {
+			t.Fatalf("the free blocks hold %d bytes, freeBytes says %d (KeepFree %d)", free, s.freeBytes, KeepFree)
 		}
 		if total != s.Mapped() || len(sys.mapped) != len(out)+len(s.free) {
 			t.Fatalf("Mapped %d, blocks held sum to %d; %d mapped, %d held", s.Mapped(), total, len(sys.mapped), len(out)+len(s.free))
