@@ -99,6 +99,14 @@ func (s *Store) Put(b []byte) {
 	}
 }
 
+// Holds reports whether b starts at a block the store holds, handed out or free.
+func (s *Store) Holds(b []byte) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.blocks[base(b)]
+	return ok
+}
+
 // Mapped is the memory the store holds: the blocks handed out and the free ones.
 func (s *Store) Mapped() int64 {
 	s.mu.Lock()
