@@ -6,15 +6,20 @@
 // holds no pointers. In the heap it still counted toward the collector's goal
 // (twice the live heap), so while one worker ran a large search the other
 // worker's small searches spread their garbage over that headroom: every page of
-// it fresh memory, and a fresh page costs a fault that zeroes it (22% of the CPU
-// of run -j 2 over the 1,000-test plain family went to clear_page; in this
+// it fresh memory, and a fresh page costs a fault that zeroes it (10-22% of the
+// CPU of run -j 2 over the 1,000-test plain family went to clear_page; in this
 // virtual machine first-touching 256 MiB takes 0.55-0.87 s). Out of the heap, the
 // heap's goal follows the small live heap, and a block freed by one search is the
 // next one's without a fault: over the plain family peak memory at -j 1 went from
-// 165 to 90 MiB and at -j 2 from 220 to 133 MiB.
+// 166 to 88 MiB and at -j 2 from 221 to 132 MiB, and -j 2 from 1.63 to 1.76 times
+// as fast as -j 1 (reports/performance/parallel.md).
 //
 // Small blocks stay in the heap (the callers' sync.Pools): a run of many small
 // searches reuses them there at no cost, and mapping each would cost a system call.
+//
+// The collector never scans a block: a Go pointer stored in one would not keep its
+// object alive. The visited sets store bytes and integers only (records, table
+// entries).
 package offheap
 
 import (
