@@ -46,10 +46,10 @@ type Store struct {
 	freeBytes int64    // what free holds
 	mapped    int64    // bytes held: handed out and free
 	// blocks are the blocks held, handed out or free, by their first byte's
-	// address: whether the heap made it (mapping failed), to be dropped rather
-	// than unmapped. Put refuses a block not in it: unmapping a heap buffer would
-	// take memory from under the runtime.
-	blocks map[uintptr]bool
+	// address. Put refuses a block that is not in it or not handed out: unmapping
+	// a heap buffer would take memory from under the runtime, and a block given
+	// back twice would be handed out twice.
+	blocks map[uintptr]block
 	// mapBlock and unmapBlock are the system's (map_linux.go; elsewhere they
 	// refuse, and the heap makes the blocks); tests replace them.
 	mapBlock   func(n int) ([]byte, error)
@@ -59,13 +59,19 @@ type Store struct {
 // Blocks is the process's store.
 var Blocks Store
 
-// Get returns a block of n bytes whose capacity is a power of two, at least MinSize
-// (n rounded up to one when it is mapped fresh), and whether it is zeroed (a fresh mapping) or holds what its
-// last user left. The smallest free block that fits is reused. When none fits,
-// the free blocks that are smaller than n are unmapped first: the searches' blocks
-// grow geometrically, so a block smaller than today's request is one the searches
-// have outgrown, and keeping it would let the mapped memory creep up from search
-// to search.
+// block is what the store knows of one of its blocks.
+type block struct {
+	fromHeap  bool // made by the heap because mapping failed: dropped, not unmapped
+	handedOut bool
+}
+
+// Get returns a block of n bytes whose capacity is a power of two, at least
+// MinSize (n rounded up, when it is mapped fresh), and whether it is zeroed (a
+// fresh mapping) or holds what its last user left. The smallest free block that
+// fits is reused. When none fits, the free blocks, all smaller than n, are
+// unmapped first: the searches' blocks grow geometrically, so a block smaller than
+// today's request is one the searches have outgrown, and keeping it would let the
+// mapped memory creep up from search to search.
 func (s *Store) Get(n int) (b []byte, zeroed bool) {
 	size := roundUp(n)
 	s.mu.Lock()
@@ -75,6 +81,7 @@ func (s *Store) Get(n int) (b []byte, zeroed bool) {
 		b = s.free[i]
 		s.free = slices.Delete(s.free, i, i+1)
 		s.freeBytes -= int64(cap(b))
+		s.blocks[base(b)] = block{fromHeap: s.blocks[base(b)].fromHeap, handedOut: true}
 		return b[:n], false
 	}
 	for _, old := range s.free {
@@ -90,9 +97,11 @@ func (s *Store) Put(b []byte) {
 	b = b[:cap(b)]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.blocks[base(b)]; !ok {
-		panic("offheap: Put of a block that Get did not return")
+	k, ok := s.blocks[base(b)]
+	if !ok || !k.handedOut {
+		panic("offheap: Put of a block that Get did not return, or returned twice")
 	}
+	s.blocks[base(b)] = block{fromHeap: k.fromHeap}
 	i, _ := slices.BinarySearchFunc(s.free, cap(b), func(f []byte, size int) int { return cap(f) - size })
 	s.free = slices.Insert(s.free, i, b)
 	s.freeBytes += int64(cap(b))
@@ -131,18 +140,18 @@ func (s *Store) mapOrMake(size int) []byte {
 		b = make([]byte, size)
 	}
 	if s.blocks == nil {
-		s.blocks = map[uintptr]bool{}
+		s.blocks = map[uintptr]block{}
 	}
-	s.blocks[base(b)] = err != nil
+	s.blocks[base(b)] = block{fromHeap: err != nil, handedOut: true}
 	s.mapped += int64(size)
 	return b
 }
 
 func (s *Store) unmap(b []byte) {
 	s.mapped -= int64(cap(b))
-	fromHeap := s.blocks[base(b)]
+	k := s.blocks[base(b)]
 	delete(s.blocks, base(b))
-	if fromHeap {
+	if k.fromHeap {
 		return
 	}
 	unmapBlock := s.unmapBlock

@@ -133,6 +133,19 @@ func TestPutForeign(t *testing.T) {
 	s.Put(make([]byte, MinSize))
 }
 
+// TestPutTwice: a block given back twice is refused, not handed out twice.
+func TestPutTwice(t *testing.T) {
+	s, _ := newFakeStore()
+	b, _ := s.Get(MinSize)
+	s.Put(b)
+	defer func() {
+		if recover() == nil {
+			t.Error("a second Put of one block was taken")
+		}
+	}()
+	s.Put(b)
+}
+
 // TestStoreProperty: under any sequence of Gets and Puts, the blocks handed out
 // never overlap, keep what was written to them, are at least as long as asked;
 // Mapped is the sum of the blocks held, and every block the store holds is mapped.
