@@ -85,10 +85,13 @@ func TestStoppedLauncherDoesNotTimeOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	const timeout = 5 * time.Second
+	// On this goroutine: without the acceptance folder they skip the test, and a
+	// skip from the run's goroutine left this one waiting for a launcher forever.
+	sb, sem := acceptance(t, "01-SB.lit"), mpi41(t)
 	type result struct{ err error }
 	done := make(chan result, 1)
 	go func() {
-		_, err := MPI{Lib: lib, Timeout: timeout, Launch: LaunchOptions{Launcher: []string{launcher}}}.Run(acceptance(t, "01-SB.lit"), mpi41(t), Options{Runs: 10, Seed: 1})
+		_, err := MPI{Lib: lib, Timeout: timeout, Launch: LaunchOptions{Launcher: []string{launcher}}}.Run(sb, sem, Options{Runs: 10, Seed: 1})
 		done <- result{err}
 	}()
 	pid := 0
