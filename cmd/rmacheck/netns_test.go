@@ -34,6 +34,7 @@ func twoNodes(t *testing.T) (script, hosts, iface, log string) {
 		}
 		return nil
 	}
+	removeStaleNodes(ipRun)
 	if err := ipRun("netns", "add", ns); err != nil {
 		t.Skipf("cannot make a network namespace here: %v", err)
 	}
@@ -71,6 +72,27 @@ esac
 		t.Fatal(err)
 	}
 	return script, hosts, iface, log
+}
+
+// removeStaleNodes deletes the namespaces of earlier runs whose process is gone (a
+// run killed before its cleanup): their veth addresses stayed on this side, and
+// MPICH's UCX offered one of them to the ranks of the next run, which could not
+// reach it ("Network is unreachable"). Deleting a namespace deletes its veth pair.
+func removeStaleNodes(ipRun func(args ...string) error) {
+	out, err := exec.Command("ip", "netns", "list").Output()
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		name, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+		pid, ok := strings.CutPrefix(name, "rmacheck-node2-")
+		if !ok {
+			continue
+		}
+		if _, err := os.Stat("/proc/" + pid); os.IsNotExist(err) {
+			ipRun("netns", "del", name)
+		}
+	}
 }
 
 // TestConformTwoNodesNetns: through --launcher (MPICH's mpiexec with a hostfile of two
