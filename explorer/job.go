@@ -327,22 +327,32 @@ func newQueue(jobs []Job, first int) *queue {
 // every test before the first starts, so it is cheap: exact in 64 bits (equal
 // counts tie), and a log-gamma sum only when the computation passes them.
 func interleavings(t *litmus.Test) interleaving {
+	counts := instrCounts(t)
 	r, total := uint64(1), uint64(0)
-	for _, p := range t.Procs {
-		i := uint64(0)
-		for _, in := range p.Code {
-			if in == nil {
-				continue
-			}
-			total, i = total+1, i+1
+	for _, n := range counts {
+		for i := uint64(1); i <= uint64(n); i++ {
+			total++
 			hi, lo := bits.Mul64(r, total)
 			if hi != 0 {
-				return interleaving{big: true, log: logInterleavings(t)}
+				return interleaving{big: true, log: logMultinomial(counts)}
 			}
 			r = lo / i // r stays a multinomial, so i divides r * total
 		}
 	}
 	return interleaving{n: r}
+}
+
+// instrCounts is the number of instructions of each process of t.
+func instrCounts(t *litmus.Test) []int {
+	counts := make([]int, len(t.Procs))
+	for k, p := range t.Procs {
+		for _, in := range p.Code {
+			if in != nil {
+				counts[k]++
+			}
+		}
+	}
+	return counts
 }
 
 // interleaving is a count of interleavings: n, or when its computation passes 64
@@ -367,18 +377,12 @@ func (a interleaving) ln() float64 {
 	return math.Log(float64(a.n))
 }
 
-// logInterleavings is the natural log of interleavings(t)'s count.
-func logInterleavings(t *litmus.Test) float64 {
+// logMultinomial is the natural log of (sum of counts)! / (counts[0]! ...).
+func logMultinomial(counts []int) float64 {
 	total, sum := 0, 0.0
-	for _, p := range t.Procs {
-		i := 0
-		for _, in := range p.Code {
-			if in != nil {
-				i++
-			}
-		}
-		total += i
-		sum -= lgamma(i + 1)
+	for _, n := range counts {
+		total += n
+		sum -= lgamma(n + 1)
 	}
 	return sum + lgamma(total+1)
 }
