@@ -73,7 +73,8 @@ var heapRoom atomic.Int64
 // blocks of the visited sets mapped outside it (offheap.Blocks), which the runtime's
 // limit does not count; at least an eighth of the room, so that a full budget of
 // blocks slows the collector down instead of stopping it in a collection loop. The
-// visited sets call it when they take a block, which may map or unmap memory.
+// visited sets call it when they take or give back a block (takeBlock, giveBlock),
+// which may map or unmap memory.
 func setHeapLimit() {
 	if room := heapRoom.Load(); room > 0 {
 		debug.SetMemoryLimit(max(room*3/4-offheap.Blocks.Mapped(), room/8))

@@ -305,10 +305,23 @@ func sizeClass(n int) int { return bits.Len(uint(n - 1)) }
 // taking and giving back: a heap buffer given to offheap would be unmapped.
 func offHeap(n int) bool { return 1<<sizeClass(n) >= offheap.MinSize }
 
+// takeBlock and giveBlock are offheap.Blocks' Get and Put for the visited sets:
+// either may map or unmap memory, which the Go heap's limit must leave room for
+// (setHeapLimit).
+func takeBlock(n int) ([]byte, bool) {
+	b, zeroed := offheap.Blocks.Get(n)
+	setHeapLimit()
+	return b, zeroed
+}
+
+func giveBlock(b []byte) {
+	offheap.Blocks.Put(b)
+	setHeapLimit()
+}
+
 func getBuf(n int) *[]byte {
 	if offHeap(n) {
-		b, _ := offheap.Blocks.Get(n)
-		setHeapLimit()
+		b, _ := takeBlock(n)
 		return &b
 	}
 	c := sizeClass(n)
@@ -322,7 +335,7 @@ func getBuf(n int) *[]byte {
 
 func putBuf(b *[]byte) {
 	if offHeap(cap(*b)) {
-		offheap.Blocks.Put(*b)
+		giveBlock(*b)
 		return
 	}
 	bufPools[sizeClass(cap(*b))].Put(b)
@@ -333,8 +346,7 @@ func putBuf(b *[]byte) {
 // putTable gives it back, so a table costs no allocation once the pools hold it.
 func getTable(n int) *[]uint64 {
 	if offHeap(8 * n) {
-		b, zeroed := offheap.Blocks.Get(8 * n)
-		setHeapLimit()
+		b, zeroed := takeBlock(8 * n)
 		t := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), cap(b)/8)[:n]
 		if !zeroed {
 			clear(t)
@@ -356,7 +368,7 @@ func putTable(t *[]uint64) {
 	switch {
 	case len(*t) <= firstTable:
 	case offHeap(8 * cap(*t)):
-		offheap.Blocks.Put(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(*t))), 8*cap(*t)))
+		giveBlock(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(*t))), 8*cap(*t)))
 	default:
 		tablePools[sizeClass(cap(*t))].Put(t)
 	}
