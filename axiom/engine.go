@@ -612,4 +612,3 @@ func (s *search) judge() error {
 	s.acc.r.Executions++
 	return s.acc.record(s, x)
 }
-

@@ -442,4 +442,3 @@ func (u *universe) procEvents(proc int) []int {
 	}
 	return out
 }
-

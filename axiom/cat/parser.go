@@ -23,7 +23,7 @@ type token struct {
 }
 
 // isIdentStart / isIdentChar: names are herd's: letters, digits, '_', '-', '.'
-// and '\'' (po-loc, rf-e, ob'), starting with a letter (or '_' followed by more).
+// and '\” (po-loc, rf-e, ob'), starting with a letter (or '_' followed by more).
 func isIdentStart(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func isIdentChar(c byte) bool {
