@@ -370,43 +370,75 @@ func (s *search) run() error {
 		cells = append(cells, c)
 	}
 	sort.Ints(cells)
-	return s.coherence(cells, 0)
+	r := reach{n: len(evs), w: (len(evs) + 63) / 64}
+	r.bits = slices.Clone(s.waitTC.Bits)
+	return s.coherence(cells, 0, r)
 }
 
-// coherence chooses the order of the writes of each cell, the initial write first,
-// each order extending what the writes wait for.
-func (s *search) coherence(cells []int, k int) error {
+// The choices are pruned as they are made: the engine requires of a model that its
+// ob contain what events wait for, coherence, from-reads, and reads-from (but a
+// load reading its own store early, which instead comes after the store it could
+// read and does not: fwd). A partial choice whose edges close a cycle is no
+// execution whatever the rest; reach is the transitive closure of the edges so
+// far.
+
+// reach is a reachability matrix (row i: the events i comes before).
+type reach struct {
+	n, w int
+	bits []uint64
+}
+
+func (r reach) row(i int) cat.Set { return cat.Set(r.bits[i*r.w : (i+1)*r.w]) }
+
+func (r reach) clone() reach { return reach{n: r.n, w: r.w, bits: slices.Clone(r.bits)} }
+
+// add puts a before b, false when b already comes before a (a cycle).
+func (r reach) add(a, b int) bool {
+	if a == b || r.row(b).Has(a) {
+		return false
+	}
+	if r.row(a).Has(b) {
+		return true
+	}
+	rb := r.row(b)
+	for x := 0; x < r.n; x++ {
+		if x == a || r.row(x).Has(a) {
+			row := r.row(x)
+			row.Add(b)
+			for k := range row {
+				row[k] |= rb[k]
+			}
+		}
+	}
+	return true
+}
+
+// coherence chooses the order of the writes of each cell, the initial write first.
+func (s *search) coherence(cells []int, k int, r reach) error {
 	if k == len(cells) {
-		return s.readsFrom(0)
+		return s.readsFrom(0, r)
 	}
 	ws := s.writes[cells[k]]
 	order := []int{ws[0]} // the initial write (the lowest event: events are numbered so)
 	used := make([]bool, len(ws))
 	used[0] = true
-	var perm func() error
-	perm = func() error {
+	var perm func(r reach) error
+	perm = func(r reach) error {
 		if len(order) == len(ws) {
 			s.co[cells[k]] = slices.Clone(order)
-			return s.coherence(cells, k+1)
+			return s.coherence(cells, k+1, r)
 		}
 		for i, w := range ws {
 			if used[i] {
 				continue
 			}
-			// w may come next only if no write left waits to come before it
-			ok := true
-			for j, v := range ws {
-				if !used[j] && j != i && s.waitTC.Has(v, w) {
-					ok = false
-					break
-				}
-			}
-			if !ok {
+			next := r.clone()
+			if !next.add(order[len(order)-1], w) {
 				continue
 			}
 			used[i] = true
 			order = append(order, w)
-			if err := perm(); err != nil {
+			if err := perm(next); err != nil {
 				return err
 			}
 			order = order[:len(order)-1]
@@ -414,49 +446,52 @@ func (s *search) coherence(cells []int, k int) error {
 		}
 		return nil
 	}
-	return perm()
+	return perm(r)
 }
 
-// readsFrom chooses the write each read reads from: a write of its cell that need
-// not come after it, and that no write coherence-after it must precede; a read that
-// also writes (an accumulate) reads its coherence predecessor.
-func (s *search) readsFrom(k int) error {
+// readsFrom chooses the write each read reads from: a write of its cell; a read
+// that also writes (an accumulate) reads its coherence predecessor.
+func (s *search) readsFrom(k int, r reach) error {
 	if k == len(s.reads) {
 		return s.lockOrder(0)
 	}
-	r := s.reads[k]
-	e := s.u.events[s.evs[r]]
+	rd := s.reads[k]
+	e := s.u.events[s.evs[rd]]
 	order := s.co[e.cell]
-	pos := map[int]int{}
-	for i, w := range order {
-		pos[w] = i
+	fwdFrom := -1 // the store rd could read before it executes
+	for _, w := range order {
+		if s.fwd.Bits != nil && s.fwd.Has(w, rd) {
+			fwdFrom = w
+		}
 	}
 	for i, w := range order {
-		if w == r {
+		if w == rd {
 			continue
 		}
-		if e.write && (i+1 >= len(order) || order[i+1] != r) {
+		if e.write && (i+1 >= len(order) || order[i+1] != rd) {
 			continue // atomicity: an update reads the value it replaces
 		}
-		if s.waitTC.Has(r, w) && !(s.fwd.Bits != nil && s.fwd.Has(w, r)) {
-			continue
-		}
-		bad := false
-		for _, w2 := range order[i+1:] {
-			if w2 != r && s.waitTC.Has(w2, r) {
-				bad = true // a later write must come before the read: it cannot read w
-				break
+		next := r.clone()
+		ok := true
+		if w != fwdFrom {
+			ok = next.add(w, rd)
+			if ok && fwdFrom >= 0 {
+				ok = next.add(fwdFrom, rd)
 			}
 		}
-		if bad {
+		// from-reads: before the write after the one it reads (not itself)
+		if ok && i+1 < len(order) && order[i+1] != rd {
+			ok = next.add(rd, order[i+1])
+		}
+		if !ok {
 			continue
 		}
-		s.rf[r] = w
-		if err := s.readsFrom(k + 1); err != nil {
+		s.rf[rd] = w
+		if err := s.readsFrom(k+1, next); err != nil {
 			return err
 		}
 	}
-	delete(s.rf, r)
+	delete(s.rf, rd)
 	return nil
 }
 

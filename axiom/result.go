@@ -67,7 +67,7 @@ type accumulator struct {
 func (a *accumulator) record(s *search, x *Execution) error {
 	var own []spec.RuleID
 	if s.outcomes {
-		fl, err := s.f.Flags(false)
+		fl, err := s.f.Flags(false, nil)
 		if err != nil {
 			return err
 		}
@@ -99,7 +99,7 @@ func (a *accumulator) record(s *search, x *Execution) error {
 		}
 	}
 	if s.relaxedFlags {
-		fl, err := s.f.Flags(true)
+		fl, err := s.f.Flags(true, func(f *cat.Flag) bool { return a.raised(s.m.flagRule[f.Name]) })
 		if err != nil {
 			return err
 		}
@@ -108,6 +108,12 @@ func (a *accumulator) record(s *search, x *Execution) error {
 		}
 	}
 	return nil
+}
+
+// raised reports whether some execution raised rule already.
+func (a *accumulator) raised(rule spec.RuleID) bool {
+	_, ok := a.flags[rule.String()]
+	return ok
 }
 
 // flag records a rule raised, once a rule (its first witness).

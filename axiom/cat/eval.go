@@ -42,6 +42,7 @@ type Compiled struct {
 	lets   []compiledLet
 	Checks []CompiledCheck
 	Flags  []CompiledFlag
+	ncache int
 }
 
 type slot struct {
@@ -49,6 +50,7 @@ type slot struct {
 	typ     Type
 	base    bool
 	dynamic bool
+	let     int // the let binding it (-1: a base name)
 }
 
 type compiledLet struct {
@@ -83,6 +85,28 @@ type cexpr struct {
 	cond    string
 	kids    []cexpr
 	pos     Pos
+	// cache, when positive, is this static subexpression's slot in a frame's cache:
+	// a dynamic binding computes it once a frame, not once a candidate.
+	cache int
+}
+
+// cacheStatic gives each maximal static subexpression of a dynamic expression a
+// cache slot (not names and constants, which cost nothing).
+func (c *Compiled) cacheStatic(x *cexpr) {
+	if !x.dynamic {
+		switch x.op {
+		case "name", "0", "_":
+		default:
+			if x.typ != TAny {
+				c.ncache++
+				x.cache = c.ncache
+			}
+		}
+		return
+	}
+	for i := range x.kids {
+		c.cacheStatic(&x.kids[i])
+	}
 }
 
 // Compile checks a model against the base names an engine provides. validCond says
@@ -97,13 +121,24 @@ func Compile(m *Model, bases map[string]BaseInfo, validCond func(string) bool) (
 	for _, n := range names {
 		b := bases[n]
 		c.byName[n] = len(c.slots)
-		c.slots = append(c.slots, slot{name: n, typ: b.Type, base: true, dynamic: b.Dynamic})
+		c.slots = append(c.slots, slot{name: n, typ: b.Type, base: true, dynamic: b.Dynamic, let: -1})
 	}
 	cc := &compiler{c: c, validCond: validCond}
 	for _, s := range m.Stmts {
 		if err := cc.stmt(s); err != nil {
 			return nil, err
 		}
+	}
+	for i := range c.lets {
+		for k := range c.lets[i].exprs {
+			c.cacheStatic(&c.lets[i].exprs[k])
+		}
+	}
+	for i := range c.Checks {
+		c.cacheStatic(&c.Checks[i].x)
+	}
+	for i := range c.Flags {
+		c.cacheStatic(&c.Flags[i].x)
 	}
 	return c, nil
 }
@@ -124,7 +159,7 @@ func (cc *compiler) stmt(s Stmt) error {
 			for _, b := range s.Bindings {
 				c.byName[b.Name] = len(c.slots)
 				cl.slots = append(cl.slots, len(c.slots))
-				c.slots = append(c.slots, slot{name: b.Name, typ: TRel})
+				c.slots = append(c.slots, slot{name: b.Name, typ: TRel, let: len(c.lets)})
 			}
 			for k, b := range s.Bindings {
 				x, err := cc.expr(b.X)
@@ -159,7 +194,7 @@ func (cc *compiler) stmt(s Stmt) error {
 					typ = TRel // let r = 0: the empty relation
 				}
 				idx := len(c.slots)
-				c.slots = append(c.slots, slot{name: b.Name, typ: typ, dynamic: x.dynamic})
+				c.slots = append(c.slots, slot{name: b.Name, typ: typ, dynamic: x.dynamic, let: len(c.lets)})
 				c.byName[b.Name] = idx
 				cl.slots = append(cl.slots, idx)
 				cl.exprs = append(cl.exprs, x)
@@ -314,11 +349,23 @@ type Frame struct {
 	cond func(string) bool
 	vals []Value
 	set  []bool
+	// The dynamic bindings are computed when first used after EvalDynamic (a
+	// candidate that breaks a check needs none of the flags' relations): stamp is
+	// the generation a slot was computed in.
+	gen   int
+	stamp []int
+	cache []Value
+	univ  Set
 }
 
 // NewFrame is a frame over n events; cond decides the ifs.
 func (c *Compiled) NewFrame(n int, cond func(string) bool) *Frame {
-	return &Frame{c: c, n: n, cond: cond, vals: make([]Value, len(c.slots)), set: make([]bool, len(c.slots))}
+	f := &Frame{c: c, n: n, cond: cond, vals: make([]Value, len(c.slots)), set: make([]bool, len(c.slots)), stamp: make([]int, len(c.slots)),
+		cache: make([]Value, c.ncache+1)}
+	for k := range f.stamp {
+		f.stamp[k] = -1
+	}
+	return f
 }
 
 // Has reports whether the model uses the name (as a base name or a binding).
@@ -341,18 +388,30 @@ func (f *Frame) SetBaseRel(name string, r Rel) {
 }
 
 // EvalStatic computes every binding that depends on static names only.
-func (f *Frame) EvalStatic() error { return f.evalLets(false) }
-
-// EvalDynamic computes the bindings that depend on a dynamic name (after EvalStatic
-// and the dynamic names' SetBase*).
-func (f *Frame) EvalDynamic() error { return f.evalLets(true) }
-
-func (f *Frame) evalLets(dynamic bool) error {
+func (f *Frame) EvalStatic() error {
 	for i := range f.c.lets {
-		cl := &f.c.lets[i]
-		if cl.dynamic != dynamic {
-			continue
+		if !f.c.lets[i].dynamic {
+			if err := f.evalLet(i); err != nil {
+				return err
+			}
 		}
+	}
+	return nil
+}
+
+// EvalDynamic starts a new candidate (after EvalStatic and the dynamic names'
+// SetBase*): the bindings that depend on a dynamic name are computed anew when used.
+func (f *Frame) EvalDynamic() error {
+	f.gen++
+	return nil
+}
+
+func (f *Frame) evalLet(i int) error {
+	cl := &f.c.lets[i]
+	for _, k := range cl.slots {
+		f.stamp[k] = f.gen
+	}
+	{
 		if !cl.rec {
 			for k, x := range cl.exprs {
 				v, err := f.eval(x)
@@ -361,7 +420,7 @@ func (f *Frame) evalLets(dynamic bool) error {
 				}
 				f.vals[cl.slots[k]] = v
 			}
-			continue
+			return nil
 		}
 		for _, k := range cl.slots {
 			if f.c.slots[k].typ == TSet {
@@ -391,6 +450,18 @@ func (f *Frame) evalLets(dynamic bool) error {
 	return nil
 }
 
+// value is a slot's value, computing a dynamic binding not yet computed for this
+// candidate.
+func (f *Frame) value(k int) (Value, error) {
+	sl := &f.c.slots[k]
+	if sl.dynamic && !sl.base && f.stamp[k] != f.gen {
+		if err := f.evalLet(sl.let); err != nil {
+			return Value{}, err
+		}
+	}
+	return f.vals[k], nil
+}
+
 func sameValue(a, b Value) bool {
 	if a.Typ == TSet {
 		return slices.Equal(a.Set, b.Set)
@@ -404,7 +475,8 @@ func (f *Frame) Lookup(name string) (Value, bool) {
 	if !ok {
 		return Value{}, false
 	}
-	return f.vals[k], true
+	v, err := f.value(k)
+	return v, err == nil
 }
 
 // CheckResult is a check an execution breaks.
@@ -454,12 +526,13 @@ type FlagResult struct {
 	Value Value
 }
 
-// Flags returns the flags raised, those with relaxed set or not as asked.
-func (f *Frame) Flags(relaxed bool) ([]FlagResult, error) {
+// Flags returns the flags raised, those with relaxed set or not as asked, but those
+// skip says are known already (nil: none).
+func (f *Frame) Flags(relaxed bool, skip func(*Flag) bool) ([]FlagResult, error) {
 	var out []FlagResult
 	for i := range f.c.Flags {
 		fl := &f.c.Flags[i]
-		if fl.Relaxed != relaxed {
+		if fl.Relaxed != relaxed || skip != nil && skip(fl.Flag) {
 			continue
 		}
 		v, err := f.eval(fl.x)
@@ -491,12 +564,15 @@ func someOf(v Value) []int {
 	return out
 }
 
+// universe is the set of every event (shared: callers must not change it).
 func (f *Frame) universe() Set {
-	s := NewSet(f.n)
-	for i := 0; i < f.n; i++ {
-		s.Add(i)
+	if f.univ == nil {
+		f.univ = NewSet(f.n)
+		for i := 0; i < f.n; i++ {
+			f.univ.Add(i)
+		}
 	}
-	return s
+	return f.univ
 }
 
 func (f *Frame) emptyOf(t Type) Value {
@@ -513,6 +589,18 @@ func (f *Frame) eval(x cexpr) (Value, error) {
 }
 
 func (f *Frame) evalAs(x cexpr, want Type) (Value, error) {
+	if x.cache > 0 {
+		if v := f.cache[x.cache]; v.Typ != 0 {
+			return v, nil
+		}
+		k := x.cache
+		x.cache = 0 // x is a copy: evaluate it uncached
+		v, err := f.evalAs(x, want)
+		if err == nil {
+			f.cache[k] = v
+		}
+		return v, err
+	}
 	if want == TAny {
 		want = TRel
 	}
@@ -521,7 +609,10 @@ func (f *Frame) evalAs(x cexpr, want Type) (Value, error) {
 		if !f.set[x.slot] && f.c.slots[x.slot].base {
 			return Value{}, errorf(x.pos, "the engine gave no value to %q", f.c.slots[x.slot].name)
 		}
-		v := f.vals[x.slot]
+		v, err := f.value(x.slot)
+		if err != nil {
+			return Value{}, err
+		}
 		if v.Typ == 0 {
 			return f.emptyOf(want), nil
 		}
@@ -591,7 +682,7 @@ func (f *Frame) evalAs(x cexpr, want Type) (Value, error) {
 		return Value{Rel: r, Typ: TRel}, nil
 	case "~":
 		if k.Typ == TSet {
-			s := f.universe()
+			s := f.universe().Clone()
 			andNotInto(s, k.Set)
 			return Value{Set: s, Typ: TSet}, nil
 		}
