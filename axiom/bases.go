@@ -72,7 +72,8 @@ var Bases = []baseName{
 	{"iss", rel("from the issue of an RMA operation to its perform")},
 	{"drain", rel("hw tso: from a store's execution (into the buffer) to its drain")},
 	{"fwd", rel("store forwarding: from the store a load may read before it reaches memory to the load (relaxed: the latest earlier unguarded store to the cell; tso: the latest earlier store)")},
-	{"obuf", rel("from an RMA call to a later instruction touching its origin buffer before the call that completes it at the origin")},
+	{"obuf", rel("from an RMA call to a later instruction whose operands or result touch its origin buffer before the call that completes it at the origin (only when the instruction's guard holds)")},
+	{"obuf-guard", rel("the same, for an instruction whose guard reads the call's result register (whether the guard holds or not)")},
 	{"obuf-wait", rel("from the call completing an RMA operation to a later instruction touching its origin buffer, which waits for it")},
 	{"obuf-commit", rel("the same, for a relaxed load that reads the buffer only through its guard: its commit waits")},
 	{"epoch", rel("from an operation (issue and perform) to the call that opened its access epoch (the fence's return)")},
@@ -464,13 +465,16 @@ func (u *universe) completer(a *ins) *ins {
 	return nil
 }
 
-// touchesBuffer: y reads or writes a's result register, or writes a's source
-// register (an operand of the call).
-func touchesBuffer(a, y *ins) bool {
-	if a.dst >= 0 && (overlaps([]int{a.dst}, y.argRegs()) || overlaps([]int{a.dst}, y.guardRegs()) || overlaps([]int{a.dst}, y.writeRegs())) {
-		return true
+// touchesBuffer: y's guard reads a's result register (guard: whether the guard
+// holds or not), or the rest of y reads or writes it, or writes a's source register
+// (body: only when y's guard holds, SEMANTICS.md §2, "a guard found false cancels
+// it").
+func touchesBuffer(a, y *ins) (guard, body bool) {
+	if a.dst >= 0 {
+		guard = overlaps([]int{a.dst}, y.guardRegs())
+		body = overlaps([]int{a.dst}, y.argRegs()) || overlaps([]int{a.dst}, y.writeRegs())
 	}
-	return overlaps(a.argRegs(), y.writeRegs())
+	return guard, body || overlaps(a.argRegs(), y.writeRegs())
 }
 
 func (b *builder) originBuffers(proc int) {
@@ -482,14 +486,19 @@ func (b *builder) originBuffers(proc int) {
 		}
 		c := u.completer(a)
 		for _, y := range code[a.idx+1:] {
-			if !touchesBuffer(a, y) {
+			guard, body := touchesBuffer(a, y)
+			if !guard && !body {
 				continue
 			}
 			switch {
 			case c == nil || y.idx < c.idx:
+				name := "obuf"
+				if guard {
+					name = "obuf-guard"
+				}
 				for _, ai := range b.insEvents(a) {
 					for _, yi := range b.insEvents(y) {
-						b.addRel("obuf", ai, yi)
+						b.addRel(name, ai, yi)
 					}
 				}
 			case y.idx > c.idx && u.hw == spec.Relaxed && y.kind == kLoad && a.dst >= 0 && !overlaps([]int{a.dst}, append(y.argRegs(), y.writeRegs()...)):

@@ -554,12 +554,19 @@ func (s *search) bufoPairs() {
 				if c != nil && y.idx > c.idx {
 					break
 				}
-				if !s.d.in[u.first[y]] || u.info[y].skip {
+				if !s.d.in[u.first[y]] {
 					continue
 				}
-				reads := overlaps([]int{a.dst}, append(y.argRegs(), y.guardRegs()...))
-				writes := overlaps([]int{a.dst}, y.writeRegs())
-				first, last := s.local[u.first[y]], s.local[u.last[y]]
+				// a guard reads the register whether it holds or not; the rest of
+				// the instruction only when it does
+				run := !u.info[y].skip
+				reads := overlaps([]int{a.dst}, y.guardRegs()) || run && overlaps([]int{a.dst}, y.argRegs())
+				writes := run && overlaps([]int{a.dst}, y.writeRegs())
+				first := s.local[u.first[y]]
+				last, ok := s.local[u.last[y]]
+				if !ok {
+					last = first
+				}
 				if writes && y.fetches() {
 					// the two performs write the register: which is first
 					if py, ok := u.perf[y]; ok && s.d.in[py] {
