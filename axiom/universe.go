@@ -294,7 +294,7 @@ func (u *universe) bookkeep(proc int) {
 			}
 		case kComplete:
 			if e.start == nil {
-				fail(inf, spec.ESyncEpoch, true)
+				fail(inf, spec.EEpoch, true) // ending an epoch that is not open
 				continue
 			}
 			for t := 0; t < p.nprocs; t++ {
@@ -307,7 +307,7 @@ func (u *universe) bookkeep(proc int) {
 			e.start = nil
 		case kWait:
 			if e.post == nil {
-				fail(inf, spec.ESyncEpoch, true)
+				fail(inf, spec.EEpoch, true) // ending an epoch that is not open
 				continue
 			}
 			for o := 0; o < p.nprocs; o++ {
@@ -332,7 +332,7 @@ func (u *universe) bookkeep(proc int) {
 		case kUnlock:
 			l := e.lockHeld[in.target]
 			if l == nil {
-				fail(inf, spec.ESyncEpoch, true)
+				fail(inf, spec.EEpoch, true) // ending an epoch that is not open
 				continue
 			}
 			u.info[l].closer = in
@@ -351,7 +351,7 @@ func (u *universe) bookkeep(proc int) {
 			e.lockAll = in
 		case kUnlockAll:
 			if e.lockAll == nil {
-				fail(inf, spec.ESyncEpoch, true)
+				fail(inf, spec.EEpoch, true) // ending an epoch that is not open
 				continue
 			}
 			u.info[e.lockAll].closer = in
