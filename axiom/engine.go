@@ -577,6 +577,13 @@ func (s *search) bufoPairs() {
 				if reads || writes {
 					s.bufo = append(s.bufo, [3]int{s.local[pf], first, last})
 				}
+				if reads && y.kind == kStore {
+					// a load forwarding from the store reads its operand when it
+					// reads: before or after the perform is a choice too
+					for _, l := range s.forwardedBy(y) {
+						s.bufo = append(s.bufo, [3]int{s.local[pf], l, l})
+					}
+				}
 			}
 		}
 	}
@@ -653,4 +660,19 @@ func (s *search) judge() error {
 	}
 	s.acc.r.Executions++
 	return s.acc.record(s, x)
+}
+
+// forwardedBy lists the local read events of the loads that may read store y before
+// it executes (fwd).
+func (s *search) forwardedBy(y *ins) []int {
+	var out []int
+	if s.fwd.Bits == nil {
+		return nil
+	}
+	yi, ok := s.local[s.u.first[y]]
+	if !ok {
+		return nil
+	}
+	s.fwd.Row(yi).Each(func(l int) { out = append(out, l) })
+	return out
 }
