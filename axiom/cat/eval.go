@@ -90,8 +90,18 @@ type cexpr struct {
 	cache int
 }
 
-// cacheStatic gives each maximal static subexpression of a dynamic expression a
-// cache slot (not names and constants, which cost nothing).
+// cacheKids gives each maximal static subexpression of a dynamic expression a
+// cache slot (a static binding is computed once a frame anyway).
+func (c *Compiled) cacheKids(x *cexpr) {
+	if x.dynamic {
+		for i := range x.kids {
+			c.cacheStatic(&x.kids[i])
+		}
+	}
+}
+
+// cacheStatic gives x, when static, a cache slot (not names and constants, which
+// cost nothing), or looks for static parts in it.
 func (c *Compiled) cacheStatic(x *cexpr) {
 	if !x.dynamic {
 		switch x.op {
@@ -130,15 +140,18 @@ func Compile(m *Model, bases map[string]BaseInfo, validCond func(string) bool) (
 		}
 	}
 	for i := range c.lets {
+		if c.lets[i].rec {
+			continue // its bindings read themselves: nothing in them is fixed
+		}
 		for k := range c.lets[i].exprs {
-			c.cacheStatic(&c.lets[i].exprs[k])
+			c.cacheKids(&c.lets[i].exprs[k])
 		}
 	}
 	for i := range c.Checks {
-		c.cacheStatic(&c.Checks[i].x)
+		c.cacheKids(&c.Checks[i].x)
 	}
 	for i := range c.Flags {
-		c.cacheStatic(&c.Flags[i].x)
+		c.cacheKids(&c.Flags[i].x)
 	}
 	return c, nil
 }
