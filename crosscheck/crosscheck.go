@@ -9,6 +9,7 @@ package crosscheck
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -211,3 +212,31 @@ func sortedKeys(m map[string]int) []string {
 }
 
 func lines(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") }
+
+// Write prints the comparison of one case: one line when the engines agree (or the
+// axiomatic engine refuses the test), else a line per difference and, with
+// witnesses, the execution of the engine that has it.
+func (r *Report) Write(w io.Writer, witnesses bool) {
+	switch {
+	case r.OutOfScope != nil:
+		fmt.Fprintf(w, "%s: out of scope: %s\n", r.Case, strings.Join(r.OutOfScope.Constructs(), "; "))
+	case r.Err != nil:
+		fmt.Fprintf(w, "%s: no result: %v\n", r.Case, r.Err)
+	case len(r.Diffs) == 0:
+		rules := "no rule"
+		if rs := r.Axiom.Rules(); len(rs) > 0 {
+			rules = strings.Join(spec.RuleNames(rs), ",")
+		}
+		fmt.Fprintf(w, "%s: agree (%s, %s)\n", r.Case, output.Plural(len(r.Axiom.Outcomes), "outcome"), rules)
+	default:
+		fmt.Fprintf(w, "%s: DISAGREE\n", r.Case)
+		for _, d := range r.Diffs {
+			fmt.Fprintf(w, "  %s\n", d)
+			if witnesses {
+				for _, l := range d.Witness {
+					fmt.Fprintf(w, "      %s\n", strings.TrimLeft(l, " "))
+				}
+			}
+		}
+	}
+}

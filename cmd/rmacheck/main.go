@@ -158,7 +158,7 @@ func shellQuote(w string) string {
 // each, so every tree gets fresh commands and flags. (cobra lists them sorted.)
 var commands = []func() *cobra.Command{
 	newCheckCmd, newFmtCmd, newExplainCmd, newPresetsCmd, // the language and the rules
-	newRunCmd, newReplayCmd, newDiffCmd, newDistinguishCmd, newLayoutCmd, // the model
+	newRunCmd, newReplayCmd, newDiffCmd, newDistinguishCmd, newLayoutCmd, newCrosscheckCmd, // the model
 	newConformCmd, newFuzzCmd, newProbeCmd, newCgenCmd, // targets
 	newGenCmd, newReportCmd, // generated tests, reports
 }
