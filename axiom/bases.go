@@ -56,6 +56,11 @@ var Bases = []baseName{
 	{"ERR-EPOCH-MIX", set("calls that mix epochs in the caller's own state: a second lock to a target, lock_all inside a lock epoch, a nested start or post, a fence or start in a lock epoch, a lock in a start epoch")},
 	{"ERR-INFO", set("lock or lock_all on a window created with no_locks=true")},
 	{"ERR-LS-ACCESS", set("loads and stores of another rank's segment without load/store access")},
+	{"ERR-ASSERT", set("calls whose assertion the program's text shows false (nostore after a store, noprecede closing an epoch with operations, an RMA call after nosucceed, an update into a noput epoch), and the program when the members of a fence disagree on noprecede or nosucceed or a post and its start on nocheck")},
+	{"PROGRAM", set("the program itself, always there: the errors its text alone decides are raised on it")},
+	{"NOCHECK", set("calls asserting nocheck (start, post, lock, lock_all)")},
+	{"NOPRECEDE", set("fences asserting noprecede (one event: no barrier)")},
+	{"NOSUCCEED", set("fences asserting nosucceed (they open no epoch)")},
 	{"OPEN-END", set("the calls that opened an epoch still open when their process finishes")},
 	{"STUCK", set("the calls that a process of a deadlocked execution waits in forever (not executed)")},
 	{"po", rel("program order: the events of one process, instruction by instruction (an instruction's first event before its last)")},
@@ -87,6 +92,7 @@ var Bases = []baseName{
 	{"expose", rel("from an operation (issue, perform, remote load) to the target's call exposing it: the return of its fence of the same generation, or its post matching the start; NEVER when missing")},
 	{"aord", rel("performs kept in issue order: accumulates of one origin to one cell, as accumulate_ordering says")},
 	{"same-op", rel("accumulates with the same op")},
+	{"lock-conf", rel("lock and lock_all calls of different processes on one window that exclude each other (a common target, one exclusive)")},
 	{"rf", dyn("reads-from: from a write to each read of its value (chosen)")},
 	{"co", dyn("coherence: the order of the writes to each cell, the initial one first (chosen)")},
 	{"lo", dyn("lock order: from a lock epoch to a conflicting one of the same target that acquires after its unlock (chosen)")},
@@ -196,7 +202,7 @@ var kindSets = map[kind]string{
 var opSets = map[litmus.Op]string{litmus.OpPut: "PUT", litmus.OpGet: "GET", litmus.OpAcc: "ACC", litmus.OpGacc: "GACC", litmus.OpFop: "FOP", litmus.OpCas: "CAS"}
 
 var errSets = map[spec.RuleID]string{spec.EEpoch: "ERR-EPOCH", spec.ESyncEpoch: "ERR-SYNC-EPOCH", spec.EEpochMix: "ERR-EPOCH-MIX",
-	spec.EInfo: "ERR-INFO", spec.ELSAccess: "ERR-LS-ACCESS"}
+	spec.EInfo: "ERR-INFO", spec.ELSAccess: "ERR-LS-ACCESS", spec.EAssert: "ERR-ASSERT"}
 
 func (b *builder) build(finished []bool, stuck []int) {
 	u, p := b.u, b.u.p
@@ -211,6 +217,12 @@ func (b *builder) build(finished []bool, stuck []int) {
 		switch e.kind {
 		case eNever:
 			b.addSet("NEVER", i)
+			continue
+		case eProgram:
+			b.addSet("PROGRAM", i)
+			for _, r := range u.programErrs {
+				b.addSet(errSets[r], i)
+			}
 			continue
 		case eInit:
 			b.addSet("IW", i)
@@ -290,6 +302,11 @@ func (b *builder) build(finished []bool, stuck []int) {
 		if (in.kind == kLock || in.kind == kUnlock) && in.target == in.proc {
 			b.addSet("SELF", i)
 		}
+		for bit, name := range map[uint8]string{assertNocheck: "NOCHECK", assertNoprecede: "NOPRECEDE", assertNosucceed: "NOSUCCEED"} {
+			if in.has(bit) && e.kind != ePerform && e.kind != eDrain {
+				b.addSet(name, i)
+			}
+		}
 	}
 	b.pairs()
 	b.instrRelations()
@@ -318,6 +335,9 @@ func (b *builder) pairs() {
 			}
 			if ei.in.win >= 0 && ei.in.win == ej.in.win {
 				b.addRel("same-win", i, j)
+			}
+			if instrEvent(ei) && instrEvent(ej) && (ei.in.kind == kLock || ei.in.kind == kLockAll) && (ej.in.kind == kLock || ej.in.kind == kLockAll) && u.locksConflict(ei.in, ej.in) {
+				b.addRel("lock-conf", i, j)
 			}
 			if ei.in.target >= 0 && ei.in.target == ej.in.target && ei.in.kind != kSend && ei.in.kind != kRecv && ej.in.kind != kSend && ej.in.kind != kRecv {
 				b.addRel("same-target", i, j)
@@ -694,11 +714,11 @@ func (b *builder) generation(genName, arrName string, gen []*ins, missing bool) 
 			}
 			xi, ok1 := b.ev(u.first[x])
 			yi, ok2 := b.ev(u.last[y])
-			if ok1 && ok2 {
+			if ok1 && ok2 && y.twoPhase() {
 				b.addRel(arrName, xi, yi)
 			}
 		}
-		if yi, ok := b.ev(u.last[x]); ok && missing && hasNever {
+		if yi, ok := b.ev(u.last[x]); ok && missing && hasNever && x.twoPhase() {
 			b.addRel(arrName, never, yi)
 		}
 	}

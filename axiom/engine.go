@@ -329,10 +329,8 @@ type search struct {
 
 func (s *search) run() error {
 	u := s.u
-	evs := slices.Clone(s.d.events)
-	if len(s.d.stuck) > 0 {
-		evs = append([]int{u.never}, evs...) // NEVER stands for the calls stuck for good
-	}
+	// NEVER stands for the calls stuck for good, in a deadlocked execution
+	evs := append([]int{u.never}, s.d.events...)
 	s.evs = evs
 	s.local = map[int]int{}
 	for i, g := range evs {

@@ -87,6 +87,28 @@ type ins struct {
 	remote    bool
 	group     uint32 // post/start group
 	lockType  litmus.LockType
+	asserts   uint8 // assertNocheck | ... (node332)
+}
+
+// Assertion bits (node332).
+const (
+	assertNocheck uint8 = 1 << iota
+	assertNostore
+	assertNoput
+	assertNoprecede
+	assertNosucceed
+)
+
+var assertBits = map[string]uint8{"nocheck": assertNocheck, "nostore": assertNostore, "noput": assertNoput,
+	"noprecede": assertNoprecede, "nosucceed": assertNosucceed}
+
+func (in *ins) has(bit uint8) bool { return in.asserts&bit != 0 }
+
+// twoPhase: the call arrives in one step and returns in another, because other
+// processes wait for its arrival: a fence without noprecede ("a call ... that is
+// known not to end any epoch ... does not necessarily act as a barrier"), a barrier.
+func (in *ins) twoPhase() bool {
+	return in.kind == kBarrier || in.kind == kFence && !in.has(assertNoprecede)
 }
 
 // reads lists the registers an instruction's operands read (not its guard's).
@@ -280,6 +302,9 @@ func compile(t *litmus.Test, sem spec.Semantics) (*program, error) {
 				in.group |= 1 << uint(g)
 			}
 			in.lockType = li.LockType
+			for _, a := range li.Asserts {
+				in.asserts |= assertBits[a.Name]
+			}
 			in.kind = p.kindOf(in)
 			p.procs[pi] = append(p.procs[pi], in)
 		}

@@ -28,7 +28,7 @@ func (x *Execution) String() string {
 	u := x.u
 	for _, g := range x.order {
 		e := u.events[g]
-		if e.kind == eNever || e.kind == eInit && !x.readFrom(g) {
+		if e.kind == eNever || e.kind == eProgram || e.kind == eInit && !x.readFrom(g) {
 			continue
 		}
 		fmt.Fprintf(&b, "  %s", u.describe(g))

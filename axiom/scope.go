@@ -136,9 +136,6 @@ func instrScope(t *litmus.Test, in *litmus.Instr, add func(litmus.Pos, string, .
 		add(in.Pos, "dynamic windows (%s)", in.Op)
 		return
 	}
-	if len(in.Asserts) > 0 {
-		add(in.Asserts[0].Pos, "assertions (%s)", in.Asserts[0].Name)
-	}
 	if in.TargetReg != "" || in.TargetNull {
 		add(in.TargetPos, "computed targets (%s)", in.Op)
 	}

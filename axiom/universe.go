@@ -26,6 +26,7 @@ const (
 	eDrain                 // hw tso: a store leaves the store buffer for memory
 	eInit                  // the initial write of a cell
 	eNever                 // ⊥
+	eProgram               // the program itself: where the errors its text alone decides are raised
 )
 
 type event struct {
@@ -67,7 +68,11 @@ type universe struct {
 	guards map[*ins]bool // the control flow: the value of each guard
 	events []event
 	never  int
-	init   []int // per cell, its initial write
+	// program is the event of the program text (always happens): programErrs, the
+	// rules the text alone breaks (E-ASSERT's all-or-none and nocheck pairing).
+	program     int
+	programErrs []spec.RuleID
+	init        []int // per cell, its initial write
 	first  map[*ins]int
 	last   map[*ins]int
 	perf   map[*ins]int
@@ -103,18 +108,74 @@ func newUniverse(p *program, hw spec.HW, guards map[*ins]bool) *universe {
 		postOf: map[[3]int]*ins{}, startOf: map[[3]int]*ins{}, complOf: map[[3]int]*ins{}, waitOf: map[[3]int]*ins{},
 		sends: map[[2]int][]*ins{}, recvs: map[[2]int][]*ins{}}
 	u.never = u.add(event{kind: eNever, proc: -1, cell: -1})
+	u.program = u.add(event{kind: eProgram, proc: -1, cell: -1})
 	for c := range p.cells {
 		u.init = append(u.init, u.add(event{kind: eInit, proc: -1, cell: c, write: true}))
 	}
 	for proc := range p.procs {
 		u.bookkeep(proc)
 	}
+	u.assertions()
 	for proc, code := range p.procs {
 		for _, in := range code {
 			u.addEvents(proc, in)
 		}
 	}
 	return u
+}
+
+// assertions checks what the assertions of node332 promise across processes, where
+// the program's calls decide it: noput (no put or accumulate targets the caller in
+// the epoch its fence or post opens), noprecede and nosucceed given by every member
+// of a fence's group or none, nocheck on a post and its matching start both or
+// neither.
+func (u *universe) assertions() {
+	p := u.p
+	for _, code := range p.procs {
+		for _, in := range code {
+			inf := u.info[in]
+			if inf.skip || inf.noEff || !(in.updates() || in.kind == kRStore) {
+				continue
+			}
+			var opener *ins
+			switch inf.epoch {
+			case epFence:
+				if fs := u.fences[[2]int{in.win, in.target}]; inf.epochK <= len(fs) {
+					opener = fs[inf.epochK-1]
+				}
+			case epPSCW:
+				opener = u.postOf[[3]int{in.target, in.proc, inf.startJ}]
+			}
+			if opener != nil && opener.has(assertNoput) {
+				inf.errs = append(inf.errs, spec.EAssert)
+			}
+		}
+	}
+	for w := range p.wins {
+		longest := 0
+		for proc := 0; proc < p.nprocs; proc++ {
+			longest = max(longest, len(u.fences[[2]int{w, proc}]))
+		}
+		for k := 0; k < longest; k++ {
+			for _, bit := range []uint8{assertNoprecede, assertNosucceed} {
+				with, without := false, false
+				for proc := 0; proc < p.nprocs; proc++ {
+					if fs := u.fences[[2]int{w, proc}]; k < len(fs) && p.wins[w].group&(1<<uint(proc)) != 0 {
+						with = with || fs[k].has(bit)
+						without = without || !fs[k].has(bit)
+					}
+				}
+				if with && without {
+					u.programErrs = append(u.programErrs, spec.EAssert)
+				}
+			}
+		}
+	}
+	for key, start := range u.startOf {
+		if post := u.postOf[[3]int{key[1], key[0], key[2]}]; post != nil && post.has(assertNocheck) != start.has(assertNocheck) {
+			u.programErrs = append(u.programErrs, spec.EAssert)
+		}
+	}
 }
 
 func (u *universe) add(e event) int {
@@ -172,7 +233,9 @@ func (u *universe) addEvents(proc int, in *ins) {
 	}
 	switch in.kind {
 	case kFence, kBarrier:
-		u.last[in] = u.add(event{kind: eRet, proc: proc, in: in, cell: -1})
+		if in.twoPhase() {
+			u.last[in] = u.add(event{kind: eRet, proc: proc, in: in, cell: -1})
+		}
 	case kRMA, kRStore:
 		if !inf.noEff {
 			u.perf[in] = u.add(event{kind: ePerform, proc: proc, in: in, cell: in.cell, read: in.readsTarget() || in.accumulate(), write: in.updates() || in.kind == kRStore})
@@ -185,7 +248,9 @@ func (u *universe) addEvents(proc int, in *ins) {
 // order, since a process's MPI calls never pass each other.
 type epochState struct {
 	fences    int  // fences called
-	fenceOpen bool // the last fence opened an epoch
+	fenceOpen bool // the last fence opened an epoch (no nosucceed)
+	issued    int  // operations issued in the current fence epoch (noprecede)
+	stored    bool // the caller stored to its segment since its last R5 point (nostore)
 	lockHeld  map[int]*ins
 	lockAll   *ins
 	start     *ins
@@ -228,10 +293,15 @@ func (u *universe) bookkeep(proc int) {
 		if in.win >= 0 {
 			e = &st[in.win]
 		}
+		if in.kind == kUnlockAll || in.kind == kSync || in.kind == kUnlock && in.target == proc {
+			e.stored = false // an R5 point: a later nostore speaks of the stores after it
+		}
 		switch in.kind {
 		case kLoad, kStore:
 			if rule := u.lsProblem(in); rule != spec.NoRule {
 				fail(inf, rule, true)
+			} else if in.kind == kStore && !in.remote {
+				e.stored = true // nostore speaks of these
 			}
 		case kRLoad, kRStore, kRMA:
 			if in.kind != kRMA {
@@ -250,15 +320,26 @@ func (u *universe) bookkeep(proc int) {
 				inf.epoch, inf.opener = epPassive, e.lockAll
 			case e.fences > 0 && e.fenceOpen && laterFence(k, in.win):
 				inf.epoch, inf.opener, inf.epochK = epFence, u.fences[[2]int{in.win, proc}][e.fences-1], e.fences
+				e.issued++
 			default:
+				if e.fences > 0 && !e.fenceOpen && laterFence(k, in.win) {
+					fail(inf, spec.EAssert, false) // an RMA call after a fence that asserted nosucceed
+				}
 				fail(inf, spec.EEpoch, true)
 			}
 		case kFence:
 			if e.start != nil || len(e.lockHeld) > 0 || e.lockAll != nil {
 				fail(inf, spec.EEpochMix, false) // flagged, and the fence still runs
 			}
+			if in.has(assertNostore) && e.stored {
+				fail(inf, spec.EAssert, false) // nostore, but the caller stored to its segment
+			}
+			if in.has(assertNoprecede) && e.issued > 0 {
+				fail(inf, spec.EAssert, false) // noprecede, but it closes an epoch with operations
+			}
 			e.fences++
-			e.fenceOpen = true
+			e.fenceOpen = !in.has(assertNosucceed)
+			e.issued, e.stored = 0, false
 			inf.fenceK = e.fences
 			key := [2]int{in.win, proc}
 			if n := len(u.fences[key]); n > 0 {
@@ -268,8 +349,13 @@ func (u *universe) bookkeep(proc int) {
 		case kPost:
 			if e.post != nil {
 				fail(inf, spec.EEpochMix, true)
+				e.stored = false // an R5 point even so
 				continue
 			}
+			if in.has(assertNostore) && e.stored {
+				fail(inf, spec.EAssert, false)
+			}
+			e.stored = false
 			e.post = in
 			for o := 0; o < p.nprocs; o++ {
 				if in.group&(1<<uint(o)) != 0 {
@@ -407,6 +493,8 @@ func (u *universe) describe(i int) string {
 	switch e.kind {
 	case eNever:
 		return "never"
+	case eProgram:
+		return "the program"
 	case eInit:
 		return fmt.Sprintf("init %s=%d", u.p.cells[e.cell].name, u.p.cellInit[e.cell])
 	case ePerform:
@@ -423,7 +511,7 @@ func (u *universe) describe(i int) string {
 	case eCommit:
 		s += "  (commits)"
 	}
-	if e.kind == eExec && (e.in.kind == kFence || e.in.kind == kBarrier) && !u.info[e.in].skip {
+	if e.kind == eExec && e.in.twoPhase() && !u.info[e.in].skip {
 		s += "  (arrives)"
 	}
 	if u.info[e.in].skip {

@@ -52,7 +52,7 @@ func (s *search) simulate(order []int) (*Execution, bool) {
 		g := s.evs[li]
 		e := u.events[g]
 		switch e.kind {
-		case eNever:
+		case eNever, eProgram:
 			continue
 		case eInit:
 			wval[g] = p.cellInit[e.cell]
