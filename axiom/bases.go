@@ -326,8 +326,7 @@ func (b *builder) pairs() {
 					b.addRel("ins", i, j)
 				}
 			}
-			ci, cj := b.cellOf(gi), b.cellOf(gj)
-			if ci >= 0 && ci == cj {
+			if sharesCell(b.cellsOf(gi), b.cellsOf(gj)) {
 				b.addRel("loc", i, j)
 			}
 			if ei.in == nil || ej.in == nil {
@@ -357,9 +356,11 @@ func (b *builder) pairs() {
 			// own: a call of ei's process on its window, to an access of a cell of the
 			// caller's segment of that window
 			if instrEvent(ei) && ei.in.win >= 0 && ei.in.kind.mpi() && instrEvent(ej) && ej.in.kind.hasCell() {
-				c := p.cells[ej.in.cell]
-				if c.win == ei.in.win && c.rank == ei.proc {
-					b.addRel("own", i, j)
+				for _, cj := range ej.in.cells() {
+					if c := p.cells[cj]; c.win == ei.in.win && c.rank == ei.proc {
+						b.addRel("own", i, j)
+						break
+					}
 				}
 			}
 			// po: events of one process, by instruction, an instruction's first event
@@ -373,18 +374,20 @@ func (b *builder) pairs() {
 	}
 }
 
-// cellOf is the cell an event is about: its memory access, or its instruction's
-// (an RMA call at issue, a skipped access), -1 none.
-func (b *builder) cellOf(g int) int {
+// cellsOf are the cells an event is about: its memory access, or its
+// instruction's (an RMA call at issue, all its elements'; a skipped access).
+func (b *builder) cellsOf(g int) []int {
 	e := b.u.events[g]
 	if e.kind == eInit || e.kind == ePerform || e.kind == eDrain {
-		return e.cell
+		return []int{e.cell}
 	}
 	if e.in != nil && e.in.kind.hasCell() {
-		return e.in.cell
+		return e.in.cells()
 	}
-	return -1
+	return nil
 }
+
+func sharesCell(a, b []int) bool { return overlaps(a, b) }
 
 // instrRelations are the relations between instructions of one process: register
 // dependencies, store forwarding, origin buffers, accumulate order.
@@ -490,10 +493,9 @@ func (u *universe) completer(a *ins) *ins {
 // (body: only when y's guard holds, SEMANTICS.md §2, "a guard found false cancels
 // it").
 func touchesBuffer(a, y *ins) (guard, body bool) {
-	if a.dst >= 0 {
-		guard = overlaps([]int{a.dst}, y.guardRegs())
-		body = overlaps([]int{a.dst}, y.argRegs()) || overlaps([]int{a.dst}, y.writeRegs())
-	}
+	res := a.resultRegs()
+	guard = overlaps(res, y.guardRegs())
+	body = overlaps(res, y.argRegs()) || overlaps(res, y.writeRegs())
 	return guard, body || overlaps(a.argRegs(), y.writeRegs())
 }
 
@@ -521,7 +523,7 @@ func (b *builder) originBuffers(proc int) {
 						b.addRel(name, ai, yi)
 					}
 				}
-			case y.idx > c.idx && u.hw == spec.Relaxed && y.kind == kLoad && a.dst >= 0 && !overlaps([]int{a.dst}, append(y.argRegs(), y.writeRegs()...)):
+			case y.idx > c.idx && u.hw == spec.Relaxed && y.kind == kLoad && a.fetches() && !overlaps(a.resultRegs(), append(y.argRegs(), y.writeRegs()...)):
 				b.liftIns("obuf-commit", c, y)
 			case y.idx > c.idx:
 				b.liftIns("obuf-wait", c, y)
@@ -536,20 +538,24 @@ func (b *builder) accumulateOrder(proc int) {
 	u, p := b.u, b.u.p
 	code := p.procs[proc]
 	for j, y := range code {
-		py, ok := u.perf[y]
-		if !ok || !y.accumulate() {
+		if !y.accumulate() {
 			continue
 		}
-		for _, x := range code[:j] {
-			px, ok := u.perf[x]
-			if !ok || !x.accumulate() || x.cell != y.cell {
-				continue
-			}
-			if accOrdered(p.wins[y.win].accOrder, x, y) {
-				li, ok1 := b.ev(px)
-				lj, ok2 := b.ev(py)
-				if ok1 && ok2 {
-					b.addRel("aord", li, lj)
+		for _, py := range u.perf[y] {
+			ey := u.events[py]
+			for _, x := range code[:j] {
+				if !x.accumulate() || !accOrdered(p.wins[y.win].accOrder, x, y) {
+					continue
+				}
+				for _, px := range u.perf[x] {
+					if u.events[px].cell != ey.cell {
+						continue
+					}
+					li, ok1 := b.ev(px)
+					lj, ok2 := b.ev(py)
+					if ok1 && ok2 {
+						b.addRel("aord", li, lj)
+					}
 				}
 			}
 		}
@@ -585,8 +591,12 @@ func (b *builder) syncRelations() {
 	for _, code := range p.procs {
 		for _, in := range code {
 			inf := u.info[in]
-			for name, m := range map[string]map[*ins]int{"iss": u.perf, "drain": u.drain} {
-				if pf, ok := m[in]; ok {
+			targets := map[string][]int{"iss": u.perf[in]}
+			if d, ok := u.drain[in]; ok {
+				targets["drain"] = []int{d}
+			}
+			for name, evs := range targets {
+				for _, pf := range evs {
 					if ii, ok1 := b.ev(u.first[in]); ok1 {
 						if pi, ok2 := b.ev(pf); ok2 {
 							b.addRel(name, ii, pi)
@@ -687,7 +697,7 @@ func (b *builder) syncRelations() {
 func (b *builder) liftPerf(name string, x, y *ins) {
 	evs := func(in *ins) []int {
 		out := b.insEvents(in)
-		if pf, ok := b.u.perf[in]; ok {
+		for _, pf := range b.u.perf[in] {
 			if i, ok := b.ev(pf); ok {
 				out = append(out, i)
 			}
@@ -762,11 +772,7 @@ func (b *builder) expose(in *ins, inf *info) {
 
 // opEvents are an operation's issue and perform (a remote load's one event).
 func (u *universe) opEvents(in *ins) []int {
-	out := []int{u.first[in]}
-	if pf, ok := u.perf[in]; ok {
-		out = append(out, pf)
-	}
-	return out
+	return append([]int{u.first[in]}, u.perf[in]...)
 }
 
 // instrEvent: an event of an instruction's own steps (not a perform or a drain, not

@@ -543,49 +543,62 @@ func (s *search) bufoPairs() {
 	u := s.u
 	for _, code := range u.p.procs {
 		for _, a := range code {
-			pf, ok := u.perf[a]
-			if !ok || !a.fetches() || !s.d.in[pf] {
+			if !a.fetches() {
 				continue
 			}
 			c := u.completer(a)
-			for _, y := range code[a.idx+1:] {
-				if c != nil && y.idx > c.idx {
-					break
-				}
-				if !s.d.in[u.first[y]] {
+			for k, pf := range u.perf[a] {
+				r := a.elems[k].dst
+				if r < 0 || !s.d.in[pf] {
 					continue
 				}
-				// a guard reads the register whether it holds or not; the rest of
-				// the instruction only when it does
-				run := !u.info[y].skip
-				reads := overlaps([]int{a.dst}, y.guardRegs()) || run && overlaps([]int{a.dst}, y.argRegs())
-				writes := run && overlaps([]int{a.dst}, y.writeRegs())
-				first := s.local[u.first[y]]
-				last, ok := s.local[u.last[y]]
-				if !ok {
-					last = first
-				}
-				if writes && y.fetches() {
-					// the two performs write the register: which is first
-					if py, ok := u.perf[y]; ok && s.d.in[py] {
-						s.bufo = append(s.bufo, [3]int{s.local[pf], s.local[py], s.local[py]})
+				for _, y := range code[a.idx+1:] {
+					if c != nil && y.idx > c.idx {
+						break
 					}
-					writes = false
-				}
-				if reads || writes {
-					s.bufo = append(s.bufo, [3]int{s.local[pf], first, last})
-				}
-				if reads && y.kind == kStore {
-					// a load forwarding from the store reads its operand when it
-					// reads: before or after the perform is a choice too
-					for _, l := range s.forwardedBy(y) {
-						s.bufo = append(s.bufo, [3]int{s.local[pf], l, l})
+					if s.d.in[u.first[y]] {
+						s.bufoPair(s.local[pf], r, y)
 					}
 				}
 			}
 		}
 	}
 	s.boBit = make([]bool, len(s.bufo))
+}
+
+// bufoPair adds the choices between perform pf, writing register r, and the
+// instruction y that touches r before the call completing pf's operation.
+func (s *search) bufoPair(pf, r int, y *ins) {
+	u := s.u
+	// a guard reads the register whether it holds or not; the rest of the
+	// instruction only when it does
+	run := !u.info[y].skip
+	reads := overlaps([]int{r}, y.guardRegs()) || run && overlaps([]int{r}, y.argRegs())
+	writes := run && overlaps([]int{r}, y.writeRegs())
+	first := s.local[u.first[y]]
+	last, ok := s.local[u.last[y]]
+	if !ok {
+		last = first
+	}
+	if writes && y.fetches() {
+		// the two performs write the register: which is first
+		for k, py := range u.perf[y] {
+			if y.elems[k].dst == r && s.d.in[py] {
+				s.bufo = append(s.bufo, [3]int{pf, s.local[py], s.local[py]})
+			}
+		}
+		writes = false
+	}
+	if reads || writes {
+		s.bufo = append(s.bufo, [3]int{pf, first, last})
+	}
+	if reads && y.kind == kStore {
+		// a load forwarding from the store reads its operand when it reads:
+		// before or after the perform is a choice too
+		for _, l := range s.forwardedBy(y) {
+			s.bufo = append(s.bufo, [3]int{pf, l, l})
+		}
+	}
 }
 
 func (s *search) bufoOrder(k int) error {

@@ -88,6 +88,31 @@ type ins struct {
 	group     uint32 // post/start group
 	lockType  litmus.LockType
 	asserts   uint8 // assertNocheck | ... (node332)
+	// elems: an RMA call's elements in typemap order (a range, LITMUS.md "Real
+	// programs"; one for a plain location, none for W@1[{}]), each performed on its
+	// own: its cell, its result register, its origin value.
+	elems []elem
+}
+
+type elem struct {
+	cell int
+	dst  int // -1 none
+	arg  operand
+}
+
+// cells are the cells the instruction accesses (an RMA call at issue, all its elements').
+func (in *ins) cells() []int {
+	if in.kind == kRMA {
+		out := make([]int, 0, len(in.elems))
+		for _, e := range in.elems {
+			out = append(out, e.cell)
+		}
+		return out
+	}
+	if in.cell >= 0 {
+		return []int{in.cell}
+	}
+	return nil
 }
 
 // Assertion bits (node332).
@@ -111,9 +136,14 @@ func (in *ins) twoPhase() bool {
 	return in.kind == kBarrier || in.kind == kFence && !in.has(assertNoprecede)
 }
 
-// reads lists the registers an instruction's operands read (not its guard's).
+// argRegs lists the registers an instruction's operands read (not its guard's).
 func (in *ins) argRegs() []int {
 	var rs []int
+	for _, e := range in.elems {
+		if e.arg.reg >= 0 {
+			rs = append(rs, e.arg.reg)
+		}
+	}
 	for _, a := range in.args {
 		if a.reg >= 0 {
 			rs = append(rs, a.reg)
@@ -134,7 +164,20 @@ func (in *ins) guardRegs() []int {
 }
 
 // fetches: an RMA operation with a result (get, gacc, fop, cas).
-func (in *ins) fetches() bool { return in.kind == kRMA && in.dst >= 0 }
+func (in *ins) fetches() bool {
+	return in.kind == kRMA && (in.dst >= 0 || len(in.elems) > 0 && in.elems[0].dst >= 0)
+}
+
+// resultRegs are the registers a fetch's performs write.
+func (in *ins) resultRegs() []int {
+	var out []int
+	for _, e := range in.elems {
+		if e.dst >= 0 {
+			out = append(out, e.dst)
+		}
+	}
+	return out
+}
 
 // updates: the operation writes its target cell (put, acc, gacc/fop other than
 // no_op, cas; a remote store under ls_is_rma).
@@ -287,7 +330,13 @@ func compile(t *litmus.Test, sem spec.Semantics) (*program, error) {
 			if li.Win != "" {
 				in.win = winIdx[li.Win]
 			}
-			if li.Loc != nil {
+			if li.Loc != nil && t.RangeOf(*li.Loc) != nil {
+				w, rank, _, _, ok := t.ResolveLoc(*li.Loc)
+				if !ok {
+					return nil, fmt.Errorf("cannot resolve location %s", litmus.LocString(*li.Loc))
+				}
+				in.win, in.target, in.remote = winIdx[w.Name], rank, rank != pi
+			} else if li.Loc != nil {
 				c, w, rank, err := cell(*li.Loc)
 				if err != nil {
 					return nil, err
@@ -306,6 +355,11 @@ func compile(t *litmus.Test, sem spec.Semantics) (*program, error) {
 				in.asserts |= assertBits[a.Name]
 			}
 			in.kind = p.kindOf(in)
+			if in.kind == kRMA {
+				if err := p.elements(in, li, cell, reg, opnd); err != nil {
+					return nil, err
+				}
+			}
 			p.procs[pi] = append(p.procs[pi], in)
 		}
 	}
@@ -458,8 +512,46 @@ func (p *program) kindOf(in *ins) kind {
 // writeRegs / readRegs are the registers an instruction writes and reads (its
 // operands and its guard).
 func (in *ins) writeRegs() []int {
+	if in.kind == kRMA {
+		return in.resultRegs()
+	}
 	if in.dst >= 0 {
 		return []int{in.dst}
+	}
+	return nil
+}
+
+// elements lists an RMA call's elements: one per element of its range (its alias
+// resolved), each with its cell, its result register (of the tuple, or the call's)
+// and its origin value (of the tuple, or the call's one value for every element).
+func (p *program) elements(in *ins, li *litmus.Instr, cell func(litmus.Loc) (int, int, int, error),
+	reg func(int, string) int, opnd func(int, litmus.Value) operand) error {
+	locs := p.t.Elems(*li.Loc)
+	for k, l := range locs {
+		c, _, _, err := cell(l)
+		if err != nil {
+			return err
+		}
+		e := elem{cell: c, dst: -1, arg: operand{reg: -1}}
+		switch {
+		case len(li.Dsts) > k:
+			e.dst = reg(in.proc, li.Dsts[k])
+		case li.Dst != "" && k == 0:
+			e.dst = in.dst
+		}
+		switch {
+		case li.ArgTuple && k < len(li.Args):
+			e.arg = opnd(in.proc, li.Args[k])
+		case !li.ArgTuple && len(li.Args) > 0:
+			e.arg = opnd(in.proc, li.Args[0])
+		}
+		in.elems = append(in.elems, e)
+	}
+	if len(locs) != 1 {
+		in.cell = -1 // a range: its cells are its elements'
+	}
+	if li.ArgTuple {
+		in.args = nil // the origin buffer is the elements'
 	}
 	return nil
 }

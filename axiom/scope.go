@@ -9,7 +9,7 @@ import (
 )
 
 // The axiomatic engine covers plain load/store, put/get and the accumulates (acc,
-// gacc, fop, cas), fence, PSCW, lock/lock_all/flush/sync, send/recv and barrier, on
+// gacc, fop, cas) of one element or of several (ranges), fence, PSCW, lock/lock_all/flush/sync, send/recv and barrier, on
 // allocate, allocate_shared and create windows in the unified model, under the four
 // presets (and any switches but weak_progress) and the three hardware models. What it
 // does not cover it refuses, naming the construct and where it is, so that a
@@ -95,9 +95,6 @@ func CheckScope(t *litmus.Test, sem spec.Semantics) error {
 		if a.Type != litmus.TypeDefault {
 			add(a.Pos, "typed locations (%s : %s)", a.Name, a.Type)
 		}
-		if a.Loc.Range != nil {
-			add(a.Pos, "ranges (several elements in one call): alias %s", a.Name)
-		}
 		if a.Loc.Computed() || a.Loc.Null {
 			add(a.Pos, "computed targets: alias %s", a.Name)
 		}
@@ -139,15 +136,9 @@ func instrScope(t *litmus.Test, in *litmus.Instr, add func(litmus.Pos, string, .
 	if in.TargetReg != "" || in.TargetNull {
 		add(in.TargetPos, "computed targets (%s)", in.Op)
 	}
-	if len(in.Dsts) > 0 || in.ArgTuple {
-		add(in.Pos, "ranges (several elements in one call)")
-	}
 	if l := in.Loc; l != nil {
 		if l.Computed() || l.Null {
 			add(l.Pos, "computed targets (%s)", litmus.LocString(*l))
-		}
-		if t.RangeOf(*l) != nil {
-			add(l.Pos, "ranges (several elements in one call)")
 		}
 		if w, rank, _, _, ok := t.ResolveLoc(*l); ok && !w.InGroup(rank) {
 			add(l.Pos, "a target outside the window's group (E-TARGET)")

@@ -31,6 +31,7 @@ const (
 
 type event struct {
 	kind  evKind
+	elem  int // a perform's element
 	proc  int // -1: init, never
 	in    *ins
 	cell  int // the cell a memory event reads or writes, -1 none
@@ -75,7 +76,7 @@ type universe struct {
 	init        []int // per cell, its initial write
 	first  map[*ins]int
 	last   map[*ins]int
-	perf   map[*ins]int
+	perf   map[*ins][]int // an RMA call's performs, one per element
 	drain  map[*ins]int
 	info   map[*ins]*info
 	// sync matching (SEMANTICS.md §4), by instruction
@@ -103,7 +104,7 @@ func (p *program) guarded() []*ins {
 }
 
 func newUniverse(p *program, hw spec.HW, guards map[*ins]bool) *universe {
-	u := &universe{p: p, hw: hw, guards: guards, first: map[*ins]int{}, last: map[*ins]int{}, perf: map[*ins]int{}, drain: map[*ins]int{},
+	u := &universe{p: p, hw: hw, guards: guards, first: map[*ins]int{}, last: map[*ins]int{}, perf: map[*ins][]int{}, drain: map[*ins]int{},
 		info: map[*ins]*info{}, fences: map[[2]int][]*ins{}, barriers: make([][]*ins, p.nprocs),
 		postOf: map[[3]int]*ins{}, startOf: map[[3]int]*ins{}, complOf: map[[3]int]*ins{}, waitOf: map[[3]int]*ins{},
 		sends: map[[2]int][]*ins{}, recvs: map[[2]int][]*ins{}}
@@ -237,8 +238,16 @@ func (u *universe) addEvents(proc int, in *ins) {
 			u.last[in] = u.add(event{kind: eRet, proc: proc, in: in, cell: -1})
 		}
 	case kRMA, kRStore:
-		if !inf.noEff {
-			u.perf[in] = u.add(event{kind: ePerform, proc: proc, in: in, cell: in.cell, read: in.readsTarget() || in.accumulate(), write: in.updates() || in.kind == kRStore})
+		if inf.noEff {
+			break
+		}
+		read, write := in.readsTarget() || in.accumulate(), in.updates() || in.kind == kRStore
+		if in.kind == kRStore {
+			u.perf[in] = []int{u.add(event{kind: ePerform, proc: proc, in: in, cell: in.cell, read: read, write: write})}
+			break
+		}
+		for k, e := range in.elems {
+			u.perf[in] = append(u.perf[in], u.add(event{kind: ePerform, proc: proc, in: in, elem: k, cell: e.cell, read: read, write: write}))
 		}
 	}
 }

@@ -26,7 +26,7 @@ func (s *search) simulate(order []int) (*Execution, bool) {
 	wval := map[int]int64{} // global write event -> the value it writes
 	rval := map[int]int64{} // global read event -> the value it reads
 	stored := map[*ins]int64{}
-	origin := map[*ins][2]int64{}
+	origin := map[*ins][]int64{} // an operation's origin values at issue: one per element, then cas's swap value
 	sent := map[*ins]int64{}
 	val := func(proc int, o operand) int64 {
 		if o.reg < 0 {
@@ -68,15 +68,15 @@ func (s *search) simulate(order []int) (*Execution, bool) {
 				old = valueOf(s.rf[li])
 				rval[g] = old
 			}
-			if in.fetches() {
-				regs[in.proc][in.dst] = old
+			if in.kind == kRStore {
+				wval[g] = a[0]
+				continue
+			}
+			if d := in.elems[e.elem].dst; d >= 0 {
+				regs[in.proc][d] = old
 			}
 			if e.write {
-				if in.kind == kRStore {
-					wval[g] = a[0]
-				} else {
-					wval[g] = performedValue(in, old, a[0], a[1])
-				}
+				wval[g] = performedValue(in, old, a[e.elem], a[len(a)-1])
 			}
 			continue
 		}
@@ -117,10 +117,14 @@ func (s *search) simulate(order []int) (*Execution, bool) {
 			if e.write {
 				wval[g] = v
 			}
-		case kRMA, kRStore:
-			if e.kind == eExec {
-				origin[in] = [2]int64{arg(in, 0), arg(in, 1)}
+		case kRStore:
+			origin[in] = []int64{arg(in, 0)}
+		case kRMA:
+			var vs []int64
+			for _, el := range in.elems {
+				vs = append(vs, val(in.proc, el.arg))
 			}
+			origin[in] = append(vs, arg(in, 1))
 		case kSend:
 			sent[in] = arg(in, 0)
 		case kRecv:
