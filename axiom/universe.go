@@ -74,11 +74,11 @@ type universe struct {
 	program     int
 	programErrs []spec.RuleID
 	init        []int // per cell, its initial write
-	first  map[*ins]int
-	last   map[*ins]int
-	perf   map[*ins][]int // an RMA call's performs, one per element
-	drain  map[*ins]int
-	info   map[*ins]*info
+	first       map[*ins]int
+	last        map[*ins]int
+	perf        map[*ins][]int // an RMA call's performs, one per element
+	drain       map[*ins]int
+	info        map[*ins]*info
 	// sync matching (SEMANTICS.md §4), by instruction
 	fences   map[[2]int][]*ins // (window, proc) -> its fences, in order
 	barriers [][]*ins
