@@ -153,7 +153,7 @@ func (r *Result) Meets(e litmus.ExpectItem) bool { return e.Met(r.Verdict()) }
 // Explore runs every execution of p.
 func Explore(p *model.Program, opt Options) (*Result, error) {
 	start := time.Now()
-	e := &search{p: p, opt: opt, seen: newVisited(p.StateSize(), opt.Memory), outcomes: map[model.OutcomeKey]int{}, flagAt: map[string]flagSite{}}
+	e := &search{p: p, opt: opt, seen: newVisited(p.StateSize(), opt.Memory), outcomes: map[model.OutcomeKey]int{}, flagAt: map[flagKey]flagSite{}}
 	defer e.seen.release()
 	if err := e.run(); err != nil {
 		if me, ok := err.(*ErrMemoryLimit); ok {
@@ -192,7 +192,7 @@ type search struct {
 	redundant int
 	outcomes  map[model.OutcomeKey]int // index into outs
 	outs      []outcomeAcc
-	flagAt    map[string]flagSite
+	flagAt    map[flagKey]flagSite
 	// found holds, for each candidate pair (model.Program.Candidates), 1 + the
 	// lowest state found so far where it is concurrent (0: none yet); unfound
 	// counts the pairs not found, and checking (at the start of a level: some are
@@ -428,7 +428,7 @@ func (e *search) noteStaticFlags(root int) {
 // (rule, instruction) is raised: the step is re-applied with a full record for the
 // diagnostic's message (the search keeps none), and the witness ends with it.
 func (e *search) noteRaised(idx int, cur model.State, st model.Step, site model.RaiseSite) {
-	key := fmt.Sprintf("%s|%d.%d|", site.Rule, site.Proc, site.Row)
+	key := flagKey{rule: site.Rule, proc: site.Proc, row: site.Row}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if f, ok := e.flagAt[key]; ok && f.state <= idx {
@@ -490,6 +490,15 @@ func (e *search) checkConflicts(idx int, s model.State) {
 	})
 }
 
+// flagKey is what makes two flags one: the rule, the instruction it is about, and
+// the related ones (a racing pair's other access; "" for none). A struct, so that a
+// step that raises a rule (noteRaised, on every such step) formats nothing.
+type flagKey struct {
+	rule      spec.RuleID
+	proc, row int
+	related   string
+}
+
 // add records a diagnostic the first time it is found (by rule and sites), or
 // when found at a lower state than before.
 func (e *search) add(d model.Diagnostic, site flagSite) {
@@ -499,9 +508,9 @@ func (e *search) add(d model.Diagnostic, site flagSite) {
 }
 
 func (e *search) addLocked(d model.Diagnostic, site flagSite) {
-	key := fmt.Sprintf("%s|%d.%d|%v", d.Rule, d.At.Proc, d.At.Row, d.Related)
-	if len(d.Related) == 0 {
-		key = fmt.Sprintf("%s|%d.%d|", d.Rule, d.At.Proc, d.At.Row)
+	key := flagKey{rule: d.Rule, proc: d.At.Proc, row: d.At.Row}
+	if len(d.Related) > 0 {
+		key.related = fmt.Sprint(d.Related) // pairs: one key a pair, made once
 	}
 	if f, ok := e.flagAt[key]; !ok || site.state < f.state {
 		site.diag = d

@@ -56,7 +56,7 @@ exists (x=1)
 			if err != nil {
 				t.Fatal(err)
 			}
-			sem, _ := spec.Preset(c.sem)
+			sem, _ := spec.Preset(spec.PresetName(c.sem))
 			p, err := model.Compile(lt, sem, c.hw)
 			if err != nil {
 				t.Fatal(err)

@@ -101,7 +101,7 @@ type stubbornDraws struct {
 // (model/stubborn_rma.go).
 func lsIsRMASemantics() []spec.Semantics {
 	var sems []spec.Semantics
-	for _, name := range []string{"A", "mpi-4.1"} {
+	for _, name := range []spec.PresetName{spec.OptionA, spec.MPI41} {
 		s, _ := spec.Preset(name)
 		sems = append(sems, s.With(spec.LsIsRMA, true))
 	}

@@ -17,7 +17,7 @@ type broken struct{ conform.Reference }
 
 func (broken) Name() string { return "broken" }
 
-func mustSem(t *testing.T, name string) spec.Semantics {
+func mustSem(t *testing.T, name spec.PresetName) spec.Semantics {
 	t.Helper()
 	sem, ok := spec.Preset(name)
 	if !ok {

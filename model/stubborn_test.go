@@ -31,7 +31,7 @@ func compileSource(t *testing.T, name, src, sem string, hw spec.HW) *model.Progr
 	if err := litmus.Validate(lt); err != nil {
 		t.Fatal(err)
 	}
-	preset, _ := spec.Preset(sem)
+	preset, _ := spec.Preset(spec.PresetName(sem))
 	p, err := model.Compile(lt, preset, hw)
 	if err != nil {
 		t.Fatal(err)

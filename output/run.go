@@ -223,7 +223,7 @@ func (t *TableWriter) column(jr *explorer.JobResult) (col int, label string) {
 		label += " " + c
 	}
 	for i := range t.sems {
-		if t.sems[i].Name == jr.Sem.Preset {
+		if t.sems[i].Name == string(jr.Sem.Preset) {
 			return i, label
 		}
 	}

@@ -184,7 +184,7 @@ func TestRunRoundTrip(t *testing.T) {
 	}
 	var recs []Run
 	for _, job := range []struct {
-		preset string
+		preset spec.PresetName
 		hw     spec.HW
 	}{{"A", spec.Relaxed}, {"mpi-4.1", spec.TSO}} {
 		sem, _ := spec.Preset(job.preset)

@@ -111,8 +111,8 @@ func (s Set) String() string {
 
 // Semantics is a named choice of switches: a preset, possibly with changes.
 type Semantics struct {
-	Name     string // "mpi-4.1", or "mpi-3.0,lock_ls=on" when switches were changed
-	Preset   string // the preset it started from
+	Name     string     // "mpi-4.1", or "mpi-3.0,lock_ls=on" when switches were changed
+	Preset   PresetName // the preset it started from
 	Switches Set
 }
 
@@ -143,9 +143,25 @@ func (s Semantics) Changes() string {
 	return strings.Join(out, " ")
 }
 
+// PresetName names a preset of SEMANTICS.md §4: the word --sem and an expect line's
+// items start with. Its words are written once, here (Presets), and read by
+// LookupPreset.
+type PresetName string
+
+// The presets, in the order of SEMANTICS.md §4's table.
+const (
+	MPI30   PresetName = "mpi-3.0"
+	OptionA PresetName = "A"
+	OptionB PresetName = "B"
+	MPI41   PresetName = "mpi-4.1"
+	// DefaultPreset is the semantics of a command given none (--sem): the current
+	// text of the standard.
+	DefaultPreset = MPI41
+)
+
 // PresetInfo describes one preset.
 type PresetInfo struct {
-	Name     string
+	Name     PresetName
 	About    string
 	Switches Set
 }
@@ -160,23 +176,23 @@ func set(sws ...Switch) Set {
 
 // Presets lists the presets of SEMANTICS.md §4 in the order of its table (and of run's columns).
 var Presets = []PresetInfo{
-	{"mpi-3.0", "the reading ticket #435 started from (2014): sync calls order RMA operations only", set()},
-	{"A", "ticket #435 option A: remote load/store on shared windows are RMA operations", set(LsIsRMA)},
-	{"B", "ticket #435 option B: only fence and PSCW synchronize load/store", set(FenceLS, PostStartLS, CompleteWaitLS)},
-	{"mpi-4.1", "the current text of the MPI-4.1 report", set(FenceLS, CompleteWaitLS, LockLS, FlushLS, SqAnyFlavor, AlignGuarantee)},
+	{MPI30, "the reading ticket #435 started from (2014): sync calls order RMA operations only", set()},
+	{OptionA, "ticket #435 option A: remote load/store on shared windows are RMA operations", set(LsIsRMA)},
+	{OptionB, "ticket #435 option B: only fence and PSCW synchronize load/store", set(FenceLS, PostStartLS, CompleteWaitLS)},
+	{MPI41, "the current text of the MPI-4.1 report", set(FenceLS, CompleteWaitLS, LockLS, FlushLS, SqAnyFlavor, AlignGuarantee)},
 }
 
 // PresetNames returns the preset names in table order.
 func PresetNames() []string {
 	names := make([]string, len(Presets))
 	for i, p := range Presets {
-		names[i] = p.Name
+		names[i] = string(p.Name)
 	}
 	return names
 }
 
 // LookupPreset finds a preset by name.
-func LookupPreset(name string) (PresetInfo, bool) {
+func LookupPreset(name PresetName) (PresetInfo, bool) {
 	for _, p := range Presets {
 		if p.Name == name {
 			return p, true
@@ -186,12 +202,12 @@ func LookupPreset(name string) (PresetInfo, bool) {
 }
 
 // Preset returns the semantics of a named preset with no changes.
-func Preset(name string) (Semantics, bool) {
+func Preset(name PresetName) (Semantics, bool) {
 	p, ok := LookupPreset(name)
 	if !ok {
 		return Semantics{}, false
 	}
-	return Semantics{Name: p.Name, Preset: p.Name, Switches: p.Switches}, true
+	return Semantics{Name: string(p.Name), Preset: p.Name, Switches: p.Switches}, true
 }
 
 // AllPresets returns the semantics of every preset, in table order.
@@ -206,7 +222,7 @@ func AllPresets() []Semantics {
 // ParseSemantics reads PRESET[,switch=on|off...], the argument of --sem.
 func ParseSemantics(arg string) (Semantics, error) {
 	parts := strings.Split(strings.TrimSpace(arg), ",")
-	sem, ok := Preset(strings.TrimSpace(parts[0]))
+	sem, ok := Preset(PresetName(strings.TrimSpace(parts[0])))
 	if !ok {
 		return Semantics{}, fmt.Errorf("unknown preset %q in --sem %q (presets: %s)", parts[0], arg, strings.Join(PresetNames(), ", "))
 	}

@@ -100,7 +100,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	}
 	hw, _ := f.comparedHW() // checked by conformTarget
 	if len(f.sems) == 0 {
-		f.sems = []string{"mpi-4.1"}
+		f.sems = []string{string(spec.DefaultPreset)}
 	}
 	sems, err := parseSems(f.sems)
 	if err != nil {

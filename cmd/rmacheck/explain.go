@@ -52,7 +52,7 @@ describes all three. With --all it lists every rule.` + "\n" + exitStatusHelp("t
 				}
 			}
 			for _, p := range spec.Presets {
-				if strings.EqualFold(p.Name, name) {
+				if strings.EqualFold(string(p.Name), name) {
 					explainPreset(out, p)
 					return nil
 				}
@@ -132,9 +132,9 @@ func explainSwitch(w io.Writer, si spec.SwitchInfo) {
 	var on, off []string
 	for _, p := range spec.Presets {
 		if p.Switches.Has(si.Switch) {
-			on = append(on, p.Name)
+			on = append(on, string(p.Name))
 		} else {
-			off = append(off, p.Name)
+			off = append(off, string(p.Name))
 		}
 	}
 	fmt.Fprintf(w, "%s: a switch of --sem\n", si.Name)

@@ -14,6 +14,7 @@ import (
 	"github.com/rmacheck/rmacheck/fuzz"
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 type fuzzFlags struct {
@@ -54,7 +55,7 @@ func newFuzzCmd() *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&f.target.name, "target", "reference", "where to run: reference, mpich or openmpi")
 	addLibraryFlags(fl, &f.target)
-	fl.StringVar(&f.sem, "sem", "mpi-4.1", "semantics PRESET[,switch=on|off...]")
+	fl.StringVar(&f.sem, "sem", string(spec.DefaultPreset), "semantics PRESET[,switch=on|off...]")
 	fl.DurationVar(&f.dur, "time", time.Minute, "stop after this long (0: no time bound, only --programs)")
 	fl.IntVar(&f.runs, "runs", 2000, "runs of each program on the target")
 	fl.IntVar(&f.programs, "programs", 0, "stop after this many programs (0: only --time)")
