@@ -2,7 +2,6 @@ package conform
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -147,15 +146,6 @@ func ParseEnv(settings []string) ([]string, error) {
 		}
 	}
 	return settings, nil
-}
-
-// environ is the environment of a library's processes: this one's, with env's
-// settings over it.
-func environ(env []string) []string {
-	if len(env) == 0 {
-		return nil // exec's default: this process's environment
-	}
-	return append(os.Environ(), env...)
 }
 
 // libraryLine turns the first line of MPI_Get_library_version into the name and

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rmacheck/rmacheck/internal/supervise"
 	"math"
 	"os"
 	"os/exec"
@@ -131,11 +132,11 @@ func IsMissingLibrary(err error) bool {
 
 // CompileC compiles a C program with the library's wrapper (-O2 -Wall -Werror).
 func (lib Library) CompileC(ctx context.Context, src, bin string) error {
-	out, errb, err := runGroup(ctx, []string{lib.CC, "-O2", "-Wall", "-Werror", "-o", bin, src}, lib.Env)
+	out, errb, err := supervise.Run(ctx, []string{lib.CC, "-O2", "-Wall", "-Werror", "-o", bin, src}, lib.Env)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if errors.Is(err, errOutputCap) {
+	if errors.Is(err, supervise.ErrOutputCap) {
 		return outputCapError(lib, lib.CC, out, errb)
 	}
 	if err != nil {
@@ -172,7 +173,7 @@ func (lib Library) Command(n int, opt LaunchOptions) []string {
 
 // Launch runs a program on n ranks and returns its standard output. An error that
 // means the library could not run the program is a *RunError; when ctx ends, the
-// launcher and its ranks are stopped (runGroup) and the error is ctx's cause.
+// launcher and its ranks are stopped (supervise.Run) and the error is ctx's cause.
 func (lib Library) Launch(ctx context.Context, n int, opt LaunchOptions, bin string, args ...string) ([]byte, error) {
 	local := len(opt.Launcher) == 0 && opt.Hostfile == ""
 	if lib.BusyPolls && local && n > runtime.NumCPU() && !opt.Oversubscribe {
@@ -180,11 +181,11 @@ func (lib Library) Launch(ctx context.Context, n int, opt LaunchOptions, bin str
 			lib.Name, n, runtime.NumCPU()), Hint: "--oversubscribe runs them anyway", Refused: true}
 	}
 	argv := append(append(lib.Command(n, opt), bin), args...)
-	stdout, stderr, err := runGroup(ctx, argv, lib.Env)
+	stdout, stderr, err := supervise.Run(ctx, argv, lib.Env)
 	if ctx.Err() != nil {
 		return stdout, ctx.Err()
 	}
-	if errors.Is(err, errOutputCap) {
+	if errors.Is(err, supervise.ErrOutputCap) {
 		return nil, outputCapError(lib, argv[0], stdout, stderr)
 	}
 	if err != nil {
@@ -308,11 +309,11 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 	if timeout == 0 {
 		timeout = defaultTimeout(runs)
 	}
-	dir, err := makeRunDir(m.Name()) // rmacheck-TARGET-PID-*: the next run removes it if this one is killed
+	dir, err := supervise.MakeDir(m.Name()) // rmacheck-TARGET-PID-*: the next run removes it if this one is killed
 	if err != nil {
 		return nil, err
 	}
-	defer removeRunDir(dir) // on every return; an interrupt cancels opt.Context and returns here
+	defer supervise.RemoveDir(dir) // on every return; an interrupt cancels opt.Context and returns here
 	name := cFileName(t)
 	cfile, bin := filepath.Join(dir, name+".c"), filepath.Join(dir, name)
 	if err := os.WriteFile(cfile, src, 0o644); err != nil {
@@ -327,7 +328,7 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 	if parent == nil {
 		parent = context.Background()
 	}
-	ctx, stopClock := withRunClock(parent, timeout) // the time the run could run (runclock.go)
+	ctx, stopClock := supervise.WithClock(parent, timeout) // the time the run could run, not wall time
 	defer stopClock()
 	// stopped is the error of a run that ctx ended: the caller's cause (an interrupt),
 	// or the timeout, with what to do about it.
@@ -335,9 +336,9 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 		if parent.Err() != nil {
 			return fmt.Errorf("%s: %w", t.Name, context.Cause(parent))
 		}
-		re := &RunError{Test: t.Name, Lib: lib.Name, TimedOut: what == "the run", Reason: stopClock().describe(what),
+		re := &RunError{Test: t.Name, Lib: lib.Name, TimedOut: what == "the run", Reason: stopClock().Describe(what),
 			Hint: "--timeout raises the bound (default 30s + 1ms per iteration); a library that hangs on the test needs no more time"}
-		if p, ok := CPUPressure(); ok && p > 0.5 {
+		if p, ok := supervise.CPUPressure(); ok && p > 0.5 {
 			re.Reason += fmt.Sprintf(" on a loaded machine (tasks waited for a CPU %.0f%% of the last 10 s)", 100*p)
 			re.Starved = true
 		}
@@ -568,4 +569,22 @@ func defaultTimeout(runs int) time.Duration {
 		return math.MaxInt64
 	}
 	return base + time.Duration(runs)*perRun
+}
+
+// outputCapError is the RunError of a compile or run stopped because what tool printed
+// passed OutputCap, with the start and the end of what it printed.
+func outputCapError(lib Library, tool string, stdout, stderr []byte) *RunError {
+	return &RunError{Lib: lib.Name,
+		Reason: fmt.Sprintf("%s printed more than %d MiB, so it was stopped (a launcher or a rank that prints without end)", tool, supervise.OutputCap>>20),
+		Hint:   "check the launcher (--launcher) and the program's output by hand (--keep-c DIR keeps the C)",
+		Output: headTail(stdout) + headTail(stderr)}
+}
+
+// headTail is the first and the last lines of a program's output, for a message.
+func headTail(b []byte) string {
+	const keep = 2048
+	if len(b) <= 2*keep {
+		return tail(string(b))
+	}
+	return string(b[:keep]) + "\n[...]\n" + string(b[len(b)-keep:]) + "\n"
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"github.com/rmacheck/rmacheck/internal/corpus"
+	"github.com/rmacheck/rmacheck/internal/supervise"
 	"runtime"
 	"strings"
 	"testing"
@@ -59,7 +60,7 @@ func mpiRun(t *testing.T, lt *litmus.Test, target string, opt Options) *Report {
 // loaded (the ranks rarely ran at once), naming the starvation.
 func skipIfStarved(t *testing.T, what string) {
 	t.Helper()
-	if p, ok := CPUPressure(); ok && p > 0.5 {
+	if p, ok := supervise.CPUPressure(); ok && p > 0.5 {
 		t.Skipf("%s, but the machine is loaded (tasks waited for a CPU %.0f%% of the last 10 s): CPU starvation, not a finding", what, 100*p)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rmacheck/rmacheck/internal/supervise"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -42,17 +43,17 @@ func RunProbe(ctx context.Context, lib Library, timeout time.Duration) (*Probe, 
 	if timeout == 0 {
 		timeout = 2 * time.Minute
 	}
-	dir, err := makeRunDir("probe")
+	dir, err := supervise.MakeDir("probe")
 	if err != nil {
 		return nil, err
 	}
-	defer removeRunDir(dir)
+	defer supervise.RemoveDir(dir)
 	src, bin := filepath.Join(dir, "probe.c"), filepath.Join(dir, "probe")
 	if err := os.WriteFile(src, []byte(ProbeC), 0o644); err != nil {
 		return nil, err
 	}
 	parent := ctx
-	ctx, stopClock := withRunClock(parent, timeout) // the time the probe could run (runclock.go)
+	ctx, stopClock := supervise.WithClock(parent, timeout) // the time the probe could run, not wall time
 	defer stopClock()
 	err = lib.CompileC(ctx, src, bin)
 	var out []byte
@@ -63,7 +64,7 @@ func RunProbe(ctx context.Context, lib Library, timeout time.Duration) (*Probe, 
 	case parent.Err() != nil:
 		return nil, context.Cause(parent)
 	case ctx.Err() != nil:
-		return nil, &RunError{Lib: lib.Name, Reason: stopClock().describe("the probe"), Hint: "--timeout raises the bound"}
+		return nil, &RunError{Lib: lib.Name, Reason: stopClock().Describe("the probe"), Hint: "--timeout raises the bound"}
 	case err != nil:
 		var re *RunError
 		if !errors.As(err, &re) {

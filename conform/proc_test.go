@@ -5,6 +5,7 @@ package conform
 import (
 	"context"
 	"errors"
+	"github.com/rmacheck/rmacheck/internal/supervise"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,7 +82,7 @@ func TestTimeoutStopsEveryProcess(t *testing.T) {
 			if entries, _ := os.ReadDir(tmp); len(entries) > 0 {
 				t.Errorf("left in TMPDIR: %v", entries)
 			}
-			if took > wallCap(4*time.Second)+stopGrace+5*time.Second { // starved ranks are given up to 10 times the timeout
+			if took > supervise.LongestRun(4*time.Second)+5*time.Second { // starved ranks are given up to 10 times the timeout
 				t.Errorf("MPI returned %v after it started, for a timeout of 4s", took)
 			}
 			if re != nil && re.Starved != strings.Contains(err.Error(), "on a loaded machine") {
@@ -139,13 +140,4 @@ func TestProgramTrouble(t *testing.T) {
 	if re == nil || !strings.Contains(re.Reason, "MPI_Win_shared_query") {
 		t.Errorf("ERROR: %+v", re)
 	}
-}
-
-// TestCPUPressure: on Linux the machine's CPU pressure is known, between 0 and 1.
-func TestCPUPressure(t *testing.T) {
-	p, ok := CPUPressure()
-	if !ok || p < 0 || p > 1 {
-		t.Errorf("CPUPressure() = %v, %v", p, ok)
-	}
-	t.Logf("CPU pressure %.2f, loaded %v", p, Loaded())
 }

@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/rmacheck/rmacheck/internal/supervise"
 	"io"
 	"os"
 	"strconv"
@@ -17,7 +18,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -27,7 +27,7 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
-	conform.GuardMain() // the guard of MPI runs is this binary in a hidden mode
+	supervise.GuardMain() // the guard of MPI runs is this binary in a hidden mode
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package conform
+package supervise
 
 import (
 	"context"
@@ -18,15 +18,15 @@ import (
 // forwards the signal to them and cleans up) before its process group gets SIGKILL.
 const stopGrace = 3 * time.Second
 
-// runGroup runs argv in a process group of its own and returns its standard output and
+// Run runs argv in a process group of its own and returns its standard output and
 // error, each kept within OutputCap (capture). When ctx ends first, or the output
-// passes the cap (the error is then errOutputCap), the group gets SIGTERM, then SIGKILL
-// after stopGrace; in every case runGroup returns only once the launcher has exited,
+// passes the cap (the error is then ErrOutputCap), the group gets SIGTERM, then SIGKILL
+// after stopGrace; in every case Run returns only once the launcher has exited,
 // and it stops and reaps the processes the launcher left behind (MPICH's proxy and
 // ranks run in sessions of their own, so the group does not hold them: as a
 // subreaper, rmacheck inherits them). The guard (guard.go) knows the group while it
 // runs.
-func runGroup(ctx context.Context, argv, env []string) (stdout, stderr []byte, err error) {
+func Run(ctx context.Context, argv, env []string) (stdout, stderr []byte, err error) {
 	becomeSubreaper()
 	startGuard() // before the snapshot: the guard is no orphan to stop
 	before := childPIDs()
@@ -65,7 +65,7 @@ func runGroup(ctx context.Context, argv, env []string) (stdout, stderr []byte, e
 	syscall.Kill(-pgid, syscall.SIGKILL) // what is left of the group (a wrapper's children)
 	stopOrphans(before)
 	if out.Overflowed() || errb.Overflowed() {
-		err = errOutputCap
+		err = ErrOutputCap
 	}
 	return out.Bytes(), errb.Bytes(), err
 }

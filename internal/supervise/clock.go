@@ -1,4 +1,4 @@
-package conform
+package supervise
 
 import (
 	"context"
@@ -54,22 +54,22 @@ func heldBack(prev, cur runSample) float64 {
 	return min(1, float64(wait)/float64(run+wait))
 }
 
-// runClock is a run's account: the time charged against its timeout, and the wall
+// Account is a run's account: the time charged against its timeout, and the wall
 // time that passed.
-type runClock struct {
+type Account struct {
 	timeout time.Duration
 	charged time.Duration
 	wall    time.Duration
 }
 
 // advance charges dt of wall time, held back by the share h.
-func (c *runClock) advance(dt time.Duration, h float64) {
+func (c *Account) advance(dt time.Duration, h float64) {
 	c.wall += dt
 	c.charged += time.Duration(float64(dt) * (1 - h))
 }
 
 // expired reports whether the run has used its timeout, or its wall time is up.
-func (c *runClock) expired() bool {
+func (c *Account) expired() bool {
 	return c.charged >= c.timeout || c.wall >= wallCap(c.timeout)
 }
 
@@ -84,17 +84,17 @@ func wallCap(timeout time.Duration) time.Duration {
 // errTimeout is the cause of a run's context when its clock has expired.
 var errTimeout = errors.New("the run's timeout expired")
 
-// withRunClock is a context that ends when parent does, or when the run clock of
+// WithClock is a context that ends when parent does, or when the run clock of
 // timeout expires (sampling this process's descendants, other than exclude's pids, at
 // a tick of a twentieth of the timeout within 50 ms to 1 s), and a function that
 // stops the clock and returns its account.
-func withRunClock(parent context.Context, timeout time.Duration) (context.Context, func() runClock) {
+func WithClock(parent context.Context, timeout time.Duration) (context.Context, func() Account) {
 	ctx, cancel := context.WithCancelCause(parent)
 	tick := min(max(timeout/20, 50*time.Millisecond), time.Second)
 	done := make(chan struct{})
-	result := make(chan runClock, 1)
+	result := make(chan Account, 1)
 	go func() {
-		c := runClock{timeout: timeout}
+		c := Account{timeout: timeout}
 		defer func() { result <- c }()
 		t := time.NewTicker(tick)
 		defer t.Stop()
@@ -116,9 +116,9 @@ func withRunClock(parent context.Context, timeout time.Duration) (context.Contex
 			}
 		}
 	}()
-	var account runClock
+	var account Account
 	stopped := false
-	return ctx, func() runClock {
+	return ctx, func() Account {
 		if !stopped {
 			stopped = true
 			close(done)
@@ -131,7 +131,7 @@ func withRunClock(parent context.Context, timeout time.Duration) (context.Contex
 
 // describe says how the clock ran out, for a RunError's reason: the timeout, and the
 // wall time when it differs from it much.
-func (c runClock) describe(what string) string {
+func (c Account) Describe(what string) string {
 	s := fmt.Sprintf("%s did not finish within %v", what, c.timeout)
 	if c.wall >= wallCap(c.timeout) {
 		return s + fmt.Sprintf(" (%v of wall time, %d times the timeout, of which %v counted: its processes waited for a CPU or were stopped the rest)",

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package conform
+package supervise
 
 import "syscall"
 

@@ -1,6 +1,6 @@
 //go:build linux
 
-package conform
+package supervise
 
 import (
 	"os"

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package conform
+package supervise
 
 import (
 	"context"
@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// runGroup runs argv and kills it when ctx ends or its output passes OutputCap (no
+// Run runs argv and kills it when ctx ends or its output passes OutputCap (no
 // process groups here).
-func runGroup(ctx context.Context, argv, env []string) (stdout, stderr []byte, err error) {
+func Run(ctx context.Context, argv, env []string) (stdout, stderr []byte, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -28,7 +28,7 @@ func runGroup(ctx context.Context, argv, env []string) (stdout, stderr []byte, e
 	}()
 	err = cmd.Run()
 	if out.Overflowed() || errb.Overflowed() {
-		err = errOutputCap
+		err = ErrOutputCap
 	}
 	return out.Bytes(), errb.Bytes(), err
 }

@@ -1,4 +1,4 @@
-package conform
+package supervise
 
 import (
 	"errors"
@@ -13,8 +13,8 @@ import (
 // far less. A run whose output passes the cap is stopped, with its head and tail.
 const OutputCap = 16 << 20
 
-// errOutputCap is the error of a run that printed more than OutputCap bytes.
-var errOutputCap = errors.New("output over the cap")
+// ErrOutputCap is the error of a run that printed more than OutputCap bytes.
+var ErrOutputCap = errors.New("output over the cap")
 
 // capture is an io.Writer that keeps the first and the last limit/2 bytes written to
 // it and counts the rest; over is closed once more than limit bytes were written. It
@@ -90,22 +90,4 @@ func (c *capture) Overflowed() bool {
 	default:
 		return false
 	}
-}
-
-// outputCapError is the RunError of a compile or run stopped because what tool printed
-// passed OutputCap, with the start and the end of what it printed.
-func outputCapError(lib Library, tool string, stdout, stderr []byte) *RunError {
-	return &RunError{Lib: lib.Name,
-		Reason: fmt.Sprintf("%s printed more than %d MiB, so it was stopped (a launcher or a rank that prints without end)", tool, OutputCap>>20),
-		Hint:   "check the launcher (--launcher) and the program's output by hand (--keep-c DIR keeps the C)",
-		Output: headTail(stdout) + headTail(stderr)}
-}
-
-// headTail is the first and the last lines of a program's output, for a message.
-func headTail(b []byte) string {
-	const keep = 2048
-	if len(b) <= 2*keep {
-		return tail(string(b))
-	}
-	return string(b[:keep]) + "\n[...]\n" + string(b[len(b)-keep:]) + "\n"
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package conform
+package supervise
 
 // GuardMain does nothing here: the guard needs Linux's /proc. A killed rmacheck's
 // directories are removed by the next run where it can tell a dead PID.

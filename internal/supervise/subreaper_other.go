@@ -1,5 +1,5 @@
 //go:build unix && !linux
 
-package conform
+package supervise
 
 func prSetChildSubreaper() {}

@@ -1,4 +1,4 @@
-package conform
+package supervise
 
 // The guard: the launcher and the ranks of a run die with rmacheck, and their files go,
 // however rmacheck ends (issue 25 row 15: after SIGKILL, Open MPI's mpiexec and both
@@ -24,10 +24,10 @@ const runDirPrefix = "rmacheck-"
 
 var staleDirs sync.Once
 
-// makeRunDir makes a run's temporary directory, rmacheck-TARGET-PID-RANDOM, and tells
+// MakeDir makes a run's temporary directory, rmacheck-TARGET-PID-RANDOM, and tells
 // the guard; the first call of a process removes the directories of dead rmacheck
 // processes first.
-func makeRunDir(target string) (string, error) {
+func MakeDir(target string) (string, error) {
 	staleDirs.Do(removeStaleRunDirs)
 	startGuard()
 	dir, err := os.MkdirTemp("", runDirPrefix+target+"-"+strconv.Itoa(os.Getpid())+"-")
@@ -37,8 +37,8 @@ func makeRunDir(target string) (string, error) {
 	return dir, err
 }
 
-// removeRunDir removes a run's directory, and tells the guard.
-func removeRunDir(dir string) {
+// RemoveDir removes a run's directory, and tells the guard.
+func RemoveDir(dir string) {
 	os.RemoveAll(dir)
 	guardSay("-dir", dir)
 }
