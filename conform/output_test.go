@@ -13,7 +13,7 @@ import (
 // RunError that says so, with the start and the end of the output; the process never
 // holds more than the cap (it ran out of memory before).
 func TestEndlessOutputIsStopped(t *testing.T) {
-	lib, err := LibraryAt(fakePrefix(t))
+	lib, err := Install{Prefix: fakePrefix(t)}.Library()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,9 +34,9 @@ func TestEndlessOutputIsStopped(t *testing.T) {
 			t.Errorf("%s: the error holds %d bytes of output", what, len(re.Output))
 		}
 	}
-	_, err = MPI{Lib: lib, Launch: LaunchOptions{Launcher: []string{endless}}}.Run(sb, mpi41(t), Options{Runs: 10, Seed: 1})
+	_, err = Check(MPI{Lib: lib, Launch: LaunchOptions{Launcher: []string{endless}}}, sb, mpi41(t), Options{Runs: 10, Seed: 1})
 	check("an endless launcher", err)
 	lib.CC = endless
-	_, err = MPI{Lib: lib}.Run(sb, mpi41(t), Options{Runs: 10, Seed: 1})
+	_, err = Check(MPI{Lib: lib}, sb, mpi41(t), Options{Runs: 10, Seed: 1})
 	check("an endless compiler wrapper", err)
 }

@@ -63,13 +63,13 @@ func TestTimeoutStopsEveryProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, target := range []string{"mpich", "openmpi"} {
-		t.Run(target, func(t *testing.T) {
+	for _, target := range []Family{MPICH, OpenMPI} {
+		t.Run(target.String(), func(t *testing.T) {
 			needLibrary(t, target)
 			tmp := t.TempDir()
 			t.Setenv("TMPDIR", tmp)
 			start := time.Now()
-			_, err := library(t, target, 4*time.Second).Run(lt, mpi41(t), Options{Runs: 10, Seed: 1, IncludeErroneous: true})
+			_, err := Check(library(t, target, 4*time.Second), lt, mpi41(t), Options{Runs: 10, Seed: 1, IncludeErroneous: true})
 			took := time.Since(start)
 			var re *RunError
 			if !errors.As(err, &re) || !CannotRun(err) || !strings.Contains(err.Error(), "did not finish within 4s") ||
@@ -97,7 +97,7 @@ func TestTimeoutStopsEveryProcess(t *testing.T) {
 // does in the CLI) stops the launcher and every rank, removes the temporary directory
 // and returns the context's cause.
 func TestInterruptStopsEveryProcess(t *testing.T) {
-	needLibrary(t, "mpich")
+	needLibrary(t, MPICH)
 	lt, _ := litmus.Parse("blocked.lit", []byte(blocked))
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
@@ -111,7 +111,7 @@ func TestInterruptStopsEveryProcess(t *testing.T) {
 		}
 		cancel(stop)
 	}()
-	_, err := library(t, "mpich", time.Minute).Run(lt, mpi41(t), Options{Runs: 10, IncludeErroneous: true, Context: ctx})
+	_, err := Check(library(t, MPICH, time.Minute), lt, mpi41(t), Options{Runs: 10, IncludeErroneous: true, Context: ctx})
 	if ctx.Err() == nil {
 		t.Fatal("MPI returned before the watcher saw the ranks")
 	}

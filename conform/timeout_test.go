@@ -21,7 +21,7 @@ func TestStoppedLauncherDoesNotTimeOut(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the run clock reads Linux's /proc")
 	}
-	lib, err := LibraryAt(fakePrefix(t))
+	lib, err := Install{Prefix: fakePrefix(t)}.Library()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestStoppedLauncherDoesNotTimeOut(t *testing.T) {
 	type result struct{ err error }
 	done := make(chan result, 1)
 	go func() {
-		_, err := MPI{Lib: lib, Timeout: timeout, Launch: LaunchOptions{Launcher: []string{launcher}}}.Run(sb, sem, Options{Runs: 10, Seed: 1})
+		_, err := Check(MPI{Lib: lib, Timeout: timeout, Launch: LaunchOptions{Launcher: []string{launcher}}}, sb, sem, Options{Runs: 10, Seed: 1})
 		done <- result{err}
 	}()
 	pid := 0

@@ -187,7 +187,7 @@ func (r *Report) testHTML(b *strings.Builder, tr *TestReport) {
 		}
 		for _, er := range tr.Errors {
 			w("<tr><td>%s</td><td>%s</td><td>%s</td><td>-</td><td>-</td><td>-</td><td><span class=\"bad\">%s</span>: %s</td></tr>\n",
-				e(er.Target), e(er.Preset), e(modelCell(tr, er.Preset, er.HW)), e(er.Status.String()), e(er.Error))
+				e(er.Target.Name()), e(er.Preset), e(modelCell(tr, er.Preset, er.HW)), e(er.Status.String()), e(er.Error))
 		}
 		w("</table>\n")
 	}
@@ -269,7 +269,7 @@ func flagsHTML(res *explorer.Result) string {
 func probeHTML(b *strings.Builder, pr *Probe) {
 	e := html.EscapeString
 	fmt.Fprintf(b, "<h2>What the library says: <code>%s</code></h2>\n<p>%s (MPI %s), from <code>rmacheck probe --target %s --json</code>.</p>\n<table><tr><th>topic</th><th>item</th><th>value</th><th>verdict</th></tr>\n",
-		e(pr.Name), e(pr.Library), e(pr.Version), e(pr.Target))
+		e(pr.Name), e(pr.Library), e(pr.Version), e(pr.Target.String()))
 	for _, res := range pr.Results {
 		v := e(res.Verdict)
 		if strings.Contains(res.Verdict, "VIOLATES") {

@@ -204,7 +204,7 @@ func (r *Report) testMarkdown(b *strings.Builder, tr *TestReport) {
 				mdCell(histogramText(c).Markdown()), mdCell(unseenText(c).Markdown()), mdCell(resultText(c).Markdown()))
 		}
 		for _, e := range tr.Errors {
-			w("| %s | %s | %s | - | - | - | %s |\n", e.Target, e.Preset, mdCell(modelCell(tr, e.Preset, e.HW)), mdCell(e.Status.String()+": "+e.Error))
+			w("| %s | %s | %s | - | - | - | %s |\n", e.Target.Name(), e.Preset, mdCell(modelCell(tr, e.Preset, e.HW)), mdCell(e.Status.String()+": "+e.Error))
 		}
 	}
 }
@@ -254,23 +254,27 @@ func mdEscape(s string) string {
 	return r.Replace(s)
 }
 
-// targetCell names a run's target: the library, and where its ranks ran when the
-// launcher placed them (conform --launcher, --hostfile).
+// targetCell names a run's target: the library, where it is installed (when not
+// the Debian package), its transport, and where its ranks ran when the launcher
+// placed them (conform --launcher, --hostfile).
 func targetCell(c record.Conform) string {
 	var parts []string
-	if c.Library != "" {
-		parts = append(parts, c.Library)
+	if c.Target.Version != "" {
+		parts = append(parts, c.Target.Version)
 	}
-	if c.Transport != "" {
-		parts = append(parts, "over "+c.Transport)
+	if c.Target.Prefix != "" {
+		parts = append(parts, "at "+c.Target.Prefix)
+	}
+	if c.Target.Transport != "" {
+		parts = append(parts, "over "+c.Target.Transport)
 	}
 	if p := c.Placement; p != nil && p.Nodes > 0 {
 		parts = append(parts, fmt.Sprintf("%d ranks on %d node(s) via %s", len(p.Hosts), p.Nodes, p.Launcher))
 	}
 	if len(parts) == 0 {
-		return c.Target
+		return c.Target.Name()
 	}
-	return c.Target + " (" + strings.Join(parts, "; ") + ")"
+	return c.Target.Name() + " (" + strings.Join(parts, "; ") + ")"
 }
 
 // modelCell is the model's verdict for the semantics on the hw model a run was

@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -367,77 +368,97 @@ func (r *Report) test(name string) *TestReport {
 	return nil
 }
 
-// conformStatuses lists the status of every conformance run of a test on a target.
-func (r *Report) conformStatuses(tr *TestReport, target string) []conform.Status {
+// conformStatuses lists the status of every conformance run of a test on the targets
+// that match.
+func (r *Report) conformStatuses(tr *TestReport, match func(conform.TargetInfo) bool) []conform.Status {
 	var out []conform.Status
 	for _, c := range tr.Conform {
-		if c.Target == target {
+		if match(c.Target) {
 			out = append(out, c.Status)
 		}
 	}
 	for _, e := range tr.Errors {
-		if e.Target == target {
+		if match(e.Target) {
 			out = append(out, e.Status)
 		}
 	}
 	return out
 }
 
+// is matches the runs of one target.
+func is(target conform.TargetInfo) func(conform.TargetInfo) bool {
+	return func(t conform.TargetInfo) bool { return t == target }
+}
+
 // targets lists the conformance targets of the report: the libraries in the order
-// their records come, then the reference runtime.
-func (r *Report) targets() []string {
-	var libs []string
-	ref := false
-	seen := map[string]bool{}
-	note := func(t string) {
-		if seen[t] {
-			return
-		}
-		seen[t] = true
-		if t == conform.ReferenceName {
-			ref = true
-			return
-		}
-		libs = append(libs, t)
-	}
+// their records come (two installs of one family, or one over two transports, are
+// two targets), then the reference runtime.
+func (r *Report) targets() []conform.TargetInfo {
+	var libs []conform.TargetInfo
+	var ref []conform.TargetInfo
 	for _, c := range r.Conform {
-		note(c.Target)
+		switch {
+		case c.Target.Kind == conform.KindReference:
+			if !slices.Contains(ref, c.Target) {
+				ref = append(ref, c.Target)
+			}
+		case !slices.Contains(libs, c.Target):
+			libs = append(libs, c.Target)
+		}
 	}
-	if ref {
-		libs = append(libs, "reference")
-	}
-	return libs
+	return append(libs, ref...)
 }
 
-// library is the library a target's records name ("MPICH 4.0.2"), or "".
-func (r *Report) library(target string) string {
-	for _, c := range r.Conform {
-		if c.Target == target && c.Library != "" {
-			return c.Library
-		}
-	}
-	return ""
-}
-
-// targetName is "MPICH 4.0.2" for a library target, "the reference runtime" for
-// reference.
-func (r *Report) targetName(target string) string {
-	if target == conform.ReferenceName {
+// targetName is "MPICH 4.0.2" for a library target (with where it is installed,
+// when it is not the Debian package), "the reference runtime" for the reference
+// runtime.
+func targetName(t conform.TargetInfo) string {
+	if t.Kind == conform.KindReference {
 		return "the reference runtime"
 	}
-	if lib := r.library(target); lib != "" {
-		return lib
+	name := cmp.Or(t.Version, t.Name())
+	if t.Prefix != "" {
+		name += " at " + t.Prefix
 	}
-	return target
+	return name
 }
 
-// launcher is how conform runs a library target.
-func launcher(target string) string {
-	lib, ok := conform.KnownLibrary(target)
-	if !ok {
+// columnName heads a target's column of the summary table: its name (mpich), and
+// when another target of the report has that name too, what tells them apart (their
+// versions, installs or transports, else their launchers).
+func columnName(t conform.TargetInfo, all []conform.TargetInfo) string {
+	var same []conform.TargetInfo
+	for _, u := range all {
+		if u.Name() == t.Name() {
+			same = append(same, u)
+		}
+	}
+	if len(same) < 2 {
+		return t.Name()
+	}
+	var parts []string
+	differ := func(f func(conform.TargetInfo) string) bool {
+		return slices.ContainsFunc(same, func(u conform.TargetInfo) bool { return f(u) != f(t) })
+	}
+	for _, part := range []struct {
+		field func(conform.TargetInfo) string
+		word  string
+	}{{func(u conform.TargetInfo) string { return u.Version }, ""}, {func(u conform.TargetInfo) string { return u.Prefix }, "at "},
+		{func(u conform.TargetInfo) string { return u.Transport }, "over "}, {func(u conform.TargetInfo) string { return u.Launcher }, "via "}} {
+		if v := part.field(t); v != "" && differ(part.field) && (part.word != "via " || len(parts) == 0) {
+			parts = append(parts, part.word+v)
+		}
+	}
+	return t.Name() + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// launcher is how conform ran a library target: its launcher, then -n N ("" when
+// its records do not say).
+func launcher(t conform.TargetInfo) string {
+	if t.Launcher == "" {
 		return ""
 	}
-	return strings.Join(append([]string{lib.Exec}, lib.ExecArgs...), " ") + " -n N"
+	return t.Launcher + " -n N"
 }
 
 // comparedHW lists the hw models the conformance runs were compared with, by name.
@@ -537,7 +558,7 @@ func checkAllowed(c record.Conform, res *explorer.Result) error {
 		if b.Allowed != allowed[v] {
 			verb := map[bool]string{true: "allowed", false: "forbidden"}
 			return fmt.Errorf("conformance record of %s (%s, %s, %s): outcome %s is marked %s, but the model finds it %s: the record was not written by this version of rmacheck",
-				c.Test, c.Target, c.Preset, c.HW, v, verb[b.Allowed], verb[allowed[v]])
+				c.Test, c.Target.Name(), c.Preset, c.HW, v, verb[b.Allowed], verb[allowed[v]])
 		}
 	}
 	return nil

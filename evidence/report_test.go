@@ -64,24 +64,23 @@ func smallReport(t *testing.T) *Report {
 	}
 	r := &Report{Title: "A vs B", Command: "rmacheck report testdata --out x", Version: "test", Date: "2026-12-01",
 		Sems: []spec.Semantics{a, b}, HWs: []spec.HW{spec.Relaxed, spec.TSO}, Question: q, Upstream: up}
-	sb := func(target, sem string, forbidden int) record.Conform {
+	ref := conform.TargetInfo{Kind: conform.KindReference}
+	mpich := conform.TargetInfo{Kind: conform.KindMPI, Family: conform.MPICH, Version: "MPICH 4.0.2", Launcher: "mpiexec.mpich"}
+	sb := func(target conform.TargetInfo, sem string, forbidden int) record.Conform {
 		c := record.Conform{Test: "SB", File: "testdata/sb.lit", Target: target, Preset: sem, HW: spec.TSO, Runs: 10, Positive: 1, Negative: 9, Observation: "Sometimes",
 			Histogram: []record.Bin{{Values: map[string]int64{"0:r0": 0, "1:r0": 0}, Count: 1, Allowed: true}, {Values: map[string]int64{"0:r0": 1, "1:r0": 0}, Count: 9 - forbidden, Allowed: true}},
 			Unseen:    []map[string]int64{{"0:r0": 0, "1:r0": 1}, {"0:r0": 1, "1:r0": 1}}}
-		if target != "reference" {
-			c.Library = map[string]string{"mpich": "MPICH 4.0.2", "openmpi": "Open MPI 4.1.4"}[target]
-		}
 		if forbidden > 0 {
 			c.Histogram = append(c.Histogram, record.Bin{Values: map[string]int64{"0:r0": 7, "1:r0": 7}, Count: forbidden})
 			c.NonConforming, c.Status = forbidden, conform.StatusNonConforming
 		}
 		return c
 	}
-	r.Conform = []record.Conform{sb("reference", "B", 0), sb("mpich", "B", 2),
-		{Test: "SB", File: "testdata/sb.lit", Target: "mpich", Library: "MPICH 4.0.2", Preset: "A", HW: spec.TSO, Status: conform.StatusSkipped, Skipped: "skipped: the model finds it Erroneous(E-EPOCH) (undefined behaviour); --include-erroneous runs it anyway"},
-		{Test: "MP+post-start", File: "testdata/mp-post-start.lit", Target: "mpich", Library: "MPICH 4.0.2", Preset: "B", HW: spec.TSO, Status: conform.StatusSpinLimit, SpinLimit: "SPIN-LIMIT P0 row 2: the loop did not exit after 67108864 iterations"}}
+	r.Conform = []record.Conform{sb(ref, "B", 0), sb(mpich, "B", 2),
+		{Test: "SB", File: "testdata/sb.lit", Target: mpich, Preset: "A", HW: spec.TSO, Status: conform.StatusSkipped, Skipped: "skipped: the model finds it Erroneous(E-EPOCH) (undefined behaviour); --include-erroneous runs it anyway"},
+		{Test: "MP+post-start", File: "testdata/mp-post-start.lit", Target: mpich, Preset: "B", HW: spec.TSO, Status: conform.StatusSpinLimit, SpinLimit: "SPIN-LIMIT P0 row 2: the loop did not exit after 67108864 iterations"}}
 	r.Conform = append(r.Conform, failed...)
-	r.Probes = []Probe{{Name: "probe-mpich.json", Probe: conform.Probe{Target: "mpich", Library: "MPICH Version: 4.0.2", Version: "4.0", Results: []conform.ProbeResult{
+	r.Probes = []Probe{{Name: "probe-mpich.json", Probe: conform.Probe{Target: conform.MPICH, Library: "MPICH Version: 4.0.2", Version: "4.0", Results: []conform.ProbeResult{
 		{Topic: "alignment", Item: "MPI_Win_allocate size=1 rank=1", Value: "address % 64 = 1", Verdict: "VIOLATES MPI-4.0 alignment (16 bytes, the largest predefined type)"},
 		{Topic: "alignment", Item: "MPI_Win_allocate size=3 rank=1", Value: "address % 64 = 3", Verdict: "VIOLATES MPI-4.0 alignment (16 bytes, the largest predefined type)"},
 		{Topic: "shared_query", Item: "MPI_Win_shared_query on create", Value: "error class 58 (MPI_ERR_RMA_FLAVOR)", Verdict: "ok for MPI-4.0; VIOLATES MPI-4.1 (no error allowed: size 0 or the segment) (the library implements MPI 4.0)"},

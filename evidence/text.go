@@ -185,14 +185,14 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 		how = P(", run with ", Code(l))
 	}
 	name := t.Name
-	if t.Target == conform.ReferenceName {
+	if t.Target.Kind == conform.KindReference {
 		name = upperFirst(name)
 	}
 	it.Text = P(Strong{Plain(name)}, how, Pf(": of %d runs (one per test and semantics), ", t.Records), Join(counts, ", "), ".")
-	if t.Target == conform.ReferenceName {
+	if t.Target.Kind == conform.KindReference {
 		it.Text = P(it.Text, " The reference runtime executes the model's own steps on real memory: its runs are evidence about the hardware and the runtime, not an independent check of the model.")
 	}
-	if su := r.Upstream.Setup(t.Target); su != nil {
+	if su := r.Upstream.Setup(t.Target.Family); su != nil {
 		it.Text = P(it.Text, " ", ParseProse(su.Text))
 		if su.Link != "" {
 			it.Text = P(it.Text, " (", Link{P("details"), su.Link}, ")")
@@ -268,7 +268,7 @@ func nonConfText(nc NonConfFinding) Prose {
 
 // runsText is "in every run (4)" when presets are all the runs of the test on the
 // target that were not skipped, else "in 1 of its 4 runs (mpi-4.1)".
-func (r *Report) runsText(target, test string, presets []string) string {
+func (r *Report) runsText(target conform.TargetInfo, test string, presets []string) string {
 	var all []string
 	skipped := 0
 	if tr := r.test(test); tr != nil {
@@ -307,7 +307,7 @@ func everyOf(presets []string, hw spec.HW) string {
 }
 
 // skipReasons says why a target's runs were skipped.
-func (r *Report) skipReasons(target string) string {
+func (r *Report) skipReasons(target conform.TargetInfo) string {
 	var reasons []string
 	for _, c := range r.Conform {
 		if c.Target != target || c.Skipped == "" {
@@ -459,8 +459,9 @@ func (r *Report) summaryHeader() []string {
 	if len(r.Sems) > 1 {
 		head = append(head, "pairs apart")
 	}
-	for _, t := range r.targets() {
-		head = append(head, t)
+	targets := r.targets()
+	for _, t := range targets {
+		head = append(head, columnName(t, targets))
 	}
 	return head
 }
@@ -498,7 +499,7 @@ func (r *Report) summaryRow(tr *TestReport) []Prose {
 		row = append(row, P(Pf("%d/%d", len(tr.Distinctions), n*(n-1)/2)))
 	}
 	for _, t := range r.targets() {
-		row = append(row, statusCell(r.conformStatuses(tr, t)))
+		row = append(row, statusCell(r.conformStatuses(tr, is(t))))
 	}
 	return row
 }

@@ -111,7 +111,7 @@ func (s Set) String() string {
 
 // Semantics is a named choice of switches: a preset, possibly with changes.
 type Semantics struct {
-	Name     string     // "mpi-4.1", or "mpi-3.0,lock_ls=on" when switches were changed
+	Name     string     // the preset's name, or with the switches changed: mpi-3.0,lock_ls=on
 	Preset   PresetName // the preset it started from
 	Switches Set
 }

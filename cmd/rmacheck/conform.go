@@ -68,7 +68,7 @@ func newConformCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return runConform(cmd, args, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.target.name, "target", "reference", "where to run: reference, mpich or openmpi (the test's C program from cgen, built with mpicc.mpich / mpicc.openmpi)")
+	fl.StringVar(&f.target.name, "target", conform.ReferenceName, "where to run: reference, mpich or openmpi (the test's C program from cgen, built with mpicc.mpich / mpicc.openmpi)")
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics PRESET[,switch=on|off...] to compare with; repeat for several (default mpi-4.1)")
 	fl.IntVar(&f.runs, "runs", 0, "iterations per test (0, the default: 10^6 for programs without MPI calls, 10^4 with)")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the runtime's choices")
@@ -116,8 +116,9 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 		}
 	}
 	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	info := target.Info() // once: a library's version is asked of it
 	var ctx context.Context
-	if _, isMPI := target.(conform.MPI); isMPI { // MPI processes to stop on an interrupt
+	if info.Kind == conform.KindMPI { // MPI processes to stop on an interrupt
 		var stop func()
 		ctx, stop = interruptible()
 		defer stop()
@@ -132,7 +133,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, Search: search,
 				HW: hw, Context: ctx}
 			opt.Progress = func(runs, total int) { progress.show(done+float64(runs)/float64(total), t.Name) }
-			rep, err := target.Run(t, sem, opt)
+			rep, err := conform.Check(target, t, sem, opt)
 			progress.clear()
 			if exit, ok := interruptedExit(err); ok {
 				return exit
@@ -145,7 +146,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 					fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
 				}
 				if f.json { // a record for every run: reports read the failed ones from it
-					record.WriteLine(out, record.FailedConform(t, sem, target, opt.ComparedHW(), f.seed, err))
+					record.WriteLine(out, record.FailedConform(t, sem, info, opt.ComparedHW(), f.seed, err))
 				}
 				if allowed {
 					continue
@@ -231,17 +232,16 @@ func (h *hangCount) summary(w io.Writer) {
 
 // conformTarget checks the flags of the target they name and makes it.
 func (f conformFlags) conformTarget(cmd *cobra.Command) (conform.Target, error) {
-	if f.target.name == conform.ReferenceName && !f.target.install() {
-		if f.hw != "" || f.target.launchFlagsSet() {
-			return nil, usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile, --timeout, --mpiexec-args, --env and --transport are for MPI libraries (--target mpich or openmpi, --mpi PREFIX)")
-		}
+	kind, _, err := f.target.named()
+	switch {
+	case err != nil:
+		return nil, err
+	case kind == conform.KindReference && (f.hw != "" || f.target.launchFlagsSet()):
+		return nil, usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile, --timeout, --mpiexec-args, --env and --transport are for MPI libraries (--target mpich or openmpi, --mpi PREFIX)")
+	case kind == conform.KindReference:
 		return conform.Reference{Runtime: reference.Options{Batch: f.batch}}, nil
-	}
-	if f.batch != 0 {
+	case f.batch != 0:
 		return nil, usageErrorf("--batch is for the reference runtime (--target reference): a library's C program runs its own batches")
-	}
-	if _, ok := conform.KnownLibrary(f.target.name); !ok && !f.target.install() {
-		return f.target.target() // the usage error naming the targets
 	}
 	if _, err := f.comparedHW(); err != nil {
 		return nil, err
@@ -249,7 +249,7 @@ func (f conformFlags) conformTarget(cmd *cobra.Command) (conform.Target, error) 
 	if err := f.target.checkLaunch(func(err error) { printErrors(cmd.ErrOrStderr(), err) }); err != nil {
 		return nil, err
 	}
-	target, err := f.target.target()
+	target, err := f.target.target(reference.Options{})
 	if err != nil {
 		return nil, err
 	}

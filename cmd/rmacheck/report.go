@@ -203,19 +203,21 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	return nil
 }
 
-// writeMatrix writes the conformance matrix of the --conform files, one column each.
+// writeMatrix writes the conformance matrix of the --conform files, a column for
+// each target their records name.
 func writeMatrix(cmd *cobra.Command, args []string, f reportFlags) error {
 	if len(args) > 0 || f.out == "" || len(f.conform) == 0 {
 		return usageErrorf("--matrix takes no files, and needs --out and --conform")
 	}
-	var cols []evidence.MatrixColumn
+	var recs []record.Conform
 	for _, path := range f.conform {
-		recs, err := record.ReadConform(path)
+		more, err := record.ReadConform(path)
 		if err != nil {
 			return exitError{code: exitBadInput, err: err}
 		}
-		cols = append(cols, recs)
+		recs = append(recs, more...)
 	}
+	cols := evidence.MatrixColumns(recs)
 	title := cmp.Or(f.title, "Conformance matrix")
 	path := filepath.Join(f.out, "README.md")
 	if err := os.MkdirAll(f.out, 0o755); err != nil {

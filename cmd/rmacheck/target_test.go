@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/record"
 )
 
@@ -43,7 +44,7 @@ func TestConformMPIPrefix(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
 		t.Fatalf("%v: %s%s", err, stdout, stderr)
 	}
-	if code != exitFailed || rec.Target != "mpich" || rec.Library != "MPICH 9.8" || rec.Transport != "shm" || rec.NonConforming != 1 || rec.Runs != 50 {
+	if code != exitFailed || rec.Target.Family != conform.MPICH || rec.Target.Version != "MPICH 9.8" || rec.Target.Transport != "shm" || rec.NonConforming != 1 || rec.Runs != 50 {
 		t.Errorf("--mpicc/--mpiexec with a forbidden outcome: exit %d, record %+v", code, rec)
 	}
 }
