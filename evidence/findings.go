@@ -62,7 +62,7 @@ type ResultFinding struct {
 	Message  string
 	Upstream *UpstreamEntry
 	// Hangs: for a spin limit, what the model makes of the runs under weak_progress
-	// on and off (conform.ClassifyHang), each reading once, in the order met.
+	// on and off (conform.HangOf), each reading once, in the order met.
 	Hangs []conform.Hang
 }
 

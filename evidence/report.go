@@ -1,3 +1,8 @@
+// Package evidence turns explorer results and conformance records into evidence for
+// standards discussions: reports (Markdown and self-contained HTML) where every claim
+// is a litmus test, an outcome table, a witness and a citation. It searches nothing:
+// a report lists the searches it needs (Report.Jobs), explorer runs them, and the
+// report is built from their results (Report.Build).
 package evidence
 
 import (
@@ -38,10 +43,8 @@ type Report struct {
 	// apart (gen.Distinguish, run by the caller); a pair without an entry was not
 	// searched.
 	Smallest []*Smallest
-	// Progress, when set, is called by Build before each test: done of total.
-	Progress func(done, total int, name string)
-
 	findings *Findings
+	smallest []*TestReport // the sections of Smallest, each collected once (Build)
 }
 
 // Probe is `rmacheck probe --json` for one library.
@@ -78,7 +81,7 @@ type TestReport struct {
 	Conform   []record.Conform // the runs of this test that ran or were skipped
 	Errors    []record.Conform // those that failed or were refused: no histogram
 	// Hangs: for each record that stopped at its spin limit, what the model makes of
-	// it under weak_progress on and off (conform.ClassifyHang).
+	// it under weak_progress on and off (conform.HangOf).
 	Hangs map[ResultKey]conform.Hang
 	// Anchor names the section (default: from the test's name).
 	Anchor string
@@ -142,103 +145,186 @@ func (tr *TestReport) Result(sem spec.Semantics, hw spec.HW) *explorer.Result {
 	return tr.Results[ResultKey{sem.Name, hw}]
 }
 
-// Build explores every test under every semantics and hw model of the report, the
-// hw model each conformance record was compared with too, collects the witnesses,
-// computes the Findings and checks the answer.
-func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
-	for k, t := range tests {
-		if r.Progress != nil {
-			r.Progress(k, len(tests), t.Name)
+// search names one search of a test: what explorer.Job names, compared by value.
+type search struct {
+	test     *litmus.Test
+	sem      string
+	switches spec.Set
+	hw       spec.HW
+	exploit  bool
+}
+
+func searchOf(j explorer.Job) search {
+	return search{j.Test, j.Sem.Name, j.Sem.Switches, j.HW, j.Exploit}
+}
+
+// Jobs lists the searches a report of the tests needs, each once: every semantics on
+// every hw model (and, with Exploit, exploited on relaxed), every semantics on relaxed
+// for the pairs, the semantics and hw model each conformance record was compared
+// with, and, for a record that stopped at its spin limit, its semantics with
+// weak_progress off and on (conform.HangSemantics). explorer runs them; Build reads
+// their results.
+func (r *Report) Jobs(tests []*litmus.Test) ([]explorer.Job, error) {
+	var jobs []explorer.Job
+	seen := map[search]bool{}
+	add := func(j explorer.Job) {
+		if !seen[searchOf(j)] {
+			seen[searchOf(j)] = true
+			jobs = append(jobs, j)
 		}
-		tr := &TestReport{Test: t, Results: map[ResultKey]*explorer.Result{}, Exploit: map[string]*explorer.Result{}}
+	}
+	for _, t := range tests {
 		for _, hw := range r.HWs {
 			for _, sem := range r.Sems {
-				jr := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(opt)
-				if jr.Err != nil {
-					return fmt.Errorf("%s: %v", t.File, jr.Err)
-				}
-				tr.Results[ResultKey{sem.Name, hw}] = jr.Result
+				add(explorer.Job{Test: t, Sem: sem, HW: hw})
 				if r.Exploit && hw == spec.Relaxed {
-					ex := explorer.Job{Test: t, Sem: sem, HW: hw, Exploit: true}.Run(opt)
-					if ex.Err != nil {
-						return fmt.Errorf("%s: %v", t.File, ex.Err)
-					}
-					tr.Exploit[sem.Name] = ex.Result
+					add(explorer.Job{Test: t, Sem: sem, HW: hw, Exploit: true})
 				}
 			}
 		}
-		for i := range r.Sems {
-			for j := i + 1; j < len(r.Sems); j++ {
-				d, err := explorer.CompareSemantics(t, r.Sems[i], r.Sems[j], spec.Relaxed, opt)
-				if err != nil {
-					return err
-				}
-				if d.Differs() {
-					tr.Distinctions = append(tr.Distinctions, d)
-				}
+		if len(r.Sems) > 1 {
+			for _, sem := range r.Sems {
+				add(explorer.Job{Test: t, Sem: sem, HW: spec.Relaxed})
 			}
 		}
-		tr.collectWitnesses()
-		tr.conditionWitness(r.Sems, r.HWs[0])
 		for _, c := range r.Conform {
-			switch {
-			case c.Test != t.Name:
-			case c.Status == conform.StatusFailed || c.Status == conform.StatusRefused:
-				tr.Errors = append(tr.Errors, c)
-			default:
-				tr.Conform = append(tr.Conform, c)
-			}
-		}
-		// the model the conformance runs were compared with (the machine's hw)
-		for _, c := range tr.Conform {
-			key := ResultKey{c.Preset, c.HW}
-			if tr.Results[key] != nil {
+			if c.Test != t.Name || c.Status == conform.StatusFailed || c.Status == conform.StatusRefused {
 				continue
 			}
 			sem, err := spec.ParseSemantics(c.Preset)
 			if err != nil {
-				return fmt.Errorf("conformance record of %s: %v", t.Name, err)
+				return nil, fmt.Errorf("conformance record of %s: %v", t.Name, err)
 			}
-			jr := explorer.Job{Test: t, Sem: sem, HW: c.HW}.Run(opt)
-			if jr.Err != nil {
-				return fmt.Errorf("%s: %v", t.File, jr.Err)
-			}
-			tr.Results[key] = jr.Result
-		}
-		for _, c := range tr.Conform {
-			if err := checkAllowed(c, tr.Results[ResultKey{c.Preset, c.HW}]); err != nil {
-				return err
+			add(explorer.Job{Test: t, Sem: sem, HW: c.HW})
+			if c.SpinLimit != "" {
+				for _, s := range conform.HangSemantics(sem) {
+					add(explorer.Job{Test: t, Sem: s, HW: c.HW})
+				}
 			}
 		}
-		if err := tr.classifyHangs(opt); err != nil {
+	}
+	return jobs, nil
+}
+
+// Build makes the report from the results of its Jobs (in any order): for each test
+// the results, the differences of each pair of semantics and their witnesses, its
+// conformance records checked against the model and its hangs read; then the
+// Findings, and the answer checked.
+func (r *Report) Build(tests []*litmus.Test, results []explorer.JobResult) error {
+	found := map[search]*explorer.Result{}
+	for i := range results {
+		jr := &results[i]
+		if jr.Err != nil {
+			return fmt.Errorf("%s: %v", jr.Test.File, jr.Err)
+		}
+		found[searchOf(jr.Job)] = jr.Result
+	}
+	result := func(j explorer.Job) (*explorer.Result, error) {
+		if res := found[searchOf(j)]; res != nil {
+			return res, nil
+		}
+		return nil, fmt.Errorf("%s: no result of the search under %s (hw %s) the report needs (Report.Jobs)", j.Test.File, j.Sem.Name, j.HW)
+	}
+	for _, t := range tests {
+		tr, err := r.testReport(t, result)
+		if err != nil {
 			return err
 		}
 		r.Tests = append(r.Tests, tr)
+	}
+	for _, s := range r.Smallest {
+		if s.Diff != nil {
+			tr := &TestReport{Test: s.Diff.Test, Distinctions: []*explorer.Diff{s.Diff}, Anchor: smallestAnchor(s)}
+			tr.collectWitnesses()
+			r.smallest = append(r.smallest, tr)
+		}
 	}
 	r.findings = r.computeFindings()
 	return r.checkQuestion()
 }
 
-// classifyHangs reads each spin-limited conformance run under both readings of
-// MPI-4.1's Progress section: with weak_progress on and off.
-func (tr *TestReport) classifyHangs(opt explorer.Options) error {
-	for _, c := range tr.Conform {
-		if c.SpinLimit == "" {
-			continue
+// testReport is one test's section, from the results of its searches.
+func (r *Report) testReport(t *litmus.Test, result func(explorer.Job) (*explorer.Result, error)) (*TestReport, error) {
+	tr := &TestReport{Test: t, Results: map[ResultKey]*explorer.Result{}, Exploit: map[string]*explorer.Result{}}
+	var err error
+	for _, hw := range r.HWs {
+		for _, sem := range r.Sems {
+			if tr.Results[ResultKey{sem.Name, hw}], err = result(explorer.Job{Test: t, Sem: sem, HW: hw}); err != nil {
+				return nil, err
+			}
+			if r.Exploit && hw == spec.Relaxed {
+				if tr.Exploit[sem.Name], err = result(explorer.Job{Test: t, Sem: sem, HW: hw, Exploit: true}); err != nil {
+					return nil, err
+				}
+			}
 		}
+	}
+	for i := range r.Sems {
+		for j := i + 1; j < len(r.Sems); j++ {
+			a, b := r.Sems[i], r.Sems[j]
+			ra, err := result(explorer.Job{Test: t, Sem: a, HW: spec.Relaxed})
+			if err != nil {
+				return nil, err
+			}
+			rb, err := result(explorer.Job{Test: t, Sem: b, HW: spec.Relaxed})
+			if err != nil {
+				return nil, err
+			}
+			if d := explorer.NewDiff(t, spec.Relaxed, a, b, ra, rb); d.Differs() {
+				tr.Distinctions = append(tr.Distinctions, d)
+			}
+		}
+	}
+	tr.collectWitnesses()
+	tr.conditionWitness(r.Sems, r.HWs[0])
+	for _, c := range r.Conform {
+		switch {
+		case c.Test != t.Name:
+		case c.Status == conform.StatusFailed || c.Status == conform.StatusRefused:
+			tr.Errors = append(tr.Errors, c)
+		default:
+			tr.Conform = append(tr.Conform, c)
+		}
+	}
+	// the model the conformance runs were compared with (the machine's hw), and
+	// what it makes of a run that stopped at its spin limit
+	for _, c := range tr.Conform {
 		sem, err := spec.ParseSemantics(c.Preset)
 		if err != nil {
-			return fmt.Errorf("conformance record of %s: %v", tr.Test.Name, err)
+			return nil, fmt.Errorf("conformance record of %s: %v", t.Name, err)
 		}
-		h, err := conform.ClassifyHang(tr.Test, sem, c.HW, opt)
-		if err != nil {
-			return fmt.Errorf("%s: %v", tr.Test.File, err)
+		key := ResultKey{c.Preset, c.HW}
+		if tr.Results[key] == nil {
+			if tr.Results[key], err = result(explorer.Job{Test: t, Sem: sem, HW: c.HW}); err != nil {
+				return nil, err
+			}
 		}
-		if tr.Hangs == nil {
-			tr.Hangs = map[ResultKey]conform.Hang{}
+		if err := checkAllowed(c, tr.Results[key]); err != nil {
+			return nil, err
 		}
-		tr.Hangs[ResultKey{c.Preset, c.HW}] = h
+		if c.SpinLimit != "" {
+			if err := tr.readHang(c, sem, result); err != nil {
+				return nil, err
+			}
+		}
 	}
+	return tr, nil
+}
+
+// readHang reads a spin-limited conformance run under both readings of MPI-4.1's
+// Progress section: with weak_progress on and off.
+func (tr *TestReport) readHang(c record.Conform, sem spec.Semantics, result func(explorer.Job) (*explorer.Result, error)) error {
+	var res [2]*explorer.Result
+	for i, s := range conform.HangSemantics(sem) {
+		var err error
+		if res[i], err = result(explorer.Job{Test: tr.Test, Sem: s, HW: c.HW}); err != nil {
+			return err
+		}
+	}
+	if tr.Hangs == nil {
+		tr.Hangs = map[ResultKey]conform.Hang{}
+	}
+	tr.Hangs[ResultKey{c.Preset, c.HW}] = conform.HangOf(res[0], res[1])
 	return nil
 }
 

@@ -92,13 +92,22 @@ func smallReport(t *testing.T) *Report {
 		t.Fatal(err)
 	}
 	r.Smallest = []*Smallest{{X: a, Y: b, HW: spec.Relaxed, MaxProcs: 2, MaxInstrs: 4, Candidates: 1, Found: 1, Diff: d, Source: litmus.Format(tests[1]), From: "SB", Instrs: 4}}
-	if err := r.Build(tests, explorer.Options{}); err != nil {
+	if err := build(r, tests); err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
 // TestMarkdownGolden: the Markdown of a small report.
+// build runs the searches a report needs, as the report command does, and builds it.
+func build(r *Report, tests []*litmus.Test) error {
+	jobs, err := r.Jobs(tests)
+	if err != nil {
+		return err
+	}
+	return r.Build(tests, explorer.RunAll(jobs, 1, explorer.Options{}))
+}
+
 func TestMarkdownGolden(t *testing.T) {
 	got := string(smallReport(t).Markdown())
 	path := filepath.Join("testdata", "small.md.golden")
@@ -326,7 +335,7 @@ func TestDiagram(t *testing.T) {
 func TestWitnessesDrawnOnce(t *testing.T) {
 	mp := parseTests(t, "testdata/mp-fence.lit")
 	r := &Report{Title: "x", Sems: []spec.Semantics{preset(t, "mpi-3.0"), preset(t, "A"), preset(t, "B")}, HWs: []spec.HW{spec.Relaxed}}
-	if err := r.Build(mp, explorer.Options{}); err != nil {
+	if err := build(r, mp); err != nil {
 		t.Fatal(err)
 	}
 	tr := r.Tests[0]
@@ -363,7 +372,7 @@ func TestAnswerChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &Report{Title: "x", Sems: []spec.Semantics{preset(t, "A")}, HWs: []spec.HW{spec.Relaxed}, Question: q}
-	err = r.Build(parseTests(t, "testdata/sb.lit"), explorer.Options{})
+	err = build(r, parseTests(t, "testdata/sb.lit"))
 	if err == nil || !strings.Contains(err.Error(), "does not hold") || !strings.Contains(err.Error(), "q.txt:3") {
 		t.Errorf("got %v, want the failed check with its line", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/evidence"
+	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
@@ -183,12 +184,8 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 			return exitError{code: exitFailed, err: err}
 		}
 	}
-	progress := newProgress(cmd.ErrOrStderr(), "tests", len(tests), false)
-	r.Progress = progress.showOf
-	err = r.Build(tests, withABI(opt, abi))
-	progress.clear()
-	if err != nil {
-		return exitError{code: exitFailed, err: err}
+	if err := buildReport(cmd, r, tests, withABI(opt, abi)); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return ioError(err)
@@ -227,5 +224,25 @@ func writeMatrix(cmd *cobra.Command, args []string, f reportFlags) error {
 		return ioError(err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
+	return nil
+}
+
+// buildReport runs the searches the report needs (explorer, over the CPUs this
+// process may use) and builds the report from their results.
+func buildReport(cmd *cobra.Command, r *evidence.Report, tests []*litmus.Test, opt explorer.Options) error {
+	jobs, err := r.Jobs(tests)
+	if err != nil {
+		return exitError{code: exitFailed, err: err}
+	}
+	results := make([]explorer.JobResult, len(jobs))
+	progress := newProgress(cmd.ErrOrStderr(), "searches", len(jobs), false)
+	explorer.Stream(jobs, 0, opt, func(i int, jr *explorer.JobResult) {
+		results[i] = *jr
+		progress.showOf(i+1, len(jobs), jr.Test.Name)
+	})
+	progress.clear()
+	if err := r.Build(tests, results); err != nil {
+		return exitError{code: exitFailed, err: err}
+	}
 	return nil
 }

@@ -1,13 +1,8 @@
-// Package evidence turns explorer results into evidence for standards discussions:
-// the tests on which two semantics differ, the switch that makes each difference,
-// and reports (Markdown and self-contained HTML) where every claim is a litmus test,
-// an outcome table, a witness and a citation.
-package evidence
+package explorer
 
 import (
 	"sort"
 
-	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -20,12 +15,12 @@ type SwitchEffect struct {
 	Changes bool
 	// Explains: A with only this switch set as in B answers exactly as B does.
 	Explains bool
-	Diff     *explorer.Diff // A against A-with-the-switch
+	Diff     *Diff // A against A-with-the-switch
 }
 
 // Attribute toggles, one at a time, each switch on which A and B disagree, and
 // reports which of them change A's answer and which alone turn it into B's.
-func Attribute(t *litmus.Test, a, b spec.Semantics, hw spec.HW, opt explorer.Options) ([]SwitchEffect, error) {
+func Attribute(t *litmus.Test, a, b spec.Semantics, hw spec.HW, opt Options) ([]SwitchEffect, error) {
 	var effects []SwitchEffect
 	for sw := spec.Switch(0); sw < spec.NumSwitches; sw++ {
 		if a.Has(sw) == b.Has(sw) {
@@ -34,12 +29,12 @@ func Attribute(t *litmus.Test, a, b spec.Semantics, hw spec.HW, opt explorer.Opt
 		toggled := a
 		toggled.Switches = a.Switches.With(sw, b.Has(sw))
 		toggled.Name = a.Name + "," + sw.Setting(b.Has(sw))
-		d, err := explorer.CompareSemantics(t, a, toggled, hw, opt)
+		d, err := CompareSemantics(t, a, toggled, hw, opt)
 		if err != nil {
 			return nil, err
 		}
 		e := SwitchEffect{Switch: sw, ToB: b.Has(sw), Changes: d.Differs(), Diff: d}
-		if toB, err := explorer.CompareSemantics(t, toggled, b, hw, opt); err == nil {
+		if toB, err := CompareSemantics(t, toggled, b, hw, opt); err == nil {
 			e.Explains = !toB.Differs()
 		}
 		effects = append(effects, e)
