@@ -44,6 +44,7 @@ type Report struct {
 	// searched.
 	Smallest []*Smallest
 	findings *Findings
+	page     *Page
 	smallest []*TestReport // the sections of Smallest, each collected once (Build)
 }
 

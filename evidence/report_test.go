@@ -140,7 +140,7 @@ func TestReportOpensWithFindings(t *testing.T) {
 	}
 	page := string(r.HTML())
 	last = -1
-	for _, s := range []string{"<strong>Question.</strong>", `id="findings"`, `id="summary"`, `id="smallest"`, `id="tests"`} {
+	for _, s := range []string{"<strong>Question.</strong>", `id="findings"`, `id="summary"`, `id="smallest-distinguishing-tests"`, `id="tests"`} {
 		i := strings.Index(page, s)
 		if i < 0 || i < last {
 			t.Errorf("HTML: %q missing or out of order", s)
