@@ -63,10 +63,7 @@ type Box struct {
 
 // Execution is a witness execution: its steps as numbered lines in the Markdown, as
 // a diagram in the HTML.
-type Execution struct {
-	Witness *Witness
-	Anchor  string // the witness's anchor, which scopes the diagram's ids
-}
+type Execution struct{ Witness *Witness }
 
 // DiagramKey is the key of the HTML page's execution diagrams, once a page, before
 // the first of them (Markdown has no diagrams, so nothing).
@@ -230,8 +227,9 @@ func htmlBlock(b *strings.Builder, bl Block) {
 		b.WriteString("</div>\n")
 	case Execution:
 		w := bl.Witness
-		b.WriteString(`<div class="diagram-box">` + scopeIDs(Diagram(&w.Trace, w.Mark), bl.Anchor) + "</div>\n")
+		b.WriteString(`<div class="diagram-box">` + Diagram(&w.Trace, w.Mark) + "</div>\n")
 	case DiagramKey:
+		b.WriteString(`<div class="diagram-box">` + DiagramKeySVG() + "</div>\n")
 	}
 }
 
@@ -251,23 +249,16 @@ func slug(text string) string {
 }
 
 // css sets every font size in px, none below 12 px (TestLegibleFontSizes).
-const css = `body{font-family:system-ui,sans-serif;font-size:16px;line-height:1.45;max-width:1340px;margin:24px auto;padding:0 16px;color:#1d1d1d}
+var css = `body{font-family:system-ui,sans-serif;font-size:16px;line-height:1.45;max-width:1340px;margin:24px auto;padding:0 16px;color:#1d1d1d}
 h1{font-size:28px}h2{font-size:22px;border-bottom:1px solid #ccc;margin-top:36px}h3{font-size:18px;margin-top:28px}
 table{border-collapse:collapse;margin:10px 0;display:block;overflow-x:auto;max-width:100%}td,th{border:1px solid #bbb;padding:4px 8px;vertical-align:top;font-size:14px;text-align:left}
 th{background:#eee}code,pre{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:13px}pre{background:#f5f5f5;padding:8px;overflow-x:auto}
-.sat{font-weight:bold}.err{color:#a00}.race{color:#8a5a00}.diff{background:#fff4d6}.bad{color:#b00020;font-weight:bold}
+.err{color:#a00}.race{color:#8a5a00}.bad{color:#b00020;font-weight:bold}
 .answer{background:#eef6ee;border-left:4px solid #1a7f37;padding:8px 14px}.checks{font-size:14px;color:#444}
 .findings li{margin:4px 0}.note{font-size:14px;color:#444}
-.diagram-box{overflow-x:auto;margin:8px 0 18px}svg.diagram{background:#fcfcfc;border:1px solid #ddd}
-.witness-title{font-size:15px;margin:14px 0 2px}
-table.summary td,table.summary th{font-size:13px;padding:3px 6px}`
-
-// scopeIDs prefixes the ids a diagram defines (its arrow markers) and its references
-// to them with the witness's anchor: every diagram defines the same markers, and ids
-// must be unique in a page.
-func scopeIDs(svg, prefix string) string {
-	return strings.NewReplacer(`id="arrow-`, `id="`+prefix+`-arrow-`, `url(#arrow-`, `url(#`+prefix+`-arrow-`).Replace(svg)
-}
+.diagram-box{overflow-x:auto;margin:8px 0 18px}.witness-title{font-size:15px;margin:14px 0 2px}
+table.summary td,table.summary th{font-size:13px;padding:3px 6px}
+` + diagramCSS
 
 func anchor(name string) string {
 	var b strings.Builder

@@ -232,7 +232,7 @@ func pairsBlocks(tr *TestReport) []Block {
 	for _, wt := range tr.Witnesses {
 		id := witnessAnchor(tr, wt)
 		bs = append(bs, Paragraph{Text: P(Strong{Plain(wt.Label())}, " ("+wt.What+", under "+strings.Join(wt.Sems, ", ")+"):"), ID: id, Class: "witness-title"},
-			Execution{Witness: wt, Anchor: id})
+			Execution{Witness: wt})
 	}
 	return bs
 }

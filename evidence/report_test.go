@@ -221,8 +221,8 @@ func TestHTMLSelfContained(t *testing.T) {
 	}
 }
 
-// checkUniqueIDs: an id defined twice in a page (each diagram's arrow-rf marker)
-// makes every reference to it find the first.
+// checkUniqueIDs: an id defined twice in a page makes every reference to it find
+// the first; the diagrams' markers are defined once, by the page's one key.
 func checkUniqueIDs(t *testing.T, name, page string) {
 	t.Helper()
 	seen := map[string]bool{}
@@ -232,8 +232,8 @@ func checkUniqueIDs(t *testing.T, name, page string) {
 		}
 		seen[m[1]] = true
 	}
-	if strings.Count(page, "<svg") > 1 && !strings.Contains(page, `-arrow-rf"`) {
-		t.Errorf("%s: the diagrams' markers are not scoped", name)
+	if strings.Contains(page, `<svg class="diagram"`) && (strings.Count(page, `<svg class="key"`) != 1 || !seen["arrow-rf"]) {
+		t.Errorf("%s: the diagrams' markers are not defined once, by the page's key", name)
 	}
 }
 
@@ -279,7 +279,7 @@ func TestLegibleFontSizes(t *testing.T) {
 			t.Errorf("font size %.1f px is below 12 px", s)
 		}
 	}
-	if !strings.Contains(page, `font-size="13"`) {
+	if !strings.Contains(page, `svg.diagram,svg.key{`) || !strings.Contains(page, `monospace;font-size:13px}`) {
 		t.Error("the diagrams' step labels are not 13 px")
 	}
 }
@@ -306,9 +306,14 @@ func TestDiagram(t *testing.T) {
 	}
 	raceTrace := race.Witness.Replay()
 	svg := Diagram(&raceTrace, race.Rule)
-	for _, want := range []string{`class="edge rf"`, `class="node early"`, "early: runs before row", "◀ RACE", `class="legend"`, "reads-from: write → read"} {
+	for _, want := range []string{`class="edge rf"`, `class="node early"`, "early: runs before row", "◀ RACE"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the race witness lacks %q:\n%s", want, svg)
+		}
+	}
+	for _, want := range []string{`class="legend"`, "reads-from: write → read", `<marker id="arrow-rf"`} {
+		if key := DiagramKeySVG(); !strings.Contains(key, want) {
+			t.Errorf("the diagrams' key lacks %q:\n%s", want, key)
 		}
 	}
 	if n := strings.Count(svg, "◀ RACE"); n != 2 {
@@ -357,7 +362,7 @@ func TestWitnessesDrawnOnce(t *testing.T) {
 		t.Error("no difference is shared by two pairs: mpi-3.0 allows 1:r0=0 against both A and B")
 	}
 	page := string(r.HTML())
-	if got, want := strings.Count(page, "<svg"), len(tr.Witnesses); got != want {
+	if got, want := strings.Count(page, `<svg class="diagram"`), len(tr.Witnesses); got != want {
 		t.Errorf("%d diagrams on the page, want one per distinct witness (%d)", got, want)
 	}
 }
