@@ -333,9 +333,8 @@ func (tr *TestReport) readHang(c record.Conform, sem spec.Semantics, result func
 // each distinct witness execution once.
 func (tr *TestReport) collectWitnesses() {
 	byKey := map[string]*Witness{}
-	add := func(sem string, witness model.Witness, mark spec.RuleID, what string) *Witness {
-		trace := witness.Replay()
-		lines := output.TraceText(&trace)
+	add := func(sem string, trace *model.Trace, mark spec.RuleID, what string) *Witness {
+		lines := output.TraceText(trace)
 		key := what + "\x00" + strings.Join(lines, "\n")
 		if w := byKey[key]; w != nil {
 			if !slices.Contains(w.Sems, sem) {
@@ -343,7 +342,7 @@ func (tr *TestReport) collectWitnesses() {
 			}
 			return w
 		}
-		w := &Witness{ID: len(tr.Witnesses) + 1, Sems: []string{sem}, What: what, Trace: trace, Mark: mark, Lines: lines}
+		w := &Witness{ID: len(tr.Witnesses) + 1, Sems: []string{sem}, What: what, Trace: *trace, Mark: mark, Lines: lines}
 		byKey[key] = w
 		tr.Witnesses = append(tr.Witnesses, w)
 		return w
@@ -359,7 +358,7 @@ func (tr *TestReport) collectWitnesses() {
 				if o.Sat {
 					text += " (it satisfies the condition)"
 				}
-				w := add(s.Name, o.Witness, spec.NoRule, "outcome "+out)
+				w := add(s.Name, o.Trace(), spec.NoRule, "outcome "+out)
 				w.Sat = w.Sat || o.Sat
 				pd.Items = append(pd.Items, DiffItem{Text: text, Witness: w})
 			}
@@ -368,7 +367,7 @@ func (tr *TestReport) collectWitnesses() {
 				text := "only " + s.Name + " raises " + fl.Rule.String() + ": " + siteText(&fl.Diagnostic) + fl.Message
 				var w *Witness
 				if len(fl.Witness.Steps) > 0 {
-					w = add(s.Name, fl.Witness, fl.Rule, fl.Rule.String()+": "+siteText(&fl.Diagnostic)+fl.Message)
+					w = add(s.Name, fl.Trace(), fl.Rule, fl.Rule.String()+": "+siteText(&fl.Diagnostic)+fl.Message)
 				}
 				pd.Items = append(pd.Items, DiffItem{Text: text, Witness: w})
 			}
@@ -390,7 +389,8 @@ func (tr *TestReport) conditionWitness(sems []spec.Semantics, hw spec.HW) {
 		if res == nil {
 			continue
 		}
-		for _, o := range res.Outcomes {
+		for i := range res.Outcomes {
+			o := &res.Outcomes[i]
 			if !o.Sat || len(o.Witness.Steps) == 0 {
 				continue
 			}
@@ -401,9 +401,9 @@ func (tr *TestReport) conditionWitness(sems []spec.Semantics, hw spec.HW) {
 					also = append(also, s2.Name)
 				}
 			}
-			trace := o.Witness.Replay()
+			trace := o.Trace()
 			w := &Witness{ID: len(tr.Witnesses) + 1, Sems: append([]string{s.Name}, also...), What: "outcome " + p.OutcomeString(o.Values) + " (it satisfies the condition), hw " + hw.String(),
-				Trace: trace, Lines: output.TraceText(&trace), Sat: true}
+				Trace: *trace, Lines: output.TraceText(trace), Sat: true}
 			tr.Witnesses = append(tr.Witnesses, w)
 			tr.Condition = w
 			return

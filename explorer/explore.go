@@ -78,8 +78,9 @@ type Outcome struct {
 	Flags []spec.RuleID
 	// Sat: the outcome satisfies the condition (before the quantifier).
 	Sat bool
-	// Witness is an execution that ends in this outcome.
+	// Witness is an execution that ends in this outcome (Trace: its replay).
 	Witness model.Witness
+	Replay  *Replay
 }
 
 // Flag is a rule broken by some execution: its diagnostic, with the shortest
@@ -89,7 +90,8 @@ type Flag struct {
 	// Pair: found by the conflict and race checks (two accesses concurrent in some
 	// reachable state), not raised by a step; not marked on outcomes. The witness of
 	// a tso or sc job's pair flag runs on the relaxed program it was found on.
-	Pair bool
+	Pair   bool
+	Replay *Replay // the witness's replay (Trace)
 }
 
 // Result is what a search found.
@@ -536,7 +538,7 @@ func (e *search) result() *Result {
 	counted := map[model.OutcomeKey]bool{} // Positive and Negative count distinct values
 	for _, o := range e.outs {
 		w := e.trace(o.witness)
-		out := Outcome{Values: o.values, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(o.values), Witness: model.Witness{Program: e.p, Steps: w, Arrange: &model.Arrangement{By: e.p, Early: len(w)}}}
+		out := Outcome{Values: o.values, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(o.values), Witness: model.Witness{Program: e.p, Steps: w, Arrange: &model.Arrangement{By: e.p, Early: len(w)}}, Replay: &Replay{}}
 		if k := model.KeyOf(o.values); !counted[k] {
 			counted[k] = true
 			if out.Sat {
@@ -565,7 +567,7 @@ func (e *search) result() *Result {
 			w.Marks = append(w.Marks, len(prefix)+m)
 		}
 		d.Witness = w
-		r.Flags = append(r.Flags, Flag{Diagnostic: d, Pair: site.pair})
+		r.Flags = append(r.Flags, Flag{Diagnostic: d, Pair: site.pair, Replay: &Replay{}})
 	}
 	sortFlags(r.Flags)
 	return r

@@ -124,12 +124,12 @@ func (r *Result) of(p *model.Program) *Result {
 	c.Program = p
 	c.Outcomes = slices.Clone(r.Outcomes)
 	for i := range c.Outcomes {
-		c.Outcomes[i].Witness.Program = p
+		c.Outcomes[i].Witness.Program, c.Outcomes[i].Replay = p, &Replay{}
 	}
 	c.Flags = slices.Clone(r.Flags)
 	for i := range c.Flags {
 		if w := &c.Flags[i].Witness; w.Program == r.Program {
-			w.Program = p
+			w.Program, c.Flags[i].Replay = p, &Replay{}
 		}
 	}
 	return &c
@@ -154,7 +154,7 @@ func withRelaxedPairs(own *Result, pairs *pairSearch) *Result {
 	}
 	for _, f := range pairs.r.Flags {
 		if f.Pair {
-			f.Witness.Program = pairs.replay
+			f.Witness.Program, f.Replay = pairs.replay, &Replay{}
 			r.Flags = append(r.Flags, f)
 		}
 	}
