@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/output"
 )
 
 // scalingHelp is the part of gen's help about --scaling, --plain and --herd.
@@ -95,7 +96,7 @@ func herdTwins(f genFlags, fam []gen.FamilyTest) ([][]byte, error) {
 	}
 	twins := make([][]byte, len(fam))
 	for i, ft := range fam {
-		tw, err := gen.HerdX86(ft.Test)
+		tw, err := output.HerdX86(ft.Test)
 		if err != nil {
 			return nil, fmt.Errorf("--herd: %v", err)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/output"
 )
 
 // TestGenScaling: gen --scaling writes SHAPE-nNN.lit for each shape and n, in
@@ -35,7 +36,7 @@ func TestGenScaling(t *testing.T) {
 		t.Fatalf("SB-n05.lit not canonical, or not 5 processes: %v\n%s", err, src)
 	}
 	twin, _ := os.ReadFile(filepath.Join(dir, "SB-n05.litmus"))
-	tw, err := gen.HerdX86(lt)
+	tw, err := output.HerdX86(lt)
 	if err != nil || !bytes.Equal(twin, tw.Source) || !bytes.HasPrefix(twin, []byte("X86 SB-n05\n")) {
 		t.Errorf("SB-n05.litmus is not the twin of SB-n05.lit: %v\n%s", err, twin)
 	}

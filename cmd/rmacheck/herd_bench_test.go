@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/output"
 )
 
 // The benchmarks beside herd7 (issue 22: thread scaling, and four presets against
@@ -173,11 +174,11 @@ func rmacheckRun(b *testing.B, sems []string, files ...string) (c childCost, sta
 
 // writeTwins writes each test and its x86 twin into dir, and returns the paths of
 // the .lit files and of the .litmus files, and each twin's register renaming by
-// test name (gen.HerdTwin.Regs).
+// test name (output.HerdTwin.Regs).
 func writeTwins(b testing.TB, dir string, fam []gen.FamilyTest) (lits, twins []string, regs map[string][]map[string]string) {
 	regs = map[string][]map[string]string{}
 	for _, ft := range fam {
-		tw, err := gen.HerdX86(ft.Test)
+		tw, err := output.HerdX86(ft.Test)
 		if err != nil {
 			b.Fatal(err)
 		}

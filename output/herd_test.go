@@ -1,4 +1,4 @@
-package gen
+package output
 
 import (
 	"fmt"
@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/litmus"
 )
 
 // TestHerdX86Golden: the x86 twin of the 3-process SB ring, as herd7 reads it.
 func TestHerdX86Golden(t *testing.T) {
-	ft, err := Scaling("SB", 3)
+	ft, err := gen.Scaling("SB", 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func fromTwin(t *testing.T, orig []byte, tw HerdTwin) []byte {
 	})
 	var b strings.Builder
 	b.WriteString(head)
-	writeTable(&b, code)
+	writeColumns(&b, code) // the same table syntax as a .lit file's
 	fmt.Fprintf(&b, "%s (%s)\n", m[1], cond)
 	return []byte(b.String())
 }
@@ -118,11 +119,11 @@ func fromTwin(t *testing.T, orig []byte, tw HerdTwin) []byte {
 // accesses, values and registers in the same order, and the same condition; the twin
 // declares every cell of the test with its initial value 0.
 func TestHerdX86RoundTrip(t *testing.T) {
-	scaling, err := ScalingFamily(nil, 2, 7)
+	scaling, err := gen.ScalingFamily(nil, 2, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := PlainFamily(300, 1)
+	plain, err := gen.PlainFamily(300, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
