@@ -357,7 +357,8 @@ var Rules = []Rule{
 			"only means its last iteration ran too early: that execution is dropped, another one runs " +
 			"the iteration later.) docs/semantics.md defines it (Spin loops); GenMC's liveness check of await " +
 			"loops reads the same way. Under weak_progress=on a loop can also spin forever because the " +
-			"operation it waits for needs the spinning process's own progress.",
+			"operation it waits for needs the spinning process's own progress: that hang comes from the " +
+			"implementation, which MPI-4.1 allows (docs/semantics.md, Progress), not from the program.",
 		Class: ClassErroneous,
 	},
 	{

@@ -85,7 +85,7 @@ func ruleMarkdown(b *strings.Builder, r Rule) {
 }
 
 // NoPage is what the reference says of a rule that no page of the report states.
-const NoPage = "No page of the MPI-4.1 report states this rule: it is rmacheck's, for executions the standard gives no meaning."
+const NoPage = "No page of the MPI-4.1 report states this rule: it is rmacheck's."
 
 // generatedSections are the sections of docs/semantics.md made from this package.
 var generatedSections = map[string]func() string{
