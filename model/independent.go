@@ -340,7 +340,7 @@ func (c *compiler) independenceAllowed() bool {
 				return false
 			case in.Kind == KTest || in.Kind == KTestReq: // what a test returns depends on when the performs and completes are
 				return false
-			case len(in.OriginBuf) > 0:
+			case len(in.OriginBuf) > 0 || len(in.OriginBufGuard) > 0:
 				return false
 			}
 		}

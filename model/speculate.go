@@ -124,10 +124,12 @@ func (p *Program) commit(s State, proc, j int, in *Instr, rec *Record) {
 	off := p.specOff(proc, in)
 	status, v := s[off], s.i64(off+1)
 	// the guard is read now, whether it holds or not: a guard on a get's result
-	// register uses its origin buffer (E-ORIGIN-BUF), as the unspeculated step does
-	p.originBufferUse(s, proc, in, rec)
+	// register uses its origin buffer (E-ORIGIN-BUF), as the unspeculated step does;
+	// the load's own use of a buffer is cancelled with it by a false guard (§2)
+	p.originBufferUse(s, proc, in, in.OriginBufGuard, rec)
 	holds := in.GuardReg < 0 || p.guardHolds(s, proc, in)
 	if holds {
+		p.originBufferUse(s, proc, in, in.OriginBuf, rec)
 		switch {
 		case status > specOK:
 			rule := specRules[status-specOK-1]

@@ -197,7 +197,7 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 	if rec.full() {
 		rec.Text = fmt.Sprintf("P%d row %d: %s", proc, in.Row, in.Text)
 	}
-	p.originBufferUse(s, proc, in, rec)
+	p.originBufferUse(s, proc, in, in.OriginBufGuard, rec) // the guard is read either way
 	if in.GuardReg >= 0 && !p.guardHolds(s, proc, in) {
 		p.setDone(s, proc, j)
 		if rec.full() {
@@ -205,6 +205,7 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 		}
 		return true
 	}
+	p.originBufferUse(s, proc, in, in.OriginBuf, rec)
 	if in.Computed != nil && in.Slot < 0 {
 		// lock, unlock, flush, flush_local, shared_query of a register or null
 		// (target.go); an RMA call resolves its own at issue.
@@ -234,9 +235,10 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 }
 
 // originBufferUse raises E-ORIGIN-BUF when the instruction touches the origin buffer
-// of an earlier RMA call that has been issued and not completed locally (§3).
-func (p *Program) originBufferUse(s State, proc int, in *Instr, rec *Record) {
-	for _, i := range in.OriginBuf {
+// of an earlier RMA call (one of rmas) that has been issued and not completed
+// locally (§3).
+func (p *Program) originBufferUse(s State, proc int, in *Instr, rmas []int8, rec *Record) {
+	for _, i := range rmas {
 		if s[p.Layout.Slot[p.Procs[proc].Code[i].Slot]] != SlotIdle {
 			rma := &p.Procs[proc].Code[i]
 			p.raise(s, rec, spec.EOriginBuf, proc, in, func() string {
