@@ -15,6 +15,9 @@ import (
 // a start epoch holding the target, a lock of the target or lock_all, or a fence epoch.
 func (p *Program) epochFor(s State, proc int, in *Instr) (kind, index int) {
 	wl := &p.Layout.Win[in.Win]
+	if in.Op.IsRequest() {
+		return p.requestEpoch(s, proc, in)
+	}
 	if in.Target < 0 {
 		return p.nullEpoch(s, proc, in) // MPI_PROC_NULL (target.go)
 	}
@@ -28,6 +31,21 @@ func (p *Program) epochFor(s State, proc int, in *Instr) (kind, index int) {
 	}
 	if k := int(s[wl.FenceDone+proc]); k > 0 && s[wl.FenceOpen+proc]&1 != 0 && in.FenceAfter {
 		return EpochFence, k
+	}
+	return 0, 0
+}
+
+// requestEpoch finds the access epoch a request-based operation (rput, rget, racc,
+// rgacc) is issued in: a passive-target one only, a lock of its target (of any
+// target, or of null, for MPI_PROC_NULL) or lock_all. MPI-4.1 §12.3.5: request-based
+// RMA operations are "only valid within a passive target epoch"; in a fence or
+// PSCW epoch the call is E-EPOCH (SEMANTICS.md §3).
+func (p *Program) requestEpoch(s State, proc int, in *Instr) (kind, index int) {
+	wl := &p.Layout.Win[in.Win]
+	held := s.u32(wl.LockHeld + 4*proc)
+	switch {
+	case s[wl.LockAll+proc] != 0, in.Target < 0 && held != 0, in.Target >= 0 && held&(1<<uint(in.Target)) != 0:
+		return EpochPassive, 0
 	}
 	return 0, 0
 }
@@ -65,7 +83,7 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 		in = r
 	}
 	kind, index := p.epochFor(s, proc, in)
-	if kind == 0 && s[wl.FenceDone+proc] > 0 && s[wl.FenceOpen+proc]&1 == 0 && in.FenceAfter {
+	if kind == 0 && !in.Op.IsRequest() && s[wl.FenceDone+proc] > 0 && s[wl.FenceOpen+proc]&1 == 0 && in.FenceAfter {
 		p.assertFalse(s, rec, proc, in, func() string { return "an RMA call after a fence that asserted nosucceed" })
 	}
 	if kind == 0 {
@@ -74,6 +92,9 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 			what = "remote store (an RMA operation under ls_is_rma)"
 		}
 		p.raise(s, rec, spec.EEpoch, proc, in, func() string {
+			if in.Op.IsRequest() {
+				return fmt.Sprintf("%s: a request-based operation outside a passive-target epoch on window %s (MPI-4.1 §12.3.5: \"only valid within a passive target epoch\"; a fence or PSCW epoch does not do)", in.Text, w.Name)
+			}
 			if in.Target < 0 {
 				return fmt.Sprintf("%s: %s to MPI_PROC_NULL outside any access epoch on window %s (it moves no data, and still needs one)", in.Text, what, w.Name)
 			}
