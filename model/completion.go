@@ -69,8 +69,9 @@ func (p *Program) requestDone(s State, in *Instr) bool {
 }
 
 // completeRequest completes the request of a waitreq or a successful testreq: a
-// fetching operation is complete at its target as well (SEMANTICS.md §3), and the
-// request is no longer held (E-EPOCH-END).
+// read-only fetching operation is complete at its target as well (SEMANTICS.md
+// §3; an updating one, rgacc with an op, waits for R4), and the request is no
+// longer held (E-EPOCH-END).
 func (p *Program) completeRequest(s State, proc int, in *Instr) {
 	k := in.ReqSlot
 	if k < 0 {
@@ -78,7 +79,7 @@ func (p *Program) completeRequest(s State, proc int, in *Instr) {
 	}
 	sl := p.Slots[k]
 	off := p.Layout.Slot[k]
-	if fetches(&p.Procs[sl.Proc].Code[sl.Instr]) && s[off] == SlotPerformed {
+	if readOnlyFetch(p.slotOp(s, int(k))) && s[off] == SlotPerformed {
 		s[off] = SlotCompleted
 	}
 	if o := p.Layout.ReqDone[proc]; o >= 0 {

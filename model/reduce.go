@@ -153,8 +153,8 @@ func (c *compiler) localKind(proc int, in *Instr) bool {
 		// exploit it still waits for the operations it closes: noprecedeMayReturn)
 		return !c.noprecedeFenceElsewhere(proc, int(in.Win))
 	case KWaitReq:
-		// completes a fetching operation at its target (SEMANTICS.md §3)
-		return in.ReqSlot < 0 || !fetches(&p.Procs[proc].Code[p.Slots[in.ReqSlot].Instr])
+		// completes a read-only fetching operation at its target (SEMANTICS.md §3)
+		return in.ReqSlot < 0 || !readOnlyFetch(&p.Procs[proc].Code[p.Slots[in.ReqSlot].Instr])
 	case KFlushLocal:
 		return !c.issuesFetches(proc, int(in.Win)) // it completes the caller's fetches (§3)
 	case KComplete:
@@ -209,11 +209,12 @@ func (c *compiler) windowHasOps(win int) bool {
 	return false
 }
 
-// issuesFetches: proc issues a fetching operation (get, gacc, fop, cas) on win.
+// issuesFetches: proc issues a read-only fetching operation (get, gacc or fop with
+// no_op), which flush_local and complete complete at the target (§3), on win.
 func (c *compiler) issuesFetches(proc, win int) bool {
 	for _, sl := range c.p.Slots {
 		in := &c.p.Procs[sl.Proc].Code[sl.Instr]
-		if sl.Proc == proc && int(in.Win) == win && fetches(in) {
+		if sl.Proc == proc && int(in.Win) == win && readOnlyFetch(in) {
 			return true
 		}
 	}

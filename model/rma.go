@@ -316,13 +316,20 @@ func (p *Program) waitReq(s State, proc int, in *Instr) bool {
 // fetches: a get, gacc, fop or cas, whose result register the perform step writes.
 func fetches(in *Instr) bool { return in.Kind == KRMA && in.Dst >= 0 }
 
-// completeFetches marks proc's performed fetching operations on win to target (any
-// target when target < 0) complete at the target (SEMANTICS.md §3): their result
-// is available at the origin, so their read, and a gacc/fop/cas update, happened
-// when they performed; they are not live any more and conflict with nothing later.
+// readOnlyFetch: a get, rget, or gacc/rgacc/fop with no_op, which only reads its
+// target. An updating fetch (gacc, rgacc or fop with another op, cas) is not.
+func readOnlyFetch(in *Instr) bool { return fetches(in) && !accWrites(in) }
+
+// completeFetches marks proc's performed read-only fetching operations on win to
+// target (any target when target < 0) complete at the target (SEMANTICS.md §3):
+// their result is available at the origin, so their read happened when they
+// performed; they are not live any more and conflict with nothing later. An
+// updating fetch stays live for its update until R2-R4: local completion "does not
+// indicate that the operation has been completed at the target window" (MPI-4.1,
+// MPI_RGET_ACCUMULATE).
 func (p *Program) completeFetches(s State, proc, win, target int) {
 	p.completeAtTarget(s, win, func(origin int, op *Instr, _, _ int) bool {
-		return origin == proc && fetches(op) && (target < 0 || int(op.Target) == target)
+		return origin == proc && readOnlyFetch(op) && (target < 0 || int(op.Target) == target)
 	})
 }
 
