@@ -57,37 +57,27 @@ func (p *Program) lock(s State, proc int, in *Instr, rec *Record) bool {
 
 // lockMix flags a lock epoch mixed with an active-target one (E-EPOCH-MIX,
 // node330): a lock inside the caller's start epoch, or of a target in an exposure
-// epoch, posted and not yet waited, or in a fence epoch (fenceExposed). The lock
-// still proceeds, so the rest of the execution can be listed.
+// epoch, posted and not yet waited, or in a fence interval that RMA targets it in
+// (exposure.go, whichever of the lock and the RMA comes first). The lock still
+// proceeds, so the rest of the execution can be listed.
 func (p *Program) lockMix(s State, proc int, in *Instr, rec *Record, targets uint32) {
 	wl := &p.Layout.Win[in.Win]
 	if s.u32(wl.StartOpen+4*proc) != 0 {
 		p.epochMix(s, proc, in, rec, func() string { return "a lock inside a start epoch" })
 	}
+	posted := false
 	for t := 0; t < p.NProcs; t++ {
 		if targets&(1<<uint(t)) == 0 {
 			continue
 		}
-		if s.u32(wl.PostOpen+4*t) != 0 {
+		if s.u32(wl.PostOpen+4*t) != 0 && !posted {
 			p.epochMix(s, proc, in, rec, func() string { return fmt.Sprintf("a lock of rank %d, which has called post and not yet wait", t) })
-			return
+			posted = true
 		}
-		if p.fenceExposed(s, int(in.Win), t) {
-			p.epochMix(s, proc, in, rec, func() string {
-				return fmt.Sprintf("a lock of rank %d, which is in a fence exposure epoch (returned from a fence without nosucceed, before its next fence)", t)
-			})
-			return
-		}
+		p.fenceLockedBy(s, proc, in, rec, int(in.Win), t, func() string {
+			return fmt.Sprintf("a lock of rank %d during its fence interval that RMA of the same fence epoch targets (an exposure epoch: from a fence without nosucceed until rank %d calls its next fence)", t, t)
+		})
 	}
-}
-
-// fenceExposed: t is in a fence exposure epoch on win (SEMANTICS.md §5, E-EPOCH-MIX):
-// it returned from a fence without nosucceed, noprecede or not, and calls another
-// fence on win later (after its last fence there is none).
-func (p *Program) fenceExposed(s State, win, t int) bool {
-	wl := &p.Layout.Win[win]
-	k := int(s[wl.FenceDone+t])
-	return k > 0 && s[wl.FenceOpen+t]&1 != 0 && k < len(p.Wins[win].Fences[t])
 }
 
 func (p *Program) release(s State, wl *WinLayout, proc, t int) {

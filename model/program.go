@@ -234,6 +234,10 @@ type Window struct {
 	Fences [][]int
 	Posts  [][][]int
 	Src    *litmus.Window
+	// FenceLock: some process fences the window and some locks it, so the state
+	// keeps which fence intervals a lock overlapped and which RMA targeted
+	// (exposure.go: E-EPOCH-MIX).
+	FenceLock bool
 }
 
 // Accumulate ordering bits (accumulate_ordering info key).

@@ -150,8 +150,10 @@ func (c *compiler) localKind(proc int, in *Instr) bool {
 		return true
 	case KRMA, KRemoteStore:
 		// issuing disables a noprecede fence's return at the others (without
-		// exploit it still waits for the operations it closes: noprecedeMayReturn)
-		return !c.noprecedeFenceElsewhere(proc, int(in.Win))
+		// exploit it still waits for the operations it closes: noprecedeMayReturn);
+		// on a window both fenced and locked, an issue in a fence epoch makes its
+		// target's fence interval an exposure epoch, which locks read (exposure.go)
+		return !c.noprecedeFenceElsewhere(proc, int(in.Win)) && !p.Wins[in.Win].FenceLock
 	case KWaitReq:
 		// completes a read-only fetching operation at its target (SEMANTICS.md §3)
 		return in.ReqSlot < 0 || !readOnlyFetch(&p.Procs[proc].Code[p.Slots[in.ReqSlot].Instr])
@@ -163,13 +165,16 @@ func (c *compiler) localKind(proc int, in *Instr) bool {
 	case KFlush:
 		return !completes
 	case KFence:
-		// arrival only; a noprecede fence also copies, completes and opens an exposure epoch
-		return in.TwoPhase || (!p.hasSeparate && !completes && !c.windowLocked(int(in.Win)))
+		// arrival only; a noprecede fence also copies, completes and opens an exposure
+		// epoch. On a locked window the arrival ends the caller's fence interval,
+		// which locks read (E-EPOCH-MIX, exposure.go): not local there.
+		return !c.windowLocked(int(in.Win)) && (in.TwoPhase || (!p.hasSeparate && !completes))
 	case KSync:
 		return !p.hasSeparate // R5/R6 copies touch the public copy others' RMA reaches
 	case KUnlock, KUnlockAll:
-		// ending a nocheck lock epoch ends what the assertion check looks at
-		return !p.hasSeparate && !completes && !c.nocheckLock[in.Win]
+		// ending a nocheck lock epoch ends what the assertion check looks at; on a
+		// fenced window, what a target's fence return finds held (exposure.go)
+		return !p.hasSeparate && !completes && !c.nocheckLock[in.Win] && !p.Wins[in.Win].FenceLock
 	case KPost:
 		// Others' locks read the exposure (E-EPOCH-MIX), and R5 copies; a post
 		// ends the state a start-before-post (nocheck) check looks for.

@@ -105,6 +105,9 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 	if in.Target >= 0 { // MPI_PROC_NULL updates nobody
 		p.checkNoput(s, rec, proc, in, kind, index)
 	}
+	if kind == EpochFence {
+		p.fenceTargeted(s, proc, in, rec, int(in.Win), int(in.Target), index) // E-EPOCH-MIX (exposure.go)
+	}
 	off := p.Layout.Slot[in.Slot]
 	s[off] = SlotPending
 	s[off+1] = byte(kind)
@@ -159,6 +162,9 @@ func (p *Program) remoteLoad(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	if !p.exposed(s, int(in.Win), proc, int(in.Target), kind, index) {
 		return false
+	}
+	if kind == EpochFence {
+		p.fenceTargeted(s, proc, in, rec, int(in.Win), int(in.Target), index) // E-EPOCH-MIX (exposure.go)
 	}
 	v := p.pub(s, int(in.Cell))
 	p.setReg(s, proc, int(in.Dst), v)

@@ -75,6 +75,10 @@ type WinLayout struct {
 	StartCnt  int // uint8 [origin][target]
 	DoneCnt   int // uint8 [origin][target]: completes of origin to target
 	SQ        int // uint8 [caller][target]: shared_query answer, 0 unknown, 1 segment, 2 none
+	// FenceLocked / FenceTargeted: uint64 per target, its fence intervals (bit k:
+	// the one after its k-th fence) that a lock on it overlapped / that RMA of
+	// fence epoch k targeted it in (exposure.go); only when Window.FenceLock.
+	FenceLocked, FenceTargeted int
 }
 
 // Slot status values.
@@ -101,7 +105,7 @@ func (p *Program) buildLayout() {
 	n := p.NProcs
 	l := &p.Layout
 	off := 0
-	zeroPad := max(4*n, n*n, 8)
+	zeroPad := max(8*n, n*n, 8)
 	zero := -1
 	take := func(size int, needed bool) int {
 		if !needed {
@@ -159,6 +163,8 @@ func (p *Program) buildLayout() {
 		w.StartCnt = take(n*n, u.start)
 		w.DoneCnt = take(n*n, u.start)
 		w.SQ = take(n*n, u.query)
+		w.FenceLocked = take(8*n, p.Wins[wi].FenceLock)
+		w.FenceTargeted = take(8*n, p.Wins[wi].FenceLock)
 		l.Win = append(l.Win, w)
 	}
 	for k := range p.Slots {

@@ -167,7 +167,9 @@ var Rules = []Rule{
 		Text: "An RMA call needs an access epoch to its target on that window: a fence epoch, a start " +
 			"whose group holds the target, a lock of the target, or lock_all. Issuing one outside such " +
 			"an epoch is erroneous, as is any access to a window after it was freed, and, under " +
-			"ls_is_rma, a remote load or store outside an access epoch.",
+			"ls_is_rma, a remote load or store outside an access epoch. A request-based call (rput, " +
+			"rget, racc, rgacc) needs a passive-target epoch, a lock or lock_all: request-based RMA " +
+			"operations are \"only valid within a passive target epoch\" (MPI-4.1 §12.3.5).",
 		Nodes: []string{"node327"},
 		Class: ClassErroneous,
 	},
@@ -177,7 +179,11 @@ var Rules = []Rule{
 		Text: "Some epochs cannot be combined: a window locked and exposed at the same time, two lock " +
 			"epochs from one origin to one target, a start while another start epoch is open, or a lock " +
 			"inside a start epoch. Freeing a window with an epoch open or an operation pending is also " +
-			"this error. It is checked when the call is made, before the call would block.",
+			"this error. It is checked when the call is made, before the call would block. A fence " +
+			"exposure epoch runs from a fence without nosucceed until the target calls its next fence, " +
+			"and exists only when RMA of that fence epoch targets the window: MPI_WIN_FENCE \"starts an " +
+			"exposure epoch if it is followed by another fence call and if the local window is the " +
+			"target of RMA accesses between these two fence calls\" (node328).",
 		Nodes: []string{"node327", "node330"},
 		Class: ClassErroneous,
 	},
