@@ -303,7 +303,7 @@ func (p *Program) RestartLoop(s State, proc, j int) {
 	s.setU64(off, s.u64(off)&^in.LoopBody)
 	for m := in.LoopBody; m != 0; m &= m - 1 {
 		if b := &p.Procs[proc].Code[bits.TrailingZeros64(m)]; b.Slot >= 0 {
-			s[p.Layout.Slot[b.Slot]] = SlotIdle
+			s[p.Layout.Slot[b.Slot]] = SlotIdle // (its local completion restarts at its issue)
 		}
 	}
 }

@@ -102,8 +102,8 @@ func (p *Program) unlock(s State, proc int, in *Instr, rec *Record) bool {
 		p.syncEpoch(s, proc, in, rec, func() string { return fmt.Sprintf("unlock of rank %d, which P%d has not locked", t, proc) })
 		return true
 	}
-	if p.pending(s, proc, int(in.Win), func(op *Instr, _ int) bool { return int(op.Target) == t }) {
-		return false // R4: performed at the target within the call
+	if p.pending(s, proc, int(in.Win), func(op *Instr, _ int) bool { return int(op.Target) == t }) || p.awaitsLocal(s, proc, int(in.Win), t) {
+		return false // R4: performed at the target within the call (R1: complete locally)
 	}
 	p.completeAtTarget(s, int(in.Win), func(origin int, op *Instr, _, _ int) bool { // R4
 		return origin == proc && int(op.Target) == t
@@ -154,8 +154,8 @@ func (p *Program) unlockAll(s State, proc int, in *Instr, rec *Record) bool {
 		p.syncEpoch(s, proc, in, rec, func() string { return "unlock_all without lock_all" })
 		return true
 	}
-	if p.pending(s, proc, int(in.Win), anyOp) {
-		return false // R4
+	if p.pending(s, proc, int(in.Win), anyOp) || p.awaitsLocal(s, proc, int(in.Win), -1) {
+		return false // R4 (and R1)
 	}
 	p.completeAtTarget(s, int(in.Win), func(origin int, _ *Instr, _, _ int) bool { return origin == proc })
 	for t := 0; t < p.NProcs; t++ {
@@ -199,18 +199,18 @@ func (p *Program) flush(s State, proc int, in *Instr, rec *Record) bool {
 		}
 		return !local || op.Dst >= 0 // flush_local waits only for results to arrive
 	})
-	if busy {
-		return false
+	target := int(in.Target)
+	if all {
+		target = -1
+	}
+	if busy || p.awaitsLocal(s, proc, int(in.Win), target) {
+		return false // R1: the requests it covers complete locally first
 	}
 	if !local { // R4: flush completes the operations at the target
 		p.completeAtTarget(s, int(in.Win), func(origin int, op *Instr, _, _ int) bool {
 			return origin == proc && (all || op.Target == in.Target)
 		})
 		return true
-	}
-	target := int(in.Target)
-	if all {
-		target = -1
 	}
 	p.completeFetches(s, proc, int(in.Win), target) // §3: their results are at the origin
 	return true

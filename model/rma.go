@@ -124,6 +124,7 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 			s[off] = SlotCompleted // MPI_PROC_NULL: no data moves, nothing to wait for
 		}
 	}
+	p.issueRequest(s, proc, in, off) // its local completion is a step to come (completion.go)
 	if rec.full() {
 		switch {
 		case computed && in.Target < 0:

@@ -33,6 +33,10 @@ type Layout struct {
 	// its request-based operations (by instruction) that a waitreq or a successful
 	// testreq completed (E-EPOCH-END, completion.go).
 	ReqDone []int
+	// ReqLocal: uint64 per process (-1 as ReqDone), its request-based operations
+	// (by instruction) that completed locally, a step of their own (StepLocal,
+	// SEMANTICS.md §3): what waitreq waits for and testreq tests.
+	ReqLocal []int
 	// SpecRead: uint64 per process, its speculative instructions that have read and
 	// not yet committed; Spec: per process, one entry per speculative instruction
 	// (Proc.Specs): status uint8 (specNone, specRead, or the rule the read raises),
@@ -135,8 +139,10 @@ func (p *Program) buildLayout() {
 		l.Barrs = append(l.Barrs, take(1, uses.barrier))
 		l.StoredOwn = append(l.StoredOwn, take(8, p.usesNostore))
 		l.ReqDone = append(l.ReqDone, -1)
+		l.ReqLocal = append(l.ReqLocal, -1)
 		if p.hasRequests(i) {
 			l.ReqDone[i] = take(8, true)
+			l.ReqLocal[i] = take(8, true)
 		}
 		l.SpecRead = append(l.SpecRead, take(8, len(pr.Specs) > 0))
 		l.Spec = append(l.Spec, take(specEntry*len(pr.Specs), len(pr.Specs) > 0))

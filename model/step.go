@@ -15,13 +15,14 @@ const (
 	StepReturn                  // a process returns from the two-phase call it arrived at
 	StepPerform                 // a pending RMA operation is performed at its target
 	StepDrain                   // tso: the oldest entry of a store buffer reaches memory
+	StepLocal                   // a request-based operation completes locally at its origin (completion.go)
 )
 
 // Step is one transition. It is a small value: a trace is a list of steps.
 type Step struct {
 	Kind   StepKind
-	Proc   int8 // the process (StepExec, StepReturn, StepDrain)
-	Index  int8 // the instruction (StepExec, StepReturn) or the slot (StepPerform)
+	Proc   int8 // the process (StepExec, StepReturn, StepDrain; the origin for StepLocal)
+	Index  int8 // the instruction (StepExec, StepReturn) or the slot (StepPerform, StepLocal)
 	Choice int8 // shared_query under sq_any_flavor: 1 the segment, 2 size 0
 }
 
@@ -91,6 +92,7 @@ func (p *Program) SuccessorsWith(s, scratch State, r Reduction, rec *Record, emi
 			emit(st, scratch)
 		}
 	}
+	p.localSuccessors(s, scratch, rec, emit) // requests completing locally (completion.go)
 }
 
 // try applies st to a copy of s in scratch, with rec emptied first.
@@ -182,6 +184,8 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 		return p.perform(s, int(st.Index), int(st.Choice), rec)
 	case StepReturn:
 		return p.returnFrom(s, int(st.Proc), int(st.Index), rec)
+	case StepLocal:
+		return p.completeLocally(s, int(st.Index), rec)
 	}
 	proc, j := int(st.Proc), int(st.Index)
 	in := &p.Procs[proc].Code[j]

@@ -131,6 +131,10 @@ func (p *Program) StepName(st Step) string {
 		return fmt.Sprintf("perform %s of P%d row %d", in.Text, sl.Proc, in.Row)
 	case StepDrain:
 		return fmt.Sprintf("P%d store buffer drains", st.Proc)
+	case StepLocal:
+		sl := p.Slots[st.Index]
+		in := &p.Procs[sl.Proc].Code[sl.Instr]
+		return fmt.Sprintf("P%d row %d: %s completes locally", sl.Proc, in.Row, in.Text)
 	}
 	in := &p.Procs[st.Proc].Code[st.Index]
 	if st.Kind == StepReturn {
@@ -154,7 +158,8 @@ type TraceStep struct {
 	Step Step
 	Record
 	// Proc is the process the step belongs to: its own for exec, return and drain
-	// steps, the origin for a perform. Row is the instruction's row (0 for a drain).
+	// steps, the origin for a perform or a local completion. Row is the instruction's
+	// row (0 for a drain).
 	Proc, Row int
 	// At is the process where the step takes effect: the target of a perform, else
 	// Proc (the diagram's column).
@@ -199,7 +204,7 @@ func (p *Program) trace(steps []Step) Trace {
 		ts := TraceStep{Step: st, Proc: int(st.Proc)}
 		var in *Instr
 		switch st.Kind {
-		case StepPerform:
+		case StepPerform, StepLocal:
 			sl := p.Slots[st.Index]
 			ts.Proc, in = sl.Proc, &p.Procs[sl.Proc].Code[sl.Instr]
 		case StepExec, StepReturn:
