@@ -190,10 +190,13 @@ func untilRegs(in *Instr) uint32 {
 func (c *compiler) forwarding(proc, j int) {
 	code := c.p.Procs[proc].Code
 	in := &code[j]
-	if c.p.HW != spec.Relaxed || in.Kind != KPlainLoad {
-		return
+	if c.p.HW != spec.Relaxed || in.Kind != KPlainLoad || in.Computed != nil {
+		return // a load through an address register forwards from nothing: its cell is known at run time only
 	}
 	for i := j - 1; i >= 0; i-- {
+		if code[i].Kind == KPlainStore && code[i].Computed != nil && code[i].mayCells()&(1<<uint(in.Cell)) != 0 {
+			return // a store through an address that may name the cell: which store is the latest is known at run time only
+		}
 		if code[i].Kind == KPlainStore && code[i].Cell == in.Cell {
 			if code[i].GuardReg < 0 {
 				in.FwdStore = int8(i)

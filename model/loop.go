@@ -142,15 +142,21 @@ func (p *Program) rerun(s State, proc int, until *Instr, regs []int64) {
 		}
 		switch in.Kind {
 		case KPlainLoad:
-			regs[in.Dst] = s.i64(p.localOff(int(in.Cell)))
+			if cell, ok := p.rerunCell(in, regs); ok { // an address register names it anew
+				regs[in.Dst] = s.i64(p.localOff(cell))
+			}
 		case KRemoteLoad, KRMA: // get, gacc and fop no_op, cas: the old value
-			for _, el := range in.Elems {
+			r, ok := p.rerunVariant(in, regs) // a computed location names its cells anew
+			if !ok {
+				continue
+			}
+			for _, el := range r.Elems {
 				if el.Dst >= 0 {
 					regs[el.Dst] = p.pub(s, int(el.Cell))
 				}
 			}
-			if cell, ok := p.rerunCell(in, regs); ok && in.Dst >= 0 && in.Elems == nil {
-				regs[in.Dst] = p.pub(s, cell)
+			if in.Dst >= 0 && r.Elems == nil {
+				regs[in.Dst] = p.pub(s, int(r.Cell))
 			}
 		case KArith:
 			regs[in.Dst] = arith(in.Op, val(in.Args[0]), val(in.Args[1]))

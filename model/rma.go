@@ -130,7 +130,7 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 		case computed && in.Target < 0:
 			rec.Text += fmt.Sprintf("  (to MPI_PROC_NULL: no effect, in %s)", epochName(kind, index))
 		case computed:
-			rec.Text += fmt.Sprintf("  (to %s, issued in %s)", p.Cells[in.Cell].Name, epochName(kind, index))
+			rec.Text += fmt.Sprintf("  (to %s, issued in %s)", p.cellsName(in), epochName(kind, index))
 		default:
 			rec.Text += fmt.Sprintf("  (issued in %s)", epochName(kind, index))
 		}

@@ -220,6 +220,12 @@ func (p *Program) trace(steps []Step) Trace {
 		if st.Kind == StepExec && (in.Spec < 0 || p.specRead(s, int(st.Proc))&(1<<uint(st.Index)) == 0) {
 			ts.Early = p.earlyRows(s, int(st.Proc), int(st.Index))
 		}
+		cell := -1 // the cell of a plain access, through its address register's value now
+		if in != nil && (in.Kind == KPlainLoad || in.Kind == KPlainStore) {
+			if r := p.peekResolved(s, int(st.Proc), in); r != nil {
+				cell = int(r.Cell)
+			}
+		}
 		if !p.enabled(s, st) || !p.Apply(s, st, &ts.Record) {
 			return Trace{Steps: out, Final: s, Err: fmt.Errorf("step %d (%s) is not enabled", i+1, p.StepName(st))}
 		}
@@ -232,12 +238,12 @@ func (p *Program) trace(steps []Step) Trace {
 		}
 		switch {
 		case ts.Forwarded > 0:
-			ts.ReadsFrom = append(ts.ReadsFrom, p.readFrom(p.localCopy(int(in.Cell)), -1, p.Procs[st.Proc].Code[ts.Forwarded-1].Row))
+			ts.ReadsFrom = append(ts.ReadsFrom, p.readFrom(p.localCopy(cell), -1, p.Procs[st.Proc].Code[ts.Forwarded-1].Row))
 		case ts.Buffered && in != nil && in.Kind == KPlainLoad:
-			ts.ReadsFrom = append(ts.ReadsFrom, p.readFrom(p.localCopy(int(in.Cell)), lastBuffered[[2]int{ts.Proc, int(in.Cell)}], 0))
+			ts.ReadsFrom = append(ts.ReadsFrom, p.readFrom(p.localCopy(cell), lastBuffered[[2]int{ts.Proc, cell}], 0))
 		case ts.Buffered: // a tso store: into the buffer, in order
 			buffered[ts.Proc] = append(buffered[ts.Proc], i)
-			lastBuffered[[2]int{ts.Proc, int(in.Cell)}] = i
+			lastBuffered[[2]int{ts.Proc, cell}] = i
 		}
 		for _, c := range ts.Writes {
 			writer[c] = i
