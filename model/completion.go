@@ -21,7 +21,7 @@ func (p *Program) test(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	group := s.u32(p.Layout.Win[in.Win].PostOpen + 4*proc)
 	if group == 0 {
-		p.syncEpoch(s, proc, in, rec, func() string { return "test without an open exposure epoch (no post, or a test already returned 1)" })
+		p.noEpoch(s, proc, in, rec, func() string { return "test without an open exposure epoch (no post, or a test already returned 1)" })
 		return true
 	}
 	r := int64(0)

@@ -272,9 +272,6 @@ func (p *Program) epochsLeftOpen(s State) []Diagnostic {
 					open(KLock, t, "lock", fmt.Sprintf("unlock %s %d", p.Wins[w].Name, t))
 				}
 			}
-			if held&nullLockBit != 0 {
-				open(KLock, -1, "lock (of MPI_PROC_NULL)", fmt.Sprintf("unlock %s null", p.Wins[w].Name))
-			}
 			if s[wl.LockAll+proc] != 0 {
 				open(KLockAll, -1, "lock_all", "unlock_all")
 			}

@@ -23,7 +23,7 @@ func (p *Program) lock(s State, proc int, in *Instr, rec *Record) bool {
 		return true
 	}
 	if in.Target < 0 {
-		return p.lockNull(s, proc, in, rec)
+		return p.nullSyncTarget(s, proc, in, rec) // E-TARGET (target.go)
 	}
 	wl := &p.Layout.Win[in.Win]
 	t := int(in.Target)
@@ -93,13 +93,13 @@ func (p *Program) unlock(s State, proc int, in *Instr, rec *Record) bool {
 		return true
 	}
 	if in.Target < 0 {
-		return p.unlockNull(s, proc, in, rec)
+		return p.nullSyncTarget(s, proc, in, rec) // E-TARGET (target.go)
 	}
 	wl := &p.Layout.Win[in.Win]
 	t := int(in.Target)
 	held := s.u32(wl.LockHeld + 4*proc)
 	if held&(1<<uint(t)) == 0 {
-		p.syncEpoch(s, proc, in, rec, func() string { return fmt.Sprintf("unlock of rank %d, which P%d has not locked", t, proc) })
+		p.noEpoch(s, proc, in, rec, func() string { return fmt.Sprintf("unlock of rank %d, which P%d has not locked", t, proc) })
 		return true
 	}
 	if p.pending(s, proc, int(in.Win), func(op *Instr, _ int) bool { return int(op.Target) == t }) || p.awaitsLocal(s, proc, int(in.Win), t) {
@@ -151,7 +151,7 @@ func (p *Program) unlockAll(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	wl := &p.Layout.Win[in.Win]
 	if s[wl.LockAll+proc] == 0 {
-		p.syncEpoch(s, proc, in, rec, func() string { return "unlock_all without lock_all" })
+		p.noEpoch(s, proc, in, rec, func() string { return "unlock_all without lock_all" })
 		return true
 	}
 	if p.pending(s, proc, int(in.Win), anyOp) || p.awaitsLocal(s, proc, int(in.Win), -1) {
@@ -186,7 +186,7 @@ func (p *Program) flush(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	all := in.Op == litmus.OpFlushAll || in.Op == litmus.OpFlushLocalAll
 	if !all && in.Target < 0 {
-		return p.flushNull(s, proc, in, rec)
+		return p.nullSyncTarget(s, proc, in, rec) // E-TARGET (target.go)
 	}
 	if !p.passiveEpoch(s, proc, in, all) {
 		p.syncEpoch(s, proc, in, rec, func() string { return "flush outside a passive-target epoch" })

@@ -37,7 +37,7 @@ func (p *Program) epochFor(s State, proc int, in *Instr) (kind, index int) {
 
 // requestEpoch finds the access epoch a request-based operation (rput, rget, racc,
 // rgacc) is issued in: a passive-target one only, a lock of its target (of any
-// target, or of null, for MPI_PROC_NULL) or lock_all. MPI-4.1 §12.3.5: request-based
+// target, for MPI_PROC_NULL) or lock_all. MPI-4.1 §12.3.5: request-based
 // RMA operations are "only valid within a passive target epoch"; in a fence or
 // PSCW epoch the call is E-EPOCH (SEMANTICS.md §3).
 func (p *Program) requestEpoch(s State, proc int, in *Instr) (kind, index int) {

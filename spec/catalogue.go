@@ -167,7 +167,10 @@ var Rules = []Rule{
 		Text: "An RMA call needs an access epoch to its target on that window: a fence epoch, a start " +
 			"whose group holds the target, a lock of the target, or lock_all. Issuing one outside such " +
 			"an epoch is erroneous, as is any access to a window after it was freed, and, under " +
-			"ls_is_rma, a remote load or store outside an access epoch. A request-based call (rput, " +
+			"ls_is_rma, a remote load or store outside an access epoch. A call that ends an epoch " +
+			"which is not open is erroneous too: unlock or unlock_all without the lock, complete " +
+			"without start, wait or test without post (a test after one returned 1 included: it " +
+			"ended the exposure epoch). A request-based call (rput, " +
 			"rget, racc, rgacc) needs a passive-target epoch, a lock or lock_all: request-based RMA " +
 			"operations are \"only valid within a passive target epoch\" (MPI-4.1 §12.3.5).",
 		Nodes: []string{"node327"},
@@ -192,9 +195,8 @@ var Rules = []Rule{
 		Title: "sync or flush outside a passive-target epoch",
 		Text: "MPI_Win_sync and the flush calls (flush, flush_all, flush_local, flush_local_all) are " +
 			"only valid inside a passive-target epoch, that is after lock or lock_all and before the " +
-			"matching unlock; calling one anywhere else is erroneous. rmacheck also reports here the " +
-			"calls that end an epoch which is not open: unlock or unlock_all without the lock, " +
-			"complete without start, wait without post.",
+			"matching unlock; calling one anywhere else is erroneous. A call that ends an epoch " +
+			"which is not open is E-EPOCH.",
 		Nodes: []string{"node331"},
 		Class: ClassErroneous,
 	},
