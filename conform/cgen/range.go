@@ -91,6 +91,9 @@ func (pg *procGen) rangeRMA(k int, in *litmus.Instr) bool {
 		pg.decl("%s %s[%d];\n", cType(li.typ), buf, size)
 		var conv []string
 		for e, d := range in.FetchRegs() {
+			// the registers' values first: a call that moves nothing (to
+			// MPI_PROC_NULL) leaves them as they were, as in the model
+			pg.printf("%s[%d] = %s;\n", buf, e, toC(li.typ, regName(d)))
 			conv = append(conv, fmt.Sprintf("%s = %s; (void)%s;", regName(d), fromC(li.typ, fmt.Sprintf("%s[%d]", buf, e)), regName(d)))
 		}
 		if len(conv) > 0 {
