@@ -5,19 +5,21 @@ import (
 	"testing"
 )
 
-// TestCompletedFetches: a read-only fetch (get, rget, gacc/fop with no_op) whose
-// result is available at the origin is complete at the target as well (SEMANTICS.md
-// §3): it conflicts with no later access of its cells. Before the rule each program but the controls raised
-// C-CONFLICT (or U3), the fetch staying live until the epoch ended.
-func TestCompletedFetches(t *testing.T) {
-	lockEpoch := func(body string) string {
-		return `{ win W allocate size=1; x = W@1[0]; x = 5; }
+// lockEpoch is body in P0's shared lock epoch on P1, whose cell x starts at 5.
+func lockEpoch(body string) string {
+	return `{ win W allocate size=1; x = W@1[0]; x = 5; }
  P0              | P1 ;
  lock W 1 shared |    ;
 ` + body + ` unlock W 1      |    ;
 exists (x=1)
 `
-	}
+}
+
+// TestCompletedFetches: a read-only fetch (get, rget, gacc/fop with no_op) whose
+// result is available at the origin is complete at the target as well (SEMANTICS.md
+// §3): it conflicts with no later access of its cells. Before the rule each program but the controls raised
+// C-CONFLICT (or U3), the fetch staying live until the epoch ended.
+func TestCompletedFetches(t *testing.T) {
 	runCases(t, []ruleCase{
 		{"rget-waitreq-put", "§3: waitreq of a fetch completes it at the target", "mpi-4.1", spec.Relaxed,
 			lockEpoch(" r0 = rget x @q |    ;\n waitreq q      |    ;\n put x 1        |    ;\n"), []string{"x=1;"}, nil},
@@ -51,14 +53,6 @@ exists (0:r0=0)
 // (waitreq, flush_local) completed it at the target, and these programs were clean
 // but the controls.
 func TestUpdatingFetchesCompleteAtTarget(t *testing.T) {
-	lockEpoch := func(body string) string {
-		return `{ win W allocate size=1; x = W@1[0]; x = 5; }
- P0              | P1 ;
- lock W 1 shared |    ;
-` + body + ` unlock W 1      |    ;
-exists (x=1)
-`
-	}
 	// acceptance 59: the waitreq of an rgacc, then a message to a reader under a
 	// shared lock of its own, while the writer's lock_all epoch is still open.
 	told := func(call string) string {
