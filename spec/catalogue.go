@@ -238,11 +238,12 @@ var Rules = []Rule{
 			"and exists only when RMA of that fence epoch targets the window: MPI_WIN_FENCE \"starts an " +
 			"exposure epoch if it is followed by another fence call and if the local window is the " +
 			"target of RMA accesses between these two fence calls\" (node328).",
-		Nodes: []string{"node327", "node330"},
+		Nodes: []string{"node327", "node330", "node328"},
 		Class: ClassErroneous,
 		Quotes: []Quote{
 			{"node327", "Distinct access epochs for win at the same MPI process must be disjoint."},
 			{"node330", "It is erroneous to have a window locked and exposed (in an exposure epoch) concurrently."},
+			{"node328", "The call starts an exposure epoch if it is followed by another fence call and if the local window is the target of RMA accesses between these two fence calls."},
 		},
 	},
 	{
@@ -387,9 +388,12 @@ var Rules = []Rule{
 		Title: "Target rank or displacement outside the window",
 		Text: "An RMA call whose target rank, computed at run time, is neither a rank of the window's " +
 			"group nor MPI_PROC_NULL, or whose displacement lies outside the target's segment, is " +
-			"erroneous; the model finds it when the call is issued. MPI_PROC_NULL is no error: the call " +
-			"moves no data and still needs its epoch. A literal rank or displacement out of range is " +
-			"refused before any run.",
+			"erroneous; the model finds it when the call is issued. MPI_PROC_NULL is no error there: the " +
+			"call moves no data and still needs its epoch. It is one for lock, unlock, flush and " +
+			"flush_local, whose rank MPI-4.1 gives as a \"non-negative integer\" (MPI_WIN_LOCK, node330; " +
+			"the flushes, node331): those calls then have no effect. A load or store through an address " +
+			"register that names no memory of its rank is this error too. A literal rank or displacement " +
+			"out of range is refused before any run.",
 		// node316 is Communication Calls (MPI_PROC_NULL as a target of every RMA call);
 		// node317, its Put subsection with the target_rank and target_disp text, is
 		// inferred from the report's numbering.
