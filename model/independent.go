@@ -174,6 +174,9 @@ func (c *compiler) independenceReduction(overlap []uint64) {
 		if a.sync || (!a.rma && in.Local) || (p.HW == spec.TSO && a.store) { // a buffered store disables the process's MPI calls until it drains
 			continue
 		}
+		if !a.rma && a.dyn {
+			continue // through an address register: which cell it touches is known at run time only
+		}
 		if a.rma && (a.slot < 0 || a.dyn || !c.performReductionAllowed()) {
 			continue // a computed location's perform: its cell is known only at issue
 		}
@@ -340,7 +343,7 @@ func (c *compiler) independenceAllowed() bool {
 				return false
 			case in.Kind == KTest || in.Kind == KTestReq: // what a test returns depends on when the performs and completes are
 				return false
-			case len(in.OriginBuf) > 0:
+			case len(in.OriginBuf) > 0 || len(in.OriginBufGuard) > 0:
 				return false
 			}
 		}

@@ -153,7 +153,7 @@ type ReadFrom struct {
 	FwdRow  int    `json:"fwd_row,omitempty"` // forwarded from this row's unexecuted store
 }
 
-var stepKinds = [...]string{model.StepExec: "exec", model.StepReturn: "return", model.StepPerform: "perform", model.StepDrain: "drain"}
+var stepKinds = [...]string{model.StepExec: "exec", model.StepReturn: "return", model.StepPerform: "perform", model.StepDrain: "drain", model.StepLocal: "local"}
 
 // Steps is a trace as JSON records; mark is the rule of the marked steps.
 func Steps(tr *model.Trace, mark spec.RuleID) []Step {

@@ -215,7 +215,12 @@ var Rules = []Rule{
 		Text: "An RMA call needs an access epoch to its target on that window: a fence epoch, a start " +
 			"whose group holds the target, a lock of the target, or lock_all. Issuing one outside such " +
 			"an epoch is erroneous, as is any access to a window after it was freed, and, under " +
-			"ls_is_rma, a remote load or store outside an access epoch.",
+			"ls_is_rma, a remote load or store outside an access epoch. A call that ends an epoch " +
+			"which is not open is erroneous too: unlock or unlock_all without the lock, complete " +
+			"without start, wait or test without post (a test after one returned 1 included: it " +
+			"ended the exposure epoch). A request-based call (rput, " +
+			"rget, racc, rgacc) needs a passive-target epoch, a lock or lock_all: request-based RMA " +
+			"operations are \"only valid within a passive target epoch\" (MPI-4.1 §12.3.5).",
 		Nodes: []string{"node327"},
 		Class: ClassErroneous,
 		Quotes: []Quote{
@@ -228,12 +233,17 @@ var Rules = []Rule{
 		Text: "Some epochs cannot be combined: a window locked and exposed at the same time, two lock " +
 			"epochs from one origin to one target, a start while another start epoch is open, or a lock " +
 			"inside a start epoch. Freeing a window with an epoch open or an operation pending is also " +
-			"this error. It is checked when the call is made, before the call would block.",
-		Nodes: []string{"node327", "node330"},
+			"this error. It is checked when the call is made, before the call would block. A fence " +
+			"exposure epoch runs from a fence without nosucceed until the target calls its next fence, " +
+			"and exists only when RMA of that fence epoch targets the window: MPI_WIN_FENCE \"starts an " +
+			"exposure epoch if it is followed by another fence call and if the local window is the " +
+			"target of RMA accesses between these two fence calls\" (node328).",
+		Nodes: []string{"node327", "node330", "node328"},
 		Class: ClassErroneous,
 		Quotes: []Quote{
 			{"node327", "Distinct access epochs for win at the same MPI process must be disjoint."},
 			{"node330", "It is erroneous to have a window locked and exposed (in an exposure epoch) concurrently."},
+			{"node328", "The call starts an exposure epoch if it is followed by another fence call and if the local window is the target of RMA accesses between these two fence calls."},
 		},
 	},
 	{
@@ -241,9 +251,8 @@ var Rules = []Rule{
 		Title: "sync or flush outside a passive-target epoch",
 		Text: "MPI_Win_sync and the flush calls (flush, flush_all, flush_local, flush_local_all) are " +
 			"only valid inside a passive-target epoch, that is after lock or lock_all and before the " +
-			"matching unlock; calling one anywhere else is erroneous. rmacheck also reports here the " +
-			"calls that end an epoch which is not open: unlock or unlock_all without the lock, " +
-			"complete without start, wait without post.",
+			"matching unlock; calling one anywhere else is erroneous. A call that ends an epoch " +
+			"which is not open is E-EPOCH.",
 		Nodes: []string{"node331"},
 		Class: ClassErroneous,
 		Quotes: []Quote{
@@ -379,9 +388,12 @@ var Rules = []Rule{
 		Title: "Target rank or displacement outside the window",
 		Text: "An RMA call whose target rank, computed at run time, is neither a rank of the window's " +
 			"group nor MPI_PROC_NULL, or whose displacement lies outside the target's segment, is " +
-			"erroneous; the model finds it when the call is issued. MPI_PROC_NULL is no error: the call " +
-			"moves no data and still needs its epoch. A literal rank or displacement out of range is " +
-			"refused before any run.",
+			"erroneous; the model finds it when the call is issued. MPI_PROC_NULL is no error there: the " +
+			"call moves no data and still needs its epoch. It is one for lock, unlock, flush and " +
+			"flush_local, whose rank MPI-4.1 gives as a \"non-negative integer\" (MPI_WIN_LOCK, node330; " +
+			"the flushes, node331): those calls then have no effect. A load or store through an address " +
+			"register that names no memory of its rank is this error too. A literal rank or displacement " +
+			"out of range is refused before any run.",
 		// node316 is Communication Calls (MPI_PROC_NULL as a target of every RMA call);
 		// node317, its Put subsection with the target_rank and target_disp text, is
 		// inferred from the report's numbering.

@@ -21,12 +21,9 @@ import (
 // the repository. litmus's and spec's tests check that the pages cover the language and
 // the catalogue, and that the generated parts are up to date.
 
-// litBlock is a fenced block of a page marked "lit": a whole test. A block marked
-// "lit sem" uses syntax that branch sem (issue 35) adds; until the parser accepts it
-// the test skips it.
+// litBlock is a fenced block of a page marked "lit": a whole test.
 type litBlock struct {
 	line int // of the opening fence, 1-based
-	sem  bool
 	text string
 }
 
@@ -42,7 +39,7 @@ func litBlocks(t *testing.T, path string) []litBlock {
 	for i, l := range strings.Split(string(data), "\n") {
 		switch {
 		case cur == nil && (l == "```lit" || strings.HasPrefix(l, "```lit ")):
-			cur = &litBlock{line: i + 1, sem: strings.Fields(l)[len(strings.Fields(l))-1] == "sem"}
+			cur = &litBlock{line: i + 1}
 			body = nil
 		case cur != nil && strings.HasPrefix(l, "```"):
 			cur.text = strings.Join(body, "\n") + "\n"
@@ -69,9 +66,6 @@ func TestLanguageExamples(t *testing.T) {
 	for _, b := range blocks {
 		t.Run(fmt.Sprintf("line%d", b.line), func(t *testing.T) {
 			test, err := litmus.Parse(fmt.Sprintf("%s:%d", page, b.line), []byte(b.text))
-			if err != nil && b.sem {
-				t.Skipf("%s:%d needs the syntax of branch sem (issue 35), which this parser refuses: %v", page, b.line, err)
-			}
 			if err != nil {
 				t.Fatalf("%s:%d: %v", page, b.line, err)
 			}
