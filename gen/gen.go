@@ -19,7 +19,8 @@ type Config struct {
 	MinProcs, MaxProcs int // processes (default 2..3)
 	MaxInstrs          int // instructions per process, not counting epoch brackets (default 4)
 	// Syncs are the synchronization styles to draw from (default: all of them):
-	// "none", "fence", "lock_all", "pscw", "barrier".
+	// "none", "fence", "lock_all", "pscw", "barrier", and "lock" (each access in
+	// a lock epoch of its target rank, shared or exclusive: not drawn by default).
 	Syncs []string
 	// RMA allows put/get/acc in epochs (default true unless NoRMA).
 	NoRMA bool
@@ -159,7 +160,7 @@ func (g *builder) body() {
 			if rapid.IntRange(0, 4).Draw(g.t, "skip") == 0 {
 				continue
 			}
-			g.rows[p] = append(g.rows[p], g.instrs(p)...)
+			g.rows[p] = append(g.rows[p], g.lockEach(p, g.instrs(p))...)
 		}
 	}
 	if collectiveAt == k {
@@ -217,7 +218,7 @@ func (g *builder) brackets() (open, close func(int) []string) {
 				if p == 0 {
 					return []string{"start W " + group + nocheck}
 				}
-				return []string{"post W {0}" + nocheck}
+				return []string{"post W {0}" + nocheck + g.assert(fmt.Sprintf("post%d", p), "nostore", "noput")}
 			}, func(p int) []string {
 				if p == 0 {
 					return []string{"complete W"}
@@ -263,6 +264,9 @@ func (g *builder) instr(p int) string {
 	}
 	if g.sync == "lock_all" {
 		kinds = append(kinds, "sync", "flush")
+	}
+	if g.sync == "lock" {
+		kinds = append(kinds, "sync")
 	}
 	if g.flavor == "allocate" {
 		kinds = []string{"arith"}
@@ -313,6 +317,26 @@ func (g *builder) instr(p int) string {
 	return fmt.Sprintf("%s = %s + 1", g.newReg(p), src)
 }
 
+// lockEach puts a lock epoch of its target rank around an access (sync "lock"):
+// shared or exclusive, sometimes nocheck (with Asserts); a row without a target
+// (arithmetic) or a spin loop is left as it is.
+func (g *builder) lockEach(p int, rows []string) []string {
+	if g.sync != "lock" || len(rows) != 1 {
+		return rows
+	}
+	_, after, ok := strings.Cut(rows[0], "W@")
+	if !ok {
+		if rows[0] == "sync W" { // MPI_Win_sync needs an epoch too
+			after = fmt.Sprint(p)
+		} else {
+			return rows
+		}
+	}
+	t := after[:strings.IndexFunc(after+"[", func(r rune) bool { return r < '0' || r > '9' })]
+	kind := rapid.SampledFrom([]string{"shared", "excl"}).Draw(g.t, "lock-kind")
+	return []string{fmt.Sprintf("lock W %s %s%s", t, kind, g.assert("lock", "nocheck")), rows[0], "unlock W " + t}
+}
+
 // guarded sometimes predicates an access on an earlier register.
 func (g *builder) guarded(p int, instr string) string {
 	if g.regs[p] == 0 || rapid.IntRange(0, 5).Draw(g.t, "guard") != 0 {
@@ -328,7 +352,7 @@ func (g *builder) rmaAllowed(p int) bool {
 		return false
 	}
 	switch g.sync {
-	case "fence", "lock_all":
+	case "fence", "lock_all", "lock":
 		return true
 	case "pscw":
 		return p == 0

@@ -41,6 +41,29 @@ func TestGenScaling(t *testing.T) {
 	}
 }
 
+// TestGenScalingSyncs: --sync with --scaling writes each shape in each variant,
+// named SHAPE+SYNC-nNN but for lock_all.
+func TestGenScalingSyncs(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if code := run([]string{"gen", "--scaling", "SB,RING", "--sync", "lock_all,nocheck,fence", "--procs", "3", "--out", dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out.String(), errb.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.lit"))
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f))
+	}
+	want := "RING+fence-n03.lit RING+nocheck-n03.lit RING-n03.lit SB+fence-n03.lit SB+nocheck-n03.lit SB-n03.lit"
+	if got := strings.Join(names, " "); got != want {
+		t.Fatalf("files %s, want %s", got, want)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "SB+nocheck-n03.lit"))
+	if !bytes.Contains(src, []byte("lock_all W nocheck")) {
+		t.Errorf("SB+nocheck-n03.lit has no lock_all W nocheck:\n%s", src)
+	}
+}
+
 // TestGenPlain: gen --plain N writes the first N tests of the plain family of
 // --seed (the benchmark's family with seed 1), and --herd their twins; without
 // --out each test is printed, then its twin.
@@ -76,7 +99,9 @@ func TestGenScalingRefuses(t *testing.T) {
 	}{
 		{[]string{"--procs", "4"}, "give --scaling too"},
 		{[]string{"--scaling", "SB", "--plain", "3"}, "give one"},
-		{[]string{"--scaling", "SB", "--sync", "fence"}, "--sync chooses tests of the diy7-style family"},
+		{[]string{"--scaling", "SB", "--shape", "MP"}, "--shape chooses tests of the diy7-style family"},
+		{[]string{"--scaling", "SB", "--sync", "fences"}, `unknown scaling sync "fences"`},
+		{[]string{"--scaling", "SB", "--sync", "pscw", "--herd"}, "no x86 twin"},
 		{[]string{"--plain", "3", "--max", "2"}, "--max chooses tests"},
 		{[]string{"--scaling", "SB", "--procs", "1-3"}, `--procs "1-3": want LO-HI or N with 2 <= LO <= HI <= 64`},
 		{[]string{"--scaling", "SB", "--procs", "6-4"}, `--procs "6-4"`},
