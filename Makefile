@@ -73,7 +73,7 @@ gotest:
 # synchronization variants the reductions cover (explorer/exact_test.go): make test
 # runs rapid's 100 checks a variant, this 2,000 (under a minute here).
 exact:
-	$(GO) test -count=1 -run 'TestExactness' ./explorer -rapid.checks=2000
+	$(GO) test -count=1 -run 'TestExactness|TestStubbornRandomSync' ./explorer -rapid.checks=2000
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -76,6 +76,8 @@ const (
 	stubQuiet                    // touches only its process (and commuting lock bits)
 	stubIssue                    // a remote store's issue under ls_is_rma (stubborn_rma.go)
 	stubComplete                 // flush or unlock_all completing remote stores (stubborn_rma.go)
+	stubSync                     // fence, barrier, post, start, complete, wait (stubborn_sync.go)
+	stubLock                     // lock acquisition (stubborn_sync.go)
 )
 
 // stubborn is what the stubborn sets need, computed at compile time.
@@ -124,9 +126,12 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 		for j := range code {
 			in := &code[j]
 			rk, isRMA := c.stubRMAKind(in)
+			sk, isSync := c.stubSyncKind(in)
 			switch {
 			case isRMA:
 				sb.kind[q][j] = rk
+			case isSync:
+				sb.kind[q][j] = sk
 			case in.Kind == KPlainLoad || in.Kind == KPlainStore || in.Kind == KRemoteLoad:
 				sb.kind[q][j] = stubPlain
 				sb.cellMask[q][j] = overlap[in.Cell]
@@ -413,6 +418,12 @@ func (p *Program) stubClose(x *stubState, bound int, seedProc, seedInstr int, se
 				j := bits.TrailingZeros64(m)
 				seen.instr[q] |= 1 << uint(j)
 				changed = true
+				if k := sb.kind[q][j]; k == stubSync || k == stubLock {
+					if !p.stubCloseSync(x, &t, q, j) {
+						return t, false
+					}
+					continue
+				}
 				if enabled.instr[q]&(1<<uint(j)) == 0 {
 					nes, drain, ok := p.stubEnabling(s, q, j, done[q])
 					if !ok && sb.kind[q][j] == stubComplete && p.Procs[q].Code[j].Blockers&^done[q] == 0 {
@@ -505,8 +516,11 @@ func (p *Program) stubbornSuccessor(s, scratch State, rec *Record, emit func(Ste
 	total := 0
 	for q := 0; q < p.NProcs; q++ {
 		done[q] = p.done(s, q)
-		if sb.global[q]&^done[q] != 0 || s[l.InCall[q]] != 0 {
+		if sb.global[q]&^done[q] != 0 {
 			return false
+		}
+		if c := int(s[l.InCall[q]]) - 1; c >= 0 && (sb.kind[q][c] != stubSync || p.stubSyncEnabled(s, scratch, q, c, done[q])) {
+			return false // a return the local rule would have taken (reduce.go), or out of scope
 		}
 		if p.HW == spec.TSO {
 			if s[l.TSOLen[q]] > 0 {
@@ -517,6 +531,13 @@ func (p *Program) stubbornSuccessor(s, scratch State, rec *Record, emit func(Ste
 		}
 		for m := ^done[q] & (1<<uint(len(p.Procs[q].Code)) - 1); m != 0; m &= m - 1 {
 			j := bits.TrailingZeros64(m)
+			if k := sb.kind[q][j]; k == stubSync || k == stubLock {
+				if p.stubSyncEnabled(s, scratch, q, j, done[q]) {
+					enabled.instr[q] |= 1 << uint(j)
+					total++
+				}
+				continue
+			}
 			if p.ready(s, q, j, done[q]) && (sb.kind[q][j] != stubComplete || !p.completeBlocked(s, q, &p.Procs[q].Code[j])) {
 				enabled.instr[q] |= 1 << uint(j)
 				total++
