@@ -164,12 +164,12 @@ func (f *firstFailure) Fatalf(format string, args ...any) {
 // and the scaling tests of 3 and 4 processes in that variant: the reduced search
 // finds what the plain one finds, and the stubborn sets fire (fewer states than
 // without them) in at least one draw in five (random barrier programs, which have
-// no scaling test: one in ten).
+// no scaling test and are mostly reduced by the singleton rules: one in thirty).
 func TestStubbornRandomSync(t *testing.T) {
 	for _, sync := range []string{"fence", "pscw", "barrier", "lock"} {
 		t.Run(sync, func(t *testing.T) {
 			var family []gen.FamilyTest
-			share := 10
+			share := 30
 			if sync != "barrier" {
 				share = 5
 				fam, err := gen.ScalingFamily([]string{"SB", "MPC", "IRIW"}, 3, 4, sync)

@@ -51,6 +51,9 @@ type Options struct {
 	parallelFrom int
 	// noQuotient keeps the reduction and every value (tests: the quotient alone).
 	noQuotient bool
+	// flatStates stores every state whole, not by its parts (compact.go), for
+	// measuring the compression.
+	flatStates bool
 }
 
 // parallelLevel is the size of a breadth-first level from which a search expands
@@ -105,7 +108,7 @@ type Result struct {
 	Observation litmus.Obs // Never, Sometimes or Always (of the condition, over the outcomes kept by the filter)
 	Flags       []Flag
 	Time        time.Duration
-	StoreBytes  int // memory held by the visited set
+	StoreBytes  int // memory held by the visited set (with its part tables, compact.go)
 	// PairTime and PairStates: for tso and sc, the relaxed search its conflict and
 	// race flags come from (shared with the relaxed job of the preset when it ran).
 	PairTime   time.Duration
@@ -153,7 +156,14 @@ func (r *Result) Meets(e litmus.ExpectItem) bool { return e.Met(r.Verdict()) }
 // Explore runs every execution of p.
 func Explore(p *model.Program, opt Options) (*Result, error) {
 	start := time.Now()
-	e := &search{p: p, opt: opt, seen: newVisited(p.StateSize(), opt.Memory), outcomes: map[model.OutcomeKey]int{}, flagAt: map[string]flagSite{}}
+	e := &search{p: p, opt: opt, outcomes: map[model.OutcomeKey]int{}, flagAt: map[string]flagSite{}}
+	width := p.StateSize()
+	if !opt.flatStates {
+		e.parts = newCompact(p, opt.Memory)
+		defer e.parts.release()
+		width = e.parts.tupleWidth()
+	}
+	e.seen = newVisited(width, opt.Memory)
 	defer e.seen.release()
 	if err := e.run(); err != nil {
 		if me, ok := err.(*ErrMemoryLimit); ok {
@@ -182,6 +192,11 @@ type search struct {
 	p    *model.Program
 	opt  Options
 	seen *visited
+	// parts, when not nil, stores the states by their parts (compact.go): seen
+	// then holds tuples of part indices; merger is the merge's buffers for
+	// encoding (a parallel level's workers have their own).
+	parts  *compact
+	merger *worker
 	// mu guards what the workers of a parallel level change besides the visited
 	// set and found: the outcomes, the flags, the counts below.
 	mu     sync.Mutex
@@ -215,10 +230,18 @@ type worker struct {
 	scratch model.State
 	rec     *model.Record
 	trans   int
+	// cur is the state being expanded, decoded from its tuple (compact.go); tuple
+	// and part are buffers for encoding a successor.
+	cur         model.State
+	tuple, part []byte
 }
 
 func (e *search) newWorker() *worker {
-	return &worker{scratch: make(model.State, e.p.StateSize()), rec: &model.Record{Light: true, Sites: make([]model.RaiseSite, 0, 8)}}
+	w := &worker{scratch: make(model.State, e.p.StateSize()), rec: &model.Record{Light: true, Sites: make([]model.RaiseSite, 0, 8)}}
+	if e.parts != nil {
+		w.cur, w.tuple, w.part = make(model.State, e.p.StateSize()), make([]byte, e.parts.tupleWidth()), make([]byte, 0, e.p.StateSize())
+	}
+	return w
 }
 
 // run explores breadth-first: states are numbered in the order they are found, a
@@ -232,22 +255,22 @@ func (e *search) run() error {
 	p := e.p
 	init := p.Initial()
 	e.quotient(init)
-	root, _, err := e.seen.insert(init, -1, 0)
-	if err != nil {
+	workers := []*worker{e.newWorker()}
+	if err := e.storeState(workers[0], init, -1, 0, nil); err != nil {
 		return err
 	}
+	root := 0
 	e.noteStaticFlags(root)
 	e.found = make([]atomic.Int64, len(p.Candidates))
 	if !e.opt.NoConflicts {
 		e.unfound.Store(int64(len(p.Candidates) - e.markOrdered()))
 	}
-	workers := []*worker{e.newWorker()}
 	for lo, hi := root, root+1; lo < hi; lo, hi = hi, e.seen.size() {
 		e.checking = e.unfound.Load() > 0
 		if helpers := e.helpers(hi - lo); helpers == 0 {
 			w := workers[0]
 			for idx := lo; idx < hi && e.stop.Load() == nil && !e.pairsDone(); idx++ {
-				e.expand(w, idx, func(st model.Step, next model.State) { e.insert(next, idx, st.Encode(), e.seen.hash(next)) })
+				e.expand(w, idx, func(st model.Step, next model.State) { e.storeState(w, next, idx, st.Encode(), w.cur) })
 			}
 		} else {
 			for len(workers) < 1+helpers {
@@ -257,6 +280,7 @@ func (e *search) run() error {
 			e.release(helpers)
 		}
 		e.seen.quiesce() // the level's readers are done
+		e.parts.quiesce()
 		if err := e.stop.Load(); err != nil {
 			return *err
 		}
@@ -318,7 +342,7 @@ func (e *search) parallelLevel() int {
 }
 
 // insert stores a successor, stopping the search at the state or memory bound.
-func (e *search) insert(next model.State, parent int, step uint32, hash uint64) {
+func (e *search) insert(next []byte, parent int, step uint32, hash uint64) error {
 	_, isNew, err := e.seen.insertHashed(next, hash, parent, step)
 	switch {
 	case err != nil:
@@ -326,6 +350,7 @@ func (e *search) insert(next model.State, parent int, step uint32, hash uint64) 
 	case isNew && e.opt.MaxStates > 0 && e.seen.size() >= e.opt.MaxStates:
 		e.halt(&ErrStateLimit{Test: e.p.Test.Name, Limit: e.opt.MaxStates})
 	}
+	return err
 }
 
 // halt stops the search with err (the first error wins).
@@ -335,7 +360,7 @@ func (e *search) halt(err error) { e.stop.CompareAndSwap(nil, &err) }
 // what they raise; a state without successors is final.
 func (e *search) expand(w *worker, idx int, store func(model.Step, model.State)) {
 	p := e.p
-	cur := model.State(e.seen.state(idx)) // stored states never move: no copy needed
+	cur := e.load(w, idx)
 	if e.checking {
 		e.checkConflicts(idx, cur)
 		if e.pairsDone() {
@@ -523,7 +548,7 @@ func (e *search) trace(idx int) []model.Step {
 }
 
 func (e *search) result() *Result {
-	r := &Result{Program: e.p, States: e.seen.size(), Transitions: e.trans, Finals: e.finals, Redundant: e.redundant, StoreBytes: e.seen.bytes()}
+	r := &Result{Program: e.p, States: e.seen.size(), Transitions: e.trans, Finals: e.finals, Redundant: e.redundant, StoreBytes: e.seen.bytes() + e.parts.bytes()}
 	counted := map[model.OutcomeKey]bool{} // Positive and Negative count distinct values
 	for _, o := range e.outs {
 		w := e.trace(o.witness)

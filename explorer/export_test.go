@@ -12,3 +12,9 @@ func NoQuotient(opt Options) Options {
 	opt.noQuotient = true
 	return opt
 }
+
+// FlatStates stores every state whole (no collapse compression), for measuring it.
+func FlatStates(opt Options) Options {
+	opt.flatStates = true
+	return opt
+}

@@ -187,13 +187,17 @@ func (v *visited) insertHashed(s []byte, hash uint64, parent int, step uint32) (
 
 // contains reports whether s (of that hash) is stored; it may run beside insert,
 // and then miss a state stored meanwhile.
-func (v *visited) contains(s []byte, hash uint64) bool {
+func (v *visited) contains(s []byte, hash uint64) bool { return v.index(s, hash) >= 0 }
+
+// index is the index of s (of that hash), or -1 when it is not stored; as
+// contains, it may run beside insert.
+func (v *visited) index(s []byte, hash uint64) int {
 	t := v.shardOf(hash).table.Load()
 	if t == nil {
-		return false
+		return -1
 	}
 	_, idx := v.find(*t, s, hash)
-	return idx >= 0
+	return idx
 }
 
 // shardOf picks a hash's shard by the low bits of its tag (the upper half).

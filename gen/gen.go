@@ -332,7 +332,7 @@ func (g *builder) lockEach(p int, rows []string) []string {
 			return rows
 		}
 	}
-	t := after[:strings.IndexFunc(after+"[", func(r rune) bool { return r < '0' || r > '9' })]
+	t, _, _ := strings.Cut(after, "[") // a rank, or a computed target's register or null
 	kind := rapid.SampledFrom([]string{"shared", "excl"}).Draw(g.t, "lock-kind")
 	return []string{fmt.Sprintf("lock W %s %s%s", t, kind, g.assert("lock", "nocheck")), rows[0], "unlock W " + t}
 }
