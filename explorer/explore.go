@@ -5,6 +5,7 @@
 package explorer
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -156,7 +157,7 @@ func (r *Result) Meets(e litmus.ExpectItem) bool { return e.Met(r.Verdict()) }
 // Explore runs every execution of p.
 func Explore(p *model.Program, opt Options) (*Result, error) {
 	start := time.Now()
-	e := &search{p: p, opt: opt, outcomes: map[model.OutcomeKey]int{}, flagAt: map[string]flagSite{}}
+	e := &search{p: p, opt: opt, outcomes: map[string]int{}, flagAt: map[string]flagSite{}}
 	width := p.StateSize()
 	if !opt.flatStates {
 		e.parts = newCompact(p, opt.Memory)
@@ -205,8 +206,10 @@ type search struct {
 	// redundant counts the executions dropped because a blocked spin loop would
 	// exit on their final memory (SEMANTICS.md §2).
 	redundant int
-	outcomes  map[model.OutcomeKey]int // index into outs
+	outcomes  map[string]int // index into outs, by outcomeAcc.key
 	outs      []outcomeAcc
+	vals      []int64 // final's buffers (under mu)
+	key       []byte
 	flagAt    map[string]flagSite
 	// found holds, for each candidate pair (model.Program.Candidates), 1 + the
 	// lowest state found so far where it is concurrent (0: none yet); unfound
@@ -220,7 +223,7 @@ type search struct {
 }
 
 type outcomeAcc struct {
-	values  []int64
+	key     string // the values as varints, and "!" for an erroneous execution's (final)
 	flags   uint32
 	witness int // terminal state
 }
@@ -424,23 +427,41 @@ func (e *search) final(idx int, s model.State) {
 		flags |= spec.FlagBit(d.Rule)
 		e.addLocked(d, flagSite{state: idx})
 	}
-	vals := p.OutcomeValues(s)
-	if !p.Keep(vals) {
+	e.vals = p.OutcomeValuesTo(s, e.vals)
+	if !p.Keep(e.vals) {
 		return
 	}
 	// An erroneous execution's outcome is listed apart from a clean one's with the
-	// same values (SEMANTICS.md §5: its outcomes are listed, marked).
-	key := model.KeyOf(vals)
-	if flags != 0 {
-		key += "!"
+	// same values (SEMANTICS.md §5: its outcomes are listed, marked). The key is
+	// the values as varints (most are small: a byte each), and the map is looked
+	// up without a new string: a search with 10^5 outcomes and 10^7 final states
+	// allocates per outcome, not per final state.
+	e.key = e.key[:0]
+	for _, v := range e.vals {
+		e.key = binary.AppendVarint(e.key, v)
 	}
-	if k, ok := e.outcomes[key]; ok {
+	if flags != 0 {
+		e.key = append(e.key, '!')
+	}
+	if k, ok := e.outcomes[string(e.key)]; ok {
 		e.outs[k].flags |= flags
 		e.outs[k].witness = min(e.outs[k].witness, idx)
 		return
 	}
+	key := string(e.key)
 	e.outcomes[key] = len(e.outs)
-	e.outs = append(e.outs, outcomeAcc{values: vals, flags: flags, witness: idx})
+	e.outs = append(e.outs, outcomeAcc{key: key, flags: flags, witness: idx})
+}
+
+// values are an outcome's values, from its key (final).
+func (o *outcomeAcc) values(n int) []int64 {
+	vals := make([]int64, n)
+	b := []byte(o.key)
+	for i := range vals {
+		v, k := binary.Varint(b)
+		vals[i], b = v, b[k:]
+	}
+	return vals
 }
 
 func (e *search) noteStaticFlags(root int) {
@@ -552,8 +573,9 @@ func (e *search) result() *Result {
 	counted := map[model.OutcomeKey]bool{} // Positive and Negative count distinct values
 	for _, o := range e.outs {
 		w := e.trace(o.witness)
-		out := Outcome{Values: o.values, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(o.values), Witness: model.Witness{Program: e.p, Steps: w, Arrange: &model.Arrangement{By: e.p, Early: len(w)}}}
-		if k := model.KeyOf(o.values); !counted[k] {
+		vals := o.values(len(e.p.Out))
+		out := Outcome{Values: vals, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(vals), Witness: model.Witness{Program: e.p, Steps: w, Arrange: &model.Arrangement{By: e.p, Early: len(w)}}}
+		if k := model.KeyOf(vals); !counted[k] {
 			counted[k] = true
 			if out.Sat {
 				r.Positive++
