@@ -109,28 +109,27 @@ func (c *compact) samePart(s, t []byte, k int) bool {
 // maxGroup bounds the parts of a group (a buffer on the stack holds its tuple).
 const maxGroup = 16
 
-// encoder is what encode and lookup share: intern (the one writer) or find.
-type encoder func(t *visited, b []byte) (int, error)
-
-func intern(t *visited, b []byte) (int, error) {
-	idx, _, err := t.insert(b, 0, 0)
-	return idx, err
-}
-
 // errUnstored: lookup met a part or group never stored (the state is new).
 var errUnstored = errors.New("not stored")
 
-func find(t *visited, b []byte) (int, error) {
+// put is the index of b in t: interned when intern (the one writer), else found
+// (errUnstored when absent). Not a function value: b, on code's stack, then
+// stays there.
+func put(t *visited, b []byte, intern bool) (int, error) {
+	if intern {
+		idx, _, err := t.insert(b, 0, 0)
+		return idx, err
+	}
 	if idx := t.index(b, t.hash(b)); idx >= 0 {
 		return idx, nil
 	}
 	return -1, errUnstored
 }
 
-// code writes s's tuple into out (len tupleWidth) with enc; parent and
+// code writes s's tuple into out (len tupleWidth), interning or finding (put); parent and
 // parentTuple, when parent is not nil, are a state and its tuple whose equal
 // parts and groups s takes without a lookup; buf is scratch of a state's width.
-func (c *compact) code(enc encoder, s, parent, parentTuple, out, buf []byte) error {
+func (c *compact) code(intern bool, s, parent, parentTuple, out, buf []byte) error {
 	var gtuple [4 * maxGroup]byte
 	for g, parts := range c.groups {
 		var pg []byte // the parent's tuple of this group's part indices
@@ -144,7 +143,7 @@ func (c *compact) code(enc encoder, s, parent, parentTuple, out, buf []byte) err
 				continue
 			}
 			changed = true
-			idx, err := enc(c.tables[k], c.gather(s, k, buf))
+			idx, err := put(c.tables[k], c.gather(s, k, buf), intern)
 			if err != nil {
 				return err
 			}
@@ -154,7 +153,7 @@ func (c *compact) code(enc encoder, s, parent, parentTuple, out, buf []byte) err
 			copy(out[4*g:4*g+4], parentTuple[4*g:4*g+4])
 			continue
 		}
-		idx, err := enc(c.gtabs[g], gtuple[:4*len(parts)])
+		idx, err := put(c.gtabs[g], gtuple[:4*len(parts)], intern)
 		if err != nil {
 			return err
 		}
@@ -166,13 +165,13 @@ func (c *compact) code(enc encoder, s, parent, parentTuple, out, buf []byte) err
 // encode writes s's tuple into out, interning the parts and groups not yet stored
 // (see code). It fails when the memory budget cannot cover a table's growth.
 func (c *compact) encode(s, parent, parentTuple, out, buf []byte) error {
-	return c.code(intern, s, parent, parentTuple, out, buf)
+	return c.code(true, s, parent, parentTuple, out, buf)
 }
 
 // lookup is encode without interning, for the workers of a parallel level: false
 // when some part or group of s is not stored yet (s is then new).
 func (c *compact) lookup(s, parent, parentTuple, out, buf []byte) bool {
-	return c.code(find, s, parent, parentTuple, out, buf) == nil
+	return c.code(false, s, parent, parentTuple, out, buf) == nil
 }
 
 // decode writes the state of tuple into out (len StateSize), whose block of zeros
