@@ -13,7 +13,7 @@ import (
 )
 
 // TestCompactExact: storing states by their parts (collapse compression,
-// explorer/compact.go) changes nothing a search finds: the same states and
+// explorer/compact.go), from a random number of states on, changes nothing a search finds: the same states and
 // transitions, outcomes, flags and witnesses as storing them whole, sequential
 // and with parallel levels, on random programs with every feature that has state
 // of its own, under every preset and hw model.
@@ -37,6 +37,7 @@ func TestCompactExact(t *testing.T) {
 		if err != nil {
 			t.Skip(err)
 		}
+		opt = explorer.CompactAt(opt, rapid.IntRange(1, 40).Draw(t, "compact-at"))
 		parallel := explorer.ParallelFrom(opt, 2)
 		parallel.Workers = 2
 		for _, o := range []explorer.Options{opt, parallel} {

@@ -53,8 +53,10 @@ type Options struct {
 	// noQuotient keeps the reduction and every value (tests: the quotient alone).
 	noQuotient bool
 	// flatStates stores every state whole, not by its parts (compact.go), for
-	// measuring the compression.
+	// measuring the compression; compactAt, when positive, replaces compactFrom
+	// (tests: small searches stored by their parts).
 	flatStates bool
+	compactAt  int
 }
 
 // parallelLevel is the size of a breadth-first level from which a search expands
@@ -158,14 +160,11 @@ func (r *Result) Meets(e litmus.ExpectItem) bool { return e.Met(r.Verdict()) }
 func Explore(p *model.Program, opt Options) (*Result, error) {
 	start := time.Now()
 	e := &search{p: p, opt: opt, outcomes: map[string]int{}, flagAt: map[string]flagSite{}}
-	width := p.StateSize()
-	if !opt.flatStates {
-		e.parts = newCompact(p, opt.Memory)
-		defer e.parts.release()
-		width = e.parts.tupleWidth()
-	}
-	e.seen = newVisited(width, opt.Memory)
-	defer e.seen.release()
+	e.seen = newVisited(p.StateSize(), opt.Memory)
+	defer func() {
+		e.seen.release()
+		e.parts.release()
+	}()
 	if err := e.run(); err != nil {
 		if me, ok := err.(*ErrMemoryLimit); ok {
 			me.Test = p.Test.Name
@@ -286,6 +285,9 @@ func (e *search) run() error {
 		e.parts.quiesce()
 		if err := e.stop.Load(); err != nil {
 			return *err
+		}
+		if err := e.compactFrom(workers); err != nil {
+			return err
 		}
 		if e.pairsDone() {
 			break

@@ -18,3 +18,9 @@ func FlatStates(opt Options) Options {
 	opt.flatStates = true
 	return opt
 }
+
+// CompactAt stores the states by their parts from n states on (compact.go).
+func CompactAt(opt Options, n int) Options {
+	opt.compactAt = n
+	return opt
+}
