@@ -36,6 +36,7 @@ var exactVariants = []struct {
 	{"lock_all", func(t *rapid.T) gen.Config { return exactCfg(t, "lock_all") }, false},
 	{"pscw", func(t *rapid.T) gen.Config { return exactCfg(t, "pscw") }, false},
 	{"fence", func(t *rapid.T) gen.Config { return exactCfg(t, "fence") }, false},
+	{"rounds", func(t *rapid.T) gen.Config { return exactCfg(t, "rounds") }, false},
 	{"separate", func(t *rapid.T) gen.Config {
 		cfg := exactCfg(t, rapid.SampledFrom([]string{"fence", "lock_all", "pscw", "lock"}).Draw(t, "sync"))
 		cfg.Separate, cfg.NoRMA = true, false
@@ -51,7 +52,8 @@ var exactVariants = []struct {
 	}, true},
 }
 
-// exactCfg is a random program's bounds for one sync: up to four processes of
+// exactCfg is a random program's bounds for one sync ("rounds": lock_all epochs
+// with a barrier between, whose pairs across it model.Ordered leaves out): up to four processes of
 // plain accesses (three with RMA calls), assertions and separate windows drawn.
 func exactCfg(t *rapid.T, sync string) gen.Config {
 	noRMA := rapid.Bool().Draw(t, "no-rma")

@@ -19,8 +19,9 @@ type Config struct {
 	MinProcs, MaxProcs int // processes (default 2..3)
 	MaxInstrs          int // instructions per process, not counting epoch brackets (default 4)
 	// Syncs are the synchronization styles to draw from (default: all of them):
-	// "none", "fence", "lock_all", "pscw", "barrier", and "lock" (each access in
-	// a lock epoch of its target rank, shared or exclusive: not drawn by default).
+	// "none", "fence", "lock_all", "pscw", "barrier", and, not drawn by default,
+	// "lock" (each access in a lock epoch of its target rank, shared or exclusive)
+	// and "rounds" (lock_all epochs with a barrier between two).
 	Syncs []string
 	// RMA allows put/get/acc in epochs (default true unless NoRMA).
 	NoRMA bool
@@ -149,7 +150,7 @@ func (g *builder) body() {
 	}
 	k := rapid.IntRange(1, g.cfg.MaxInstrs).Draw(g.t, "instrs")
 	collectiveAt := -1
-	if g.sync == "barrier" || g.sync == "fence" {
+	if g.sync == "barrier" || g.sync == "fence" || g.sync == "rounds" {
 		collectiveAt = rapid.IntRange(0, k).Draw(g.t, "collective-at")
 	}
 	for i := 0; i < k; i++ {
@@ -173,9 +174,12 @@ func (g *builder) body() {
 
 func (g *builder) collective() {
 	for p := 0; p < g.n; p++ {
-		if g.sync == "barrier" {
+		switch g.sync {
+		case "barrier":
 			g.rows[p] = append(g.rows[p], "barrier")
-		} else {
+		case "rounds":
+			g.rows[p] = append(g.rows[p], "unlock_all W", "barrier", "lock_all W")
+		default:
 			g.rows[p] = append(g.rows[p], "fence W")
 		}
 	}
@@ -202,7 +206,7 @@ func (g *builder) brackets() (open, close func(int) []string) {
 		first := g.assert("fence1", "nostore", "noput", "noprecede", "nosucceed")
 		last := g.assert("fence2", "nostore", "noput", "noprecede", "nosucceed")
 		return func(int) []string { return []string{"fence W" + first} }, func(int) []string { return []string{"fence W" + last} }
-	case "lock_all":
+	case "lock_all", "rounds":
 		nocheck := g.assert("lock_all", "nocheck")
 		return func(int) []string { return []string{"lock_all W" + nocheck} },
 			func(p int) []string { return append(g.completeRequests(p), "unlock_all W") }
@@ -352,7 +356,7 @@ func (g *builder) rmaAllowed(p int) bool {
 		return false
 	}
 	switch g.sync {
-	case "fence", "lock_all", "lock":
+	case "fence", "lock_all", "lock", "rounds":
 		return true
 	case "pscw":
 		return p == 0

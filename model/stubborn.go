@@ -100,7 +100,8 @@ type stubborn struct {
 	// outcome item): the value they read is dead at once (the live-variable
 	// quotient drops it, live.go), so which store they read does not matter.
 	deadLoads []uint64
-	rma       *stubRMA // the slots and RMA pairs (stubborn_rma.go)
+	rma       *stubRMA      // the slots and RMA pairs (stubborn_rma.go)
+	sync      stubSyncLists // the calls of the synchronization calls' enabling sets (stubborn_sync.go)
 }
 
 // stubbornReduction computes the dependence of the stubborn sets, when the program
@@ -200,6 +201,7 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 		}
 	}
 	c.stubRMAReduction(sb, overlap)
+	c.stubSyncReduction(sb)
 	p.stub = sb
 }
 
@@ -258,7 +260,7 @@ func (c *compiler) stubbornAllowed() bool {
 		}
 		for k := range p.Procs[q].Code {
 			in := &p.Procs[q].Code[k]
-			if in.Kind == KRMA || in.Computed != nil || in.Elems != nil {
+			if in.Kind == KRMA && !c.stubRMAOp(in) || in.Computed != nil || in.Elems != nil {
 				return false
 			}
 		}

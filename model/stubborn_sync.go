@@ -152,7 +152,7 @@ func (p *Program) stubSyncEnabling(x *stubState, q, j int) (r int, nes uint64, o
 			if d := int(s[p.Layout.Barrs[m]]); m == q || d >= k || d == k-1 && p.arrivedAt(s, m, KBarrier, -1) {
 				continue
 			}
-			return p.nth(m, p.kindCalls(m, KBarrier), k)
+			return p.nth(m, p.stub.sync.barriers[m], k)
 		}
 	case in.Kind == KStart:
 		wl := &p.Layout.Win[in.Win]
@@ -168,7 +168,7 @@ func (p *Program) stubSyncEnabling(x *stubState, q, j int) (r int, nes uint64, o
 		group := s.u32(wl.PostOpen + 4*q)
 		for o := 0; o < n; o++ {
 			if c := int(s[wl.DoneCnt+o*n+q]); group&(1<<uint(o)) != 0 && c < int(s[wl.PostCnt+q*n+o]) {
-				return p.nth(o, p.closingCompletes(int(in.Win), o, q), c+1)
+				return p.nth(o, p.stub.sync.closing[closingKey{int(in.Win), o, q}], c+1)
 			}
 		}
 	case in.Kind == KLock:
@@ -195,6 +195,34 @@ func (p *Program) kindCalls(r int, kind Kind) []int {
 		}
 	}
 	return out
+}
+
+// stubSyncLists are the calls the necessary enabling sets name, listed at compile
+// time (a search allocates nothing a step).
+type stubSyncLists struct {
+	barriers [][]int              // per process, its barriers in order
+	closing  map[closingKey][]int // closingCompletes of each wait's window, origin and target
+}
+
+type closingKey struct{ win, origin, target int }
+
+// stubSyncReduction lists what stubSyncEnabling reads.
+func (c *compiler) stubSyncReduction(sb *stubborn) {
+	p := c.p
+	sb.sync.closing = map[closingKey][]int{}
+	for q := range p.Procs {
+		sb.sync.barriers = append(sb.sync.barriers, p.kindCalls(q, KBarrier))
+		for j := range p.Procs[q].Code {
+			if in := &p.Procs[q].Code[j]; in.Kind == KWait && sb.kind[q][j] == stubSync {
+				for o := range p.Procs {
+					key := closingKey{int(in.Win), o, q}
+					if _, ok := sb.sync.closing[key]; !ok {
+						sb.sync.closing[key] = p.closingCompletes(int(in.Win), o, q)
+					}
+				}
+			}
+		}
+	}
 }
 
 // closingCompletes are, in order, the completes of origin o on win that close a
