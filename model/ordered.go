@@ -94,6 +94,7 @@ func (p *Program) ordered(c *Candidate) bool {
 //   - q returns from its k-th barrier only once every process arrived at its
 //     k-th (allArrived counts generations); no barrier is guarded (a skipped one
 //     would shift the generations), and a barrier is never in a loop body.
+//
 // Done bits and the completed status never go back, so no reachable state has
 // both. Separate windows are left out (a completed operation may stay live
 // through its dirty copy).
