@@ -20,15 +20,7 @@ func TestGenScaling(t *testing.T) {
 	if code != 0 || out.String() != "wrote 4 tests and their x86 twins to "+dir+"\n" {
 		t.Fatalf("exit %d: %s%s", code, out.String(), errb.String())
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*"))
-	var names []string
-	for _, f := range files {
-		names = append(names, filepath.Base(f))
-	}
-	want := "IRIW-n04.lit IRIW-n04.litmus IRIW-n05.lit IRIW-n05.litmus SB-n04.lit SB-n04.litmus SB-n05.lit SB-n05.litmus"
-	if got := strings.Join(names, " "); got != want {
-		t.Fatalf("files %s, want %s", got, want)
-	}
+	wantFiles(t, dir, "*", "IRIW-n04.lit IRIW-n04.litmus IRIW-n05.lit IRIW-n05.litmus SB-n04.lit SB-n04.litmus SB-n05.lit SB-n05.litmus")
 	src, _ := os.ReadFile(filepath.Join(dir, "SB-n05.lit"))
 	lt, err := litmus.Parse("SB-n05.lit", src)
 	if err != nil || !bytes.Equal(litmus.Format(lt), src) || len(lt.Procs) != 5 {
@@ -49,18 +41,23 @@ func TestGenScalingSyncs(t *testing.T) {
 	if code := run([]string{"gen", "--scaling", "SB,RING", "--sync", "lock_all,nocheck,fence", "--procs", "3", "--out", dir}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out.String(), errb.String())
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.lit"))
+	wantFiles(t, dir, "*.lit", "RING+fence-n03.lit RING+nocheck-n03.lit RING-n03.lit SB+fence-n03.lit SB+nocheck-n03.lit SB-n03.lit")
+	src, _ := os.ReadFile(filepath.Join(dir, "SB+nocheck-n03.lit"))
+	if !bytes.Contains(src, []byte("lock_all W nocheck")) {
+		t.Errorf("SB+nocheck-n03.lit has no lock_all W nocheck:\n%s", src)
+	}
+}
+
+// wantFiles fails t unless the files of dir matching glob are want (names, in order).
+func wantFiles(t *testing.T, dir, glob, want string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, glob))
 	var names []string
 	for _, f := range files {
 		names = append(names, filepath.Base(f))
 	}
-	want := "RING+fence-n03.lit RING+nocheck-n03.lit RING-n03.lit SB+fence-n03.lit SB+nocheck-n03.lit SB-n03.lit"
 	if got := strings.Join(names, " "); got != want {
 		t.Fatalf("files %s, want %s", got, want)
-	}
-	src, _ := os.ReadFile(filepath.Join(dir, "SB+nocheck-n03.lit"))
-	if !bytes.Contains(src, []byte("lock_all W nocheck")) {
-		t.Errorf("SB+nocheck-n03.lit has no lock_all W nocheck:\n%s", src)
 	}
 }
 
