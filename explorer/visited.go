@@ -323,6 +323,13 @@ func giveBlock(b []byte) {
 	setHeapLimit()
 }
 
+// trimBlocks unmaps the free blocks (offheap.Store.Trim), when no search is left
+// to reuse them.
+func trimBlocks() {
+	offheap.Blocks.Trim()
+	setHeapLimit()
+}
+
 func getBuf(n int) *[]byte {
 	if offHeap(n) {
 		b, _ := takeBlock(n)
