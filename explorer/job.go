@@ -244,8 +244,11 @@ func Stream(jobs []Job, workers int, opt Options, deliver func(i int, jr *JobRes
 	}
 	ready := make([]bool, len(jobs))
 	turn := 0
-	for range jobs {
+	for n := range jobs {
 		ready[<-finished] = true
+		if n == len(jobs)-1 {
+			trimBlocks() // every search is over: what is left is printing
+		}
 		for turn < len(jobs) && ready[turn] {
 			deliver(turn, &results[turn])
 			results[turn] = JobResult{} // delivered: kept no longer

@@ -62,6 +62,11 @@ type Layout struct {
 
 	// per channel: sent uint8, received uint8, values int64 * Cap
 	Chan []int
+
+	// zeroOff and zeroLen are the block every field the program never changes
+	// points into (buildLayout; zeroOff -1 when there is none): StateParts leaves
+	// it out.
+	zeroOff, zeroLen int
 }
 
 // WinLayout holds the offsets of one window's synchronization state.
@@ -124,6 +129,7 @@ func (p *Program) buildLayout() {
 		return o
 	}
 	uses := p.uses()
+	defer func() { l.zeroOff, l.zeroLen = zero, zeroPad }()
 	l.Flags = take(4, true)
 	for i := 0; i < n; i++ {
 		pr := &p.Procs[i]
