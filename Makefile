@@ -2,8 +2,10 @@
 #   make          build bin/rmacheck, check every .lit file of the corpus and the tutorial and run it
 #   make test     go vet, gofmt check, go test
 #   make bench    benchmarks, a run over the generated family, runtime rates beside MPI
+#   make exact    the reductions' exactness property, 2,000 checks a sync variant
 #   make gen      regenerate the diy7-style family in bench/generated (rmacheck gen --mix)
 #   make conform  the corpus on the reference runtime (real shared memory), 10^5 runs a test
+#   make mpi-builds  install the MPI library builds of reports/matrix/builds.json into .cache/mpi
 #   make fmt      gofmt -w and rmacheck fmt -w over the corpus
 #   make clean    remove bin/
 
@@ -20,7 +22,7 @@ LDFLAGS := $(if $(VERSION),-ldflags "-X main.version=$(VERSION)")
 # Every Go file on disk (tracked or not), outside .git and bin.
 GOFILES = $(shell find . -name '*.go' -not -path './.git/*' -not -path './bin/*')
 
-.PHONY: all build corpus test vet fmtcheck gotest bench conform reports conform-results matrix-results fmt clean
+.PHONY: all build corpus test vet fmtcheck gotest exact bench conform reports conform-results matrix-results mpi-builds fmt clean
 
 all: build corpus
 
@@ -67,6 +69,12 @@ GOTESTTIMEOUT ?= 30m
 # printed nothing for up to 19 minutes.
 gotest:
 	GO=$(GO) $(GO) run ./internal/testprogress -timeout $(GOTESTTIMEOUT) ./...
+
+# The exactness property (reduced == plain, the quotient on and off) over the
+# synchronization variants the reductions cover (explorer/exact_test.go): make test
+# runs rapid's 100 checks a variant, this 2,000 (under a minute here).
+exact:
+	$(GO) test -count=1 -run 'TestExactness|TestStubbornRandomSync' ./explorer -rapid.checks=2000
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
@@ -192,6 +200,15 @@ matrix-results: build
 		for lib in openmpi mpich; do $(call matrixrun,--target $$lib,$$lib,$$tr); done; \
 		for m in $(MATRIX_MPI); do $(call matrixrun,--mpi $${m#*=},$${m%%=*},$$tr); done; \
 	done
+
+# The MPI library builds of the matrix (reports/matrix/builds.json: Debian's MPICH and Open
+# MPI, and pinned wheels of MPICH, Open MPI and Intel MPI from PyPI), each installed into
+# .cache/mpi/NAME (a virtual environment; reused while its entry is unchanged) and checked
+# with a program on two ranks: ok with its prefix for conform --mpi, or refused or broken
+# with why (not fatal). MPIBUILDS=NAME... installs those only (and fails if one is not ok).
+MPIBUILDS ?=
+mpi-builds:
+	$(GO) run ./internal/mpibuilds install $(MPIBUILDS)
 
 fmt: build
 	gofmt -w $(GOFILES)

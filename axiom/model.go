@@ -46,8 +46,8 @@ func Preset(name string) (*Model, error) {
 func PresetNames() []string {
 	var out []string
 	for _, p := range spec.Presets {
-		if _, err := builtin.ReadFile("models/" + p.Name + ".cat"); err == nil {
-			out = append(out, p.Name)
+		if _, err := builtin.ReadFile("models/" + string(p.Name) + ".cat"); err == nil {
+			out = append(out, string(p.Name))
 		}
 	}
 	return out
@@ -159,9 +159,10 @@ func switchNames() string {
 // Semantics is the semantics a model runs a test under: the preset it is named
 // after (its switches), with the model's options; a user's file starts from mpi-4.1.
 func (m *Model) Semantics() spec.Semantics {
-	sem, ok := spec.Preset(m.Name)
+	sem, ok := spec.Preset(spec.PresetName(m.Name))
 	if !ok {
-		sem = spec.Semantics{Name: m.Name, Preset: m.Name}
+		sem, _ = spec.Preset(spec.DefaultPreset)
+		sem.Name = m.Name
 	}
 	sem.Switches = sem.Switches.With(spec.LsIsRMA, m.Switches.Has(spec.LsIsRMA))
 	return sem

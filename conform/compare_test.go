@@ -23,14 +23,14 @@ exists (0:r0=0 /\ 1:r0=0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sem, _ := spec.Preset("mpi-4.1")
+	sem, _ := spec.Preset(spec.DefaultPreset)
 	p, _ := model.Compile(lt, sem, spec.SC)
 	allowed, err := explorer.Explore(p, explorer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rep := &Report{}
-	rep.compare(&reference.Result{Runs: 10, Elapsed: 1, Bins: []reference.Bin{
+	rep.compare(&Histogram{Runs: 10, Elapsed: 1, Bins: []reference.Bin{
 		{Values: []int64{0, 0}, Count: 3}, {Values: []int64{0, 1}, Count: 7}}}, allowed)
 	if rep.NonConforming != 3 || rep.Positive != 3 || rep.Negative != 7 || len(rep.Unseen) != 2 {
 		t.Errorf("sc forbids 0:r0=0 /\\ 1:r0=0: got nonconforming %d, positive %d, negative %d, unseen %v",

@@ -4,6 +4,7 @@
 package conform
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"time"
@@ -19,7 +20,7 @@ import (
 // target (the reference runtime's options, a library's launcher and timeout) is a
 // field of that target's value (Reference, MPI).
 type Options struct {
-	Runs int // iterations; 0: the target's default (Target.Run)
+	Runs int // iterations; 0: the target's default (Target.DefaultRuns)
 	Seed int64
 	// IncludeErroneous runs tests that some execution makes erroneous (undefined
 	// behaviour); by default they are skipped.
@@ -31,27 +32,9 @@ type Options struct {
 	// machine's, MachineHW).
 	HW *spec.HW
 	// Context, when not nil, stops a run when it ends (an interrupt): a library's
-	// launcher and its ranks are stopped, the temporary files removed, and Run
+	// launcher and its ranks are stopped, the temporary files removed, and Check
 	// returns its cause.
 	Context context.Context
-}
-
-// Target is where conform runs a test: the reference runtime or one MPI library.
-// Each is a value (Reference, MPI), so a new target, such as a library installed at
-// a prefix of the user's, is one more value and needs no change here or in cmd.
-type Target interface {
-	// Name is the target's short name, as reports and JSON records show it
-	// ("reference", "mpich", "openmpi").
-	Name() string
-	// Describe is what runs the tests: the library and its version ("MPICH 4.0.2"),
-	// or "" for the reference runtime.
-	Describe() string
-	// Transport is the library's transport profile (shm, net; Library.Over), or ""
-	// for the reference runtime.
-	Transport() string
-	// Run runs t opt.Runs times under sem and compares the histogram with the
-	// outcomes the model allows.
-	Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error)
 }
 
 // Bin is one observed outcome.
@@ -65,9 +48,7 @@ type Bin struct {
 // Report is the result of one test on one target.
 type Report struct {
 	Test          *litmus.Test
-	Target        string
-	Library       string // the MPI library and version, for real-MPI targets
-	Transport     string // the library's transport profile (Library.Transport)
+	Target        TargetInfo
 	Sem           spec.Semantics
 	HW            spec.HW // the hw model the target is compared with
 	Runs          int
@@ -94,8 +75,6 @@ type Report struct {
 	// side were rare.
 	Starvation float64
 	Starved    bool
-
-	raw *reference.Result // the parsed histogram of a real-MPI run, before compare
 }
 
 // MachineHW is the hardware model the reference runtime is compared with.
@@ -111,103 +90,110 @@ func (opt Options) ComparedHW() spec.HW {
 	return *opt.HW
 }
 
-// Reference is the reference runtime as a target: the program on real shared memory,
-// one OS thread per rank, with Runtime's further options (its Runs, Seed and
-// Progress come from Options).
-type Reference struct {
-	Runtime reference.Options
-}
-
-// ReferenceName is the reference runtime's target name: what --target names it by and
-// what its records say (the one spelling of the word; Reference.Name prints it).
-const ReferenceName = "reference"
-
-// Name is ReferenceName.
-func (Reference) Name() string { return ReferenceName }
-
-// Describe is "": the runtime is this program's own.
-func (Reference) Describe() string { return "" }
-
-// Transport is "": the ranks are threads of this program.
-func (Reference) Transport() string { return "" }
-
-// Run runs t on the reference runtime under sem; 0 runs: 10^6 for programs without
-// MPI calls, 10^4 for the others.
-func (r Reference) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error) {
-	rep, allowed, err := begin(t, sem, r.Name(), opt.ComparedHW(), opt)
-	if err != nil || rep.Skipped != "" {
-		return rep, err
-	}
-	// The runtime takes the model's MPI steps; plain accesses are the machine's own,
-	// so the program is compiled without a hw model's store buffers.
-	p, err := model.Compile(t, sem, spec.SC)
-	if err != nil {
-		return nil, err
-	}
-	runs := opt.Runs
-	if runs == 0 {
-		runs = defaultRuns(p)
-	}
-	var progress func(int)
-	if opt.Progress != nil {
-		progress = func(done int) { opt.Progress(done, runs) }
-	}
-	ropt := r.Runtime
-	ropt.Runs, ropt.Seed, ropt.Progress = runs, opt.Seed, progress
-	res, err := reference.Run(p, ropt)
-	if se := (*reference.SpinError)(nil); errors.As(err, &se) {
-		// a loop that never exits (LIVELOCK shown, or past the spin bound): the run's
-		// finding, as a library's SPIN-LIMIT line is, so that it means the same on
-		// every target (the model's verdict says whether the standard allows it)
-		rep.SpinLimit = se.Line()
-		return rep, nil
-	}
-	if err != nil {
-		// A deadlock or livelock of the runtime is the target not running the test, as
-		// a library's timeout is: one meaning of exit status 3 whatever the target.
-		return nil, &RunError{Test: t.Name, Lib: "the reference runtime", Reason: err.Error()}
-	}
-	rep.compare(res, allowed)
-	rep.Starvation, rep.Starved = res.Starvation(), res.Starved()
-	return rep, nil
-}
-
-// begin is what every target does first: the report, the model's allowed outcomes for
-// sem and hw, and the skipping of tests the model finds erroneous.
-func begin(t *litmus.Test, sem spec.Semantics, target string, hw spec.HW, opt Options) (*Report, *explorer.Result, error) {
-	rep := &Report{Test: t, Target: target, Sem: sem, HW: hw, Seed: opt.Seed}
-	allowed := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(opt.Search)
+// Check runs t on target under sem and compares what happened with the outcomes the
+// model allows for sem on opt's hardware model: the model is searched once, the
+// target executes, and the histogram is compared once, the same for every target. A
+// test the model finds erroneous is skipped unless opt.IncludeErroneous.
+func Check(target Target, t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error) {
+	rep := &Report{Test: t, Target: target.Info(), Sem: sem, HW: opt.ComparedHW(), Seed: opt.Seed}
+	allowed := explorer.Job{Test: t, Sem: sem, HW: rep.HW}.Run(opt.Search)
 	if allowed.Err != nil {
-		return nil, nil, allowed.Err
+		return nil, allowed.Err
 	}
 	rep.Model = allowed.Result
 	if allowed.Result.Erroneous() && !opt.IncludeErroneous {
 		rep.Skipped = "skipped: the model finds it " + allowed.Result.Verdict().ObsString() + " (undefined behaviour); --include-erroneous runs it anyway"
+		return rep, nil
 	}
-	return rep, allowed.Result, nil
+	p, err := model.Compile(t, sem, spec.SC)
+	if err != nil {
+		return nil, err
+	}
+	x := Execution{Test: t, Program: p, Runs: cmp.Or(opt.Runs, target.DefaultRuns(p)), Seed: opt.Seed, Context: opt.Context}
+	if x.Context == nil {
+		x.Context = context.Background()
+	}
+	if opt.Progress != nil {
+		x.Progress = func(done int) { opt.Progress(done, x.Runs) }
+	}
+	h, err := target.Execute(x)
+	if re := (*RunError)(nil); errors.As(err, &re) && re.Test == "" {
+		re.Test = t.Name
+	}
+	if err != nil {
+		return nil, err
+	}
+	rep.compare(h, allowed.Result)
+	return rep, nil
 }
 
-func defaultRuns(p *model.Program) int {
-	for i := range p.Procs {
-		for k := range p.Procs[i].Code {
-			if p.Procs[i].Code[k].IsMPI {
-				return 10_000
-			}
-		}
+// Reference is the reference runtime as a target: the program on real shared memory,
+// one OS thread per rank, with Runtime's further options (its Runs, Seed and
+// Progress come from the Execution).
+type Reference struct {
+	Runtime reference.Options
+}
+
+// Info says it is the reference runtime.
+func (Reference) Info() TargetInfo { return TargetInfo{Kind: KindReference} }
+
+// DefaultRuns is 10^6 for programs without MPI calls, 10^4 for the others.
+func (Reference) DefaultRuns(p *model.Program) int {
+	if hasMPI(p) {
+		return 10_000
 	}
 	return 1_000_000
 }
 
+// Execute runs the program on the reference runtime.
+func (r Reference) Execute(x Execution) (*Histogram, error) {
+	ropt := r.Runtime
+	ropt.Runs, ropt.Seed, ropt.Progress = x.Runs, x.Seed, x.Progress
+	res, err := reference.Run(x.Program, ropt)
+	if se := (*reference.SpinError)(nil); errors.As(err, &se) {
+		// a loop that never exits (LIVELOCK shown, or past the spin bound): the run's
+		// finding, as a library's SPIN-LIMIT line is, so that it means the same on
+		// every target (the model's verdict says whether the standard allows it)
+		return &Histogram{SpinLimit: se.Line()}, nil
+	}
+	if err != nil {
+		// A deadlock or livelock of the runtime is the target not running the test, as
+		// a library's timeout is: one meaning of exit status 3 whatever the target.
+		return nil, &RunError{Lib: "the reference runtime", Reason: err.Error()}
+	}
+	return &Histogram{Runs: res.Runs, Elapsed: res.Elapsed, Bins: res.Bins, Starvation: res.Starvation(), Starved: res.Starved()}, nil
+}
+
+// hasMPI reports whether the program makes an MPI call.
+func hasMPI(p *model.Program) bool {
+	for i := range p.Procs {
+		for k := range p.Procs[i].Code {
+			if p.Procs[i].Code[k].IsMPI {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // compare fills the report from a histogram and the model's allowed outcomes.
-func (rep *Report) compare(res *reference.Result, allowed *explorer.Result) {
-	rep.Runs, rep.Elapsed, rep.Rate = res.Runs, res.Elapsed, res.Rate()
+func (rep *Report) compare(h *Histogram, allowed *explorer.Result) {
+	rep.SpinLimit, rep.Skipped, rep.Models, rep.Placement = h.SpinLimit, h.Skipped, h.Models, h.Placement
+	rep.Starvation, rep.Starved = h.Starvation, h.Starved
+	if h.SpinLimit != "" || h.Skipped != "" {
+		return
+	}
+	rep.Runs, rep.Elapsed = h.Runs, h.Elapsed
+	if h.Elapsed > 0 {
+		rep.Rate = float64(h.Runs) / h.Elapsed.Seconds()
+	}
 	allowedSet := map[model.OutcomeKey]bool{}
 	for _, o := range allowed.Outcomes {
 		allowedSet[model.KeyOf(o.Values)] = true
 	}
 	p := allowed.Program
 	seen := map[model.OutcomeKey]bool{}
-	for _, b := range res.Bins {
+	for _, b := range h.Bins {
 		if !p.Keep(b.Values) {
 			continue // dropped before the condition, as the model does
 		}

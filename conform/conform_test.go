@@ -50,7 +50,7 @@ func TestRandomProgramsConform(t *testing.T) {
 func checkRuntimeWithinModel(t *rapid.T, cfg gen.Config) {
 	lt := gen.Program(cfg).Draw(t, "program")
 	sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
-	rep, err := conform.Reference{}.Run(lt, sem, conform.Options{Runs: propertyRuns(), Seed: 7, Search: explorer.Options{MaxStates: 1_000_000}})
+	rep, err := conform.Check(conform.Reference{}, lt, sem, conform.Options{Runs: propertyRuns(), Seed: 7, Search: explorer.Options{MaxStates: 1_000_000}})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, litmus.Format(lt))
 	}
@@ -91,7 +91,7 @@ func TestCorpusConforms(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, sem := range presets {
-			rep, err := conform.Reference{}.Run(lt, sem, conform.Options{Runs: per, Seed: 11, Search: explorer.Options{MaxStates: 5_000_000}})
+			rep, err := conform.Check(conform.Reference{}, lt, sem, conform.Options{Runs: per, Seed: 11, Search: explorer.Options{MaxStates: 5_000_000}})
 			if err != nil {
 				t.Errorf("%s %s: %v", f, sem.Name, err)
 				continue

@@ -48,7 +48,7 @@ func FuzzPipeline(f *testing.F) {
 		}
 		opt := conform.Options{Runs: 20, Seed: 1,
 			Search: explorer.Options{MaxStates: 20_000, Memory: explorer.NewBudget(256 << 20), Workers: 1}}
-		rep, err := conform.Reference{}.Run(tst, sem, opt)
+		rep, err := conform.Check(conform.Reference{}, tst, sem, opt)
 		if err == nil && rep.NonConforming > 0 {
 			t.Fatalf("the reference runtime saw outcomes the model forbids:\n%s", src)
 		}

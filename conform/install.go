@@ -1,6 +1,9 @@
 package conform
 
 import (
+	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -8,13 +11,100 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+	"time"
+
+	"github.com/rmacheck/rmacheck/internal/supervise"
 )
+
+// Library describes how to build and run programs with one MPI library.
+type Library struct {
+	Family   Family
+	Prefix   string   // where it is installed ("": the Debian package's, tools on PATH)
+	CC       string   // the compiler wrapper
+	Exec     string   // the launcher
+	ExecArgs []string // before -n N
+	Packages string   // the Debian packages that provide it ("": installed otherwise)
+	// HostfileFlag is the launcher's option that names a hostfile.
+	HostfileFlag string
+	// BusyPolls: the library spins while it waits, so more ranks than cores crawl.
+	BusyPolls bool
+	// Env is set (NAME=VALUE) for the launcher and the ranks, over this process's
+	// environment: transport selection, asynchronous progress.
+	Env []string
+	// Transport is the transport profile the options and Env select (shm, net; Over).
+	Transport string
+}
+
+// Libraries are the MPI libraries of the Debian packages, one row for each family:
+// what --target names by the family's word. A row is all a library needs; MPI runs
+// tests on any, such as one installed at a prefix of the user's (Install).
+var Libraries = []Library{
+	familyOf(MPICH).library("mpicc.mpich", "mpiexec.mpich", "mpich libmpich-dev"),
+	familyOf(OpenMPI).library("mpicc.openmpi", "mpiexec.openmpi", "openmpi-bin libopenmpi-dev"),
+}
+
+// PackageLibrary is the row of Libraries of a family, checked to be installed.
+func PackageLibrary(f Family) (Library, error) {
+	i := slices.IndexFunc(Libraries, func(lib Library) bool { return lib.Family == f })
+	if i < 0 {
+		return Library{Family: f}, fmt.Errorf("no Debian package of %s is known: give its install (--mpi PREFIX)", f.Name())
+	}
+	return Libraries[i], Libraries[i].Installed()
+}
+
+// PackageLauncher is the launcher of the Debian package of a family over a transport
+// (shm when ""), before "-n N", or "" when there is none: what a conformance record of
+// format 1, which named every install by its family, says the launcher was when none
+// of its records recorded one.
+func PackageLauncher(f Family, transport string) string {
+	i := slices.IndexFunc(Libraries, func(lib Library) bool { return lib.Family == f })
+	if i < 0 {
+		return ""
+	}
+	lib, err := Libraries[i].Over(cmp.Or(transport, Transports[0]))
+	if err != nil {
+		return ""
+	}
+	return strings.Join(lib.launcher(LaunchOptions{}), " ")
+}
+
+// Installed checks that the library's compiler wrapper and launcher can be found.
+func (lib Library) Installed() error {
+	for _, tool := range []string{lib.CC, lib.Exec} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return &MissingLibraryError{Lib: lib, Tool: tool}
+		}
+	}
+	return nil
+}
+
+// MissingLibraryError says which Debian packages provide a missing library.
+type MissingLibraryError struct {
+	Lib  Library
+	Tool string
+}
+
+func (e *MissingLibraryError) Error() string {
+	if e.Lib.Packages == "" {
+		return fmt.Sprintf("%s is not installed (%s not found); give the prefix of an MPI install (--mpi PREFIX, with PREFIX/bin/mpicc and PREFIX/bin/mpiexec) or --mpicc and --mpiexec",
+			e.Lib.Family.Name(), e.Tool)
+	}
+	return fmt.Sprintf("%s is not installed (%s not found); install it with: apt-get install %s",
+		e.Lib.Family.Name(), e.Tool, e.Lib.Packages)
+}
+
+// IsMissingLibrary reports whether err is a MissingLibraryError.
+func IsMissingLibrary(err error) bool {
+	var m *MissingLibraryError
+	return errors.As(err, &m)
+}
 
 // family is what launching a library's programs needs that is the same for every
 // install of it: how its launcher takes a hostfile, the options it always needs,
 // and whether it busy-polls.
 type family struct {
-	target, name string
+	Family
 	// launcher is a word of `mpiexec --version` that only this family's launcher says.
 	launcher     *regexp.Regexp
 	hostfileFlag string
@@ -39,7 +129,7 @@ var Transports = []string{"shm", "net"}
 
 // families are the MPI libraries whose launchers rmacheck knows.
 var families = []family{
-	{target: "mpich", name: "MPICH", launcher: regexp.MustCompile(`(?i)hydra`), hostfileFlag: "-f", busyPolls: true,
+	{Family: MPICH, launcher: regexp.MustCompile(`(?i)hydra`), hostfileFlag: "-f", busyPolls: true,
 		transports: map[string]transport{
 			"shm": {},
 			// Every rank a node of its own (so no shared-memory module, and
@@ -48,7 +138,7 @@ var families = []family{
 			// messages over the loopback device (UCX_LOG_LEVEL=info: rma_am(tcp/lo)).
 			"net": {env: []string{"MPIR_CVAR_NOLOCAL=1", "UCX_TLS=tcp,self"}},
 		}},
-	{target: "openmpi", name: "Open MPI", launcher: regexp.MustCompile(`OpenRTE|Open MPI|PRRTE|prterun`), hostfileFlag: "--hostfile",
+	{Family: OpenMPI, launcher: regexp.MustCompile(`OpenRTE|Open MPI|PRRTE|prterun`), hostfileFlag: "--hostfile",
 		execArgs: []string{"--allow-run-as-root", "--oversubscribe"},
 		transports: map[string]transport{
 			// --mca osc ^rdma: the default RMA component of Open MPI 4.1 crashes on atomics.
@@ -62,18 +152,15 @@ var families = []family{
 		}},
 }
 
-func familyNamed(target string) family {
-	for _, f := range families {
-		if f.target == target {
-			return f
-		}
-	}
-	panic("conform: no family " + target) // the rows of Libraries name families
+// familyOf is the launch knowledge of a family (every Family has a row of families).
+func familyOf(fam Family) family {
+	i := slices.IndexFunc(families, func(f family) bool { return f.Family == fam })
+	return families[i]
 }
 
 // library is the family's library of these tools, on its default transport.
 func (f family) library(cc, exec, packages string) Library {
-	lib := Library{Target: f.target, Name: f.name, CC: cc, Exec: exec, Packages: packages,
+	lib := Library{Family: f.Family, CC: cc, Exec: exec, Packages: packages,
 		HostfileFlag: f.hostfileFlag, BusyPolls: f.busyPolls}
 	lib, _ = lib.Over(Transports[0])
 	return lib
@@ -83,11 +170,7 @@ func (f family) library(cc, exec, packages string) Library {
 // options and the environment the profile needs, set over the family's own. Env
 // and options given for the run (--env, --mpiexec-args) go after it, so they win.
 func (lib Library) Over(name string) (Library, error) {
-	i := slices.IndexFunc(families, func(f family) bool { return f.target == lib.Target })
-	if i < 0 {
-		return lib, fmt.Errorf("%s has no transport profiles (only MPICH's and Open MPI's have)", lib.Name)
-	}
-	f := families[i]
+	f := familyOf(lib.Family)
 	tr, ok := f.transports[name]
 	if !ok {
 		return lib, fmt.Errorf("transport %q: expected %s", name, strings.Join(Transports, " or "))
@@ -98,65 +181,183 @@ func (lib Library) Over(name string) (Library, error) {
 	return lib, nil
 }
 
-// LibraryAt is the MPI library installed at prefix: PREFIX/bin/mpicc and
-// PREFIX/bin/mpiexec (LibraryOf).
-func LibraryAt(prefix string) (Library, error) {
-	bin := filepath.Join(prefix, "bin")
-	lib, err := LibraryOf(filepath.Join(bin, "mpicc"), filepath.Join(bin, "mpiexec"))
-	if err != nil {
-		return lib, fmt.Errorf("--mpi %s: %w", prefix, err)
-	}
-	return lib, nil
+// Install names an MPI install: its prefix (PREFIX/bin/mpicc and PREFIX/bin/mpiexec,
+// --mpi), or its compiler wrapper and launcher (--mpicc, --mpiexec: paths, or names
+// on PATH), which override the prefix's.
+type Install struct {
+	Prefix, MPICC, MPIExec string
 }
 
-// LibraryOf is the MPI library whose compiler wrapper is mpicc and whose launcher is
-// mpiexec (paths, or names on PATH). Which library it is (MPICH or Open MPI, for the
-// launcher's options) is what `mpiexec --version` says; its version is what the
-// library says in every run (MPI_Get_library_version).
-func LibraryOf(mpicc, mpiexec string) (Library, error) {
+// Library is the MPI library of the install. Which family it is (MPICH or Open MPI,
+// for the launcher's options) is what `mpiexec --version` says; its version is what
+// the library says (Library.LibraryVersion).
+func (in Install) Library() (Library, error) {
+	mpicc, mpiexec := in.MPICC, in.MPIExec
+	if in.Prefix != "" {
+		bin := filepath.Join(in.Prefix, "bin")
+		mpicc, mpiexec = cmp.Or(mpicc, filepath.Join(bin, "mpicc")), cmp.Or(mpiexec, filepath.Join(bin, "mpiexec"))
+	}
+	lib, err := libraryOf(mpicc, mpiexec)
+	if err != nil && in.Prefix != "" {
+		return lib, fmt.Errorf("--mpi %s: %w", in.Prefix, err)
+	}
+	if err == nil {
+		lib.Prefix, err = installPrefix(in.Prefix, mpiexec)
+	}
+	return lib, err
+}
+
+// installPrefix is where an install is: its prefix, or the folder above its
+// launcher's, as an absolute path (two installs of one family are two targets).
+func installPrefix(prefix, mpiexec string) (string, error) {
+	if prefix == "" {
+		path, err := exec.LookPath(mpiexec)
+		if err != nil {
+			return "", err
+		}
+		prefix = filepath.Dir(filepath.Dir(path))
+	}
+	return filepath.Abs(prefix)
+}
+
+// libraryOf is the MPI library whose compiler wrapper is mpicc and whose launcher is
+// mpiexec.
+func libraryOf(mpicc, mpiexec string) (Library, error) {
+	if mpicc == "" || mpiexec == "" {
+		return Library{}, fmt.Errorf("give the prefix holding bin/mpicc and bin/mpiexec, or both the compiler wrapper and the launcher")
+	}
 	for _, tool := range []string{mpicc, mpiexec} {
 		if _, err := exec.LookPath(tool); err != nil {
 			return Library{}, fmt.Errorf("%s: not an executable (give the prefix holding bin/mpicc and bin/mpiexec, or --mpicc and --mpiexec)", tool)
 		}
 	}
-	out, err := exec.Command(mpiexec, "--version").CombinedOutput()
+	ctx, stop := supervise.WithClock(context.Background(), toolTimeout)
+	defer stop()
+	out, errb, err := supervise.Run(ctx, []string{mpiexec, "--version"}, nil)
+	out = append(out, errb...)
 	if err != nil {
 		return Library{}, fmt.Errorf("%s --version: %v\n%s", mpiexec, err, tail(string(out)))
 	}
 	for _, f := range families {
 		if f.launcher.Match(out) {
-			lib := f.library(mpicc, mpiexec, "")
-			lib.Version() // the launcher's answer until a run reports the library's own
-			return lib, nil
+			return f.library(mpicc, mpiexec, ""), nil
 		}
 	}
 	return Library{}, fmt.Errorf("%s is neither MPICH's launcher (hydra) nor Open MPI's (its --version says %q); rmacheck knows the options of these two only",
 		mpiexec, firstLine(string(out)))
 }
 
+// toolTimeout bounds what rmacheck asks a library's tools before any test: the
+// launcher's --version, the version program's compile and run.
+var toolTimeout = 30 * time.Second
+
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return line
 }
 
+// LibraryVersion is the library's name and version as the library says them: the
+// first line of MPI_Get_library_version (libraryLine: "MPICH 4.0.2"), from a program
+// that calls it before MPI_Init, as MPI allows (Version Inquiries), and so runs
+// without the launcher. It is asked once a process for each compiler wrapper and
+// environment; where the program cannot be built or run, it is what the launcher's
+// --version says (launcherVersion), or the family's name.
+func (lib Library) LibraryVersion() string {
+	libVersions.Lock()
+	defer libVersions.Unlock()
+	key := lib.CC + "\x00" + lib.Exec + "\x00" + strings.Join(lib.Env, "\x00")
+	if v, ok := libVersions.m[key]; ok {
+		return v
+	}
+	v, err := lib.askVersion()
+	if err != nil {
+		v = lib.launcherVersion()
+	}
+	libVersions.m[key] = v
+	return v
+}
+
+var libVersions = struct {
+	sync.Mutex
+	m map[string]string
+}{m: map[string]string{}}
+
+// versionC is the version program: the first line of MPI_Get_library_version, which
+// MPI lets a program call before MPI_Init.
+const versionC = `#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(void)
+{
+	char version[MPI_MAX_LIBRARY_VERSION_STRING];
+	int len = 0;
+	MPI_Get_library_version(version, &len);
+	version[strcspn(version, "\n")] = '\0';
+	printf("LIBRARY %s\n", version);
+	return 0;
+}
+`
+
+// askVersion builds and runs the version program.
+func (lib Library) askVersion() (string, error) {
+	dir, err := supervise.MakeDir("version")
+	if err != nil {
+		return "", err
+	}
+	defer supervise.RemoveDir(dir)
+	src, bin := filepath.Join(dir, "version.c"), filepath.Join(dir, "version")
+	if err := os.WriteFile(src, []byte(versionC), 0o644); err != nil {
+		return "", err
+	}
+	ctx, stop := supervise.WithClock(context.Background(), toolTimeout)
+	defer stop()
+	if err := lib.CompileC(ctx, src, bin); err != nil {
+		return "", err
+	}
+	out, _, err := supervise.Run(ctx, []string{bin}, lib.Env)
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(line, "LIBRARY "); ok && strings.TrimSpace(v) != "" {
+			return libraryLine(v), nil
+		}
+	}
+	return "", fmt.Errorf("the version program printed no LIBRARY line:\n%s", tail(string(out)))
+}
+
+// launcherVersion is the family's name and the version its launcher reports ("MPICH
+// 4.0.2"), or the name alone.
+func (lib Library) launcherVersion() string {
+	v := lib.Family.Name()
+	ctx, stop := supervise.WithClock(context.Background(), toolTimeout)
+	defer stop()
+	if out, errb, err := supervise.Run(ctx, []string{lib.Exec, "--version"}, nil); err == nil {
+		if m := versionRE.FindStringSubmatch(string(out) + string(errb)); m != nil {
+			v += " " + m[1]
+		}
+	}
+	return v
+}
+
+// "Version:   4.0.2" (MPICH's hydra) or "mpiexec.openmpi (OpenRTE) 4.1.4".
+var versionRE = regexp.MustCompile(`(?:Version:\s+|\) )([0-9][0-9.a-z]*)`)
+
 // ParseEnv checks K=V settings (--env) and returns them.
 func ParseEnv(settings []string) ([]string, error) {
 	for _, kv := range settings {
-		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" || strings.ContainsAny(k, " \t") {
-			return nil, fmt.Errorf("%q: expected NAME=VALUE", kv)
+		if k, _, ok := strings.Cut(kv, "="); !ok || !envNameRE.MatchString(k) {
+			return nil, fmt.Errorf("%q: expected NAME=VALUE, NAME letters, digits and _ not starting with a digit", kv)
 		}
 	}
 	return settings, nil
 }
 
-// environ is the environment of a library's processes: this one's, with env's
-// settings over it.
-func environ(env []string) []string {
-	if len(env) == 0 {
-		return nil // exec's default: this process's environment
-	}
-	return append(os.Environ(), env...)
-}
+// envNameRE is what a portable environment name is (POSIX.1, Environment Variables):
+// a name with a space or a newline would reach the library's processes as something
+// else (issue 38 row 12).
+var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // libraryLine turns the first line of MPI_Get_library_version into the name and
 // version reports show: "MPICH Version: 4.0.2" is "MPICH 4.0.2", "Open MPI v4.1.4,

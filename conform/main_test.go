@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"github.com/rmacheck/rmacheck/internal/supervise"
 	"os"
 	"testing"
 )
@@ -8,6 +9,6 @@ import (
 // TestMain lets MPI runs of the tests start their guard, which is this test binary
 // again (GuardMain).
 func TestMain(m *testing.M) {
-	GuardMain()
+	supervise.GuardMain()
 	os.Exit(m.Run())
 }

@@ -3,19 +3,18 @@ package conform
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rmacheck/rmacheck/internal/supervise"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/rmacheck/rmacheck/conform/cgen"
@@ -23,119 +22,15 @@ import (
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/reference"
-	"github.com/rmacheck/rmacheck/spec"
 )
-
-// Library describes how to build and run programs with one MPI library.
-type Library struct {
-	Target   string   // mpich, openmpi
-	Name     string   // MPICH, Open MPI
-	CC       string   // the compiler wrapper
-	Exec     string   // the launcher
-	ExecArgs []string // before -n N
-	Packages string   // the Debian packages that provide it ("": installed otherwise)
-	// HostfileFlag is the launcher's option that names a hostfile.
-	HostfileFlag string
-	// BusyPolls: the library spins while it waits, so more ranks than cores crawl.
-	BusyPolls bool
-	// Env is set (NAME=VALUE) for the launcher and the ranks, over this process's
-	// environment: transport selection, asynchronous progress.
-	Env []string
-	// Transport is the transport profile the options and Env select (shm, net; Over).
-	Transport string
-}
-
-// Libraries are the MPI libraries of the Debian packages, one row each: the
-// targets mpich and openmpi. A row is all a library needs; MPI runs tests on any,
-// such as one installed at a prefix of the user's (LibraryAt).
-var Libraries = []Library{
-	familyNamed("mpich").library("mpicc.mpich", "mpiexec.mpich", "mpich libmpich-dev"),
-	familyNamed("openmpi").library("mpicc.openmpi", "mpiexec.openmpi", "openmpi-bin libopenmpi-dev"),
-}
-
-// KnownLibrary is the row of Libraries named target.
-func KnownLibrary(target string) (Library, bool) {
-	for _, lib := range Libraries {
-		if lib.Target == target {
-			return lib, true
-		}
-	}
-	return Library{}, false
-}
-
-// Version is the library's name and version, as its launcher reports it ("MPICH 4.0.2").
-func (lib Library) Version() string {
-	libVersions.Lock()
-	defer libVersions.Unlock()
-	if v, ok := libVersions.m[lib.Exec]; ok {
-		return v
-	}
-	v := lib.Name
-	if out, err := exec.Command(lib.Exec, "--version").CombinedOutput(); err == nil {
-		if m := versionRE.FindStringSubmatch(string(out)); m != nil {
-			v += " " + m[1]
-		}
-	}
-	libVersions.m[lib.Exec] = v
-	return v
-}
-
-var (
-	libVersions = struct {
-		sync.Mutex
-		m map[string]string
-	}{m: map[string]string{}}
-	// "Version:   4.0.2" (MPICH's hydra) or "mpiexec.openmpi (OpenRTE) 4.1.4".
-	versionRE = regexp.MustCompile(`(?:Version:\s+|\) )([0-9][0-9.a-z]*)`)
-)
-
-// LookupLibrary finds a row of Libraries and checks that its tools are installed.
-func LookupLibrary(target string) (Library, error) {
-	lib, ok := KnownLibrary(target)
-	if !ok {
-		return lib, fmt.Errorf("unknown target %q (expected reference, mpich or openmpi)", target)
-	}
-	return lib, lib.Installed()
-}
-
-// Installed checks that the library's compiler wrapper and launcher can be found.
-func (lib Library) Installed() error {
-	for _, tool := range []string{lib.CC, lib.Exec} {
-		if _, err := exec.LookPath(tool); err != nil {
-			return &MissingLibraryError{Lib: lib, Tool: tool}
-		}
-	}
-	return nil
-}
-
-// MissingLibraryError says which Debian packages provide a missing library.
-type MissingLibraryError struct {
-	Lib  Library
-	Tool string
-}
-
-func (e *MissingLibraryError) Error() string {
-	if e.Lib.Packages == "" {
-		return fmt.Sprintf("%s is not installed (%s not found); give the prefix of an MPI install (--mpi PREFIX, with PREFIX/bin/mpicc and PREFIX/bin/mpiexec) or --mpicc and --mpiexec",
-			e.Lib.Name, e.Tool)
-	}
-	return fmt.Sprintf("%s is not installed (%s not found); install it with: apt-get install %s",
-		e.Lib.Name, e.Tool, e.Lib.Packages)
-}
-
-// IsMissingLibrary reports whether err is a MissingLibraryError.
-func IsMissingLibrary(err error) bool {
-	var m *MissingLibraryError
-	return errors.As(err, &m)
-}
 
 // CompileC compiles a C program with the library's wrapper (-O2 -Wall -Werror).
 func (lib Library) CompileC(ctx context.Context, src, bin string) error {
-	out, errb, err := runGroup(ctx, []string{lib.CC, "-O2", "-Wall", "-Werror", "-o", bin, src}, lib.Env)
+	out, errb, err := supervise.Run(ctx, []string{lib.CC, "-O2", "-Wall", "-Werror", "-o", bin, src}, lib.Env)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if errors.Is(err, errOutputCap) {
+	if errors.Is(err, supervise.ErrOutputCap) {
 		return outputCapError(lib, lib.CC, out, errb)
 	}
 	if err != nil {
@@ -158,37 +53,40 @@ type LaunchOptions struct {
 
 // Command is the launcher's command line for n ranks, before the program.
 func (lib Library) Command(n int, opt LaunchOptions) []string {
-	var argv []string
+	return append(lib.launcher(opt), "-n", strconv.Itoa(n))
+}
+
+// launcher is the launcher's command line before "-n N".
+func (lib Library) launcher(opt LaunchOptions) []string {
 	if len(opt.Launcher) > 0 {
-		argv = append(argv, opt.Launcher...)
-	} else {
-		argv = append(append(argv, lib.Exec), lib.ExecArgs...)
-		if opt.Hostfile != "" {
-			argv = append(argv, lib.HostfileFlag, opt.Hostfile)
-		}
+		return slices.Clone(opt.Launcher)
 	}
-	return append(argv, "-n", strconv.Itoa(n))
+	argv := append([]string{lib.Exec}, lib.ExecArgs...)
+	if opt.Hostfile != "" {
+		argv = append(argv, lib.HostfileFlag, opt.Hostfile)
+	}
+	return argv
 }
 
 // Launch runs a program on n ranks and returns its standard output. An error that
 // means the library could not run the program is a *RunError; when ctx ends, the
-// launcher and its ranks are stopped (runGroup) and the error is ctx's cause.
+// launcher and its ranks are stopped (supervise.Run) and the error is ctx's cause.
 func (lib Library) Launch(ctx context.Context, n int, opt LaunchOptions, bin string, args ...string) ([]byte, error) {
 	local := len(opt.Launcher) == 0 && opt.Hostfile == ""
 	if lib.BusyPolls && local && n > runtime.NumCPU() && !opt.Oversubscribe {
-		return nil, &RunError{Lib: lib.Name, Reason: fmt.Sprintf("%s busy-polls: refusing to run %d ranks on %d cores (they would crawl, and the interleavings of interest get rare)",
-			lib.Name, n, runtime.NumCPU()), Hint: "--oversubscribe runs them anyway", Refused: true}
+		return nil, &RunError{Lib: lib.Family.Name(), Reason: fmt.Sprintf("%s busy-polls: refusing to run %d ranks on %d cores (they would crawl, and the interleavings of interest get rare)",
+			lib.Family.Name(), n, runtime.NumCPU()), Hint: "--oversubscribe runs them anyway", Refused: true}
 	}
 	argv := append(append(lib.Command(n, opt), bin), args...)
-	stdout, stderr, err := runGroup(ctx, argv, lib.Env)
+	stdout, stderr, err := supervise.Run(ctx, argv, lib.Env)
 	if ctx.Err() != nil {
 		return stdout, ctx.Err()
 	}
-	if errors.Is(err, errOutputCap) {
+	if errors.Is(err, supervise.ErrOutputCap) {
 		return nil, outputCapError(lib, argv[0], stdout, stderr)
 	}
 	if err != nil {
-		return stdout, &RunError{Lib: lib.Name, Reason: fmt.Sprintf("%s -n %d %s: %v", argv[0], n, filepath.Base(bin), err),
+		return stdout, &RunError{Lib: lib.Family.Name(), Reason: fmt.Sprintf("%s -n %d %s: %v", argv[0], n, filepath.Base(bin), err),
 			Output: tail(string(stdout)) + tail(string(stderr))}
 	}
 	return stdout, nil
@@ -268,76 +166,46 @@ type MPI struct {
 	MaxWindowBytes int
 }
 
-// Name is the library's target name (mpich, openmpi).
-func (m MPI) Name() string { return m.Lib.Target }
-
-// Describe is the library's name and version.
-func (m MPI) Describe() string { return m.Lib.Version() }
-
-// Transport is the library's transport profile.
-func (m MPI) Transport() string { return m.Lib.Transport }
-
-// Run runs t on the library: the test's C program (conform/cgen) compiled with the
-// library's mpicc and run opt.Runs times under its mpiexec (0 runs: 10^5 for programs
-// without MPI calls, 10^4 for the others). The histogram is compared with the
-// outcomes the model allows for sem and opt's hardware model, as Reference does.
-func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, error) {
+// Info is the library (its family and version, where it is installed, its
+// transport) and the launcher its programs run under.
+func (m MPI) Info() TargetInfo {
 	lib := m.Lib
+	return TargetInfo{Kind: KindMPI, Family: lib.Family, Version: lib.LibraryVersion(), Prefix: lib.Prefix,
+		Transport: lib.Transport, Launcher: strings.Join(lib.launcher(m.Launch), " ")}
+}
+
+// DefaultRuns is 10^5 for programs without MPI calls, 10^4 for the others.
+func (MPI) DefaultRuns(p *model.Program) int {
+	if hasMPI(p) {
+		return 10_000
+	}
+	return 100_000
+}
+
+// Execute runs the test on the library: its C program (conform/cgen) compiled with
+// the library's mpicc and run x.Runs times under its mpiexec, within the timeout.
+func (m MPI) Execute(x Execution) (*Histogram, error) {
+	lib, t := m.Lib, x.Test
 	if err := lib.Installed(); err != nil {
 		return nil, err
 	}
-	rep, allowed, err := begin(t, sem, m.Name(), opt.ComparedHW(), opt)
-	if rep != nil {
-		rep.Library, rep.Transport = lib.Version(), lib.Transport
-	}
-	if err != nil || rep.Skipped != "" {
-		return rep, err
-	}
-	src, err := cgen.Generate(t, cgen.Options{Jitter: m.Jitter, MaxWindowBytes: m.MaxWindowBytes})
+	dir, cfile, err := m.writeC(t)
 	if err != nil {
 		return nil, err
 	}
-	runs := opt.Runs
-	if runs == 0 {
-		runs = 100_000
-		if defaultRuns(allowed.Program) < 1_000_000 {
-			runs = 10_000
-		}
-	}
-	timeout := m.Timeout
-	if timeout == 0 {
-		timeout = defaultTimeout(runs)
-	}
-	dir, err := makeRunDir(m.Name()) // rmacheck-TARGET-PID-*: the next run removes it if this one is killed
-	if err != nil {
-		return nil, err
-	}
-	defer removeRunDir(dir) // on every return; an interrupt cancels opt.Context and returns here
-	name := cFileName(t)
-	cfile, bin := filepath.Join(dir, name+".c"), filepath.Join(dir, name)
-	if err := os.WriteFile(cfile, src, 0o644); err != nil {
-		return nil, err
-	}
-	if m.KeepDir != "" {
-		if err := atomicfile.WriteOutput(filepath.Join(m.KeepDir, name+".c"), src, 0o644); err != nil {
-			return nil, err
-		}
-	}
-	parent := opt.Context
-	if parent == nil {
-		parent = context.Background()
-	}
-	ctx, stopClock := withRunClock(parent, timeout) // the time the run could run (runclock.go)
+	defer supervise.RemoveDir(dir) // on every return; an interrupt cancels x.Context and returns here
+	bin := strings.TrimSuffix(cfile, ".c")
+	ctx, stopClock := supervise.WithClock(x.Context, cmp.Or(m.Timeout, defaultTimeout(x.Runs))) // the time the run could run, not wall time
 	defer stopClock()
 	// stopped is the error of a run that ctx ended: the caller's cause (an interrupt),
 	// or the timeout, with what to do about it.
 	stopped := func(what string) error {
-		if parent.Err() != nil {
-			return fmt.Errorf("%s: %w", t.Name, context.Cause(parent))
+		if x.Context.Err() != nil {
+			return fmt.Errorf("%s: %w", t.Name, context.Cause(x.Context))
 		}
-		re := &RunError{Test: t.Name, Lib: lib.Name, TimedOut: what == "the run", Reason: stopClock().describe(what),
+		re := &RunError{Lib: lib.Family.Name(), TimedOut: what == "the run", Reason: stopClock().Describe(what),
 			Hint: "--timeout raises the bound (default 30s + 1ms per iteration); a library that hangs on the test needs no more time"}
-		if p, ok := CPUPressure(); ok && p > 0.5 {
+		if p, ok := supervise.CPUPressure(); ok && p > 0.5 {
 			re.Reason += fmt.Sprintf(" on a loaded machine (tasks waited for a CPU %.0f%% of the last 10 s)", 100*p)
 			re.Starved = true
 		}
@@ -348,56 +216,76 @@ func (m MPI) Run(t *litmus.Test, sem spec.Semantics, opt Options) (*Report, erro
 			return nil, stopped("compiling")
 		}
 		if re := (*RunError)(nil); errors.As(err, &re) {
-			re.Test = t.Name
 			return nil, re
 		}
-		return nil, &RunError{Test: t.Name, Lib: lib.Name, Reason: err.Error()}
+		return nil, &RunError{Lib: lib.Family.Name(), Reason: err.Error()}
 	}
-	if opt.Progress != nil {
-		opt.Progress(0, runs)
-	}
-	jitter := ""
-	if m.Jitter != 0 {
-		jitter = strconv.Itoa(max(m.Jitter, 0))
-	}
-	args := []string{strconv.Itoa(runs), strconv.FormatInt(opt.Seed, 10)}
-	if jitter != "" {
-		args = append(args, jitter)
-	}
-	out, err := lib.Launch(ctx, t.NumProcs(), m.Launch, bin, args...)
-	rep.Placement = &Placement{Launcher: strings.Join(lib.Command(t.NumProcs(), m.Launch), " ")}
+	x.progress(0)
+	out, err := lib.Launch(ctx, t.NumProcs(), m.Launch, bin, m.programArgs(x)...)
+	h := &Histogram{Placement: &Placement{Launcher: strings.Join(lib.Command(t.NumProcs(), m.Launch), " ")}}
 	if line := spinLimit(out); line != "" {
 		// a spin loop that never exits on this library: a finding the report shows
 		// (the command exits 3: the test could not run to its end)
-		rep.SpinLimit = line
-		return rep, nil
+		h.SpinLimit = line
+		return h, nil
 	}
 	if cause := programTrouble(out); cause != nil { // an ERROR line: what the program said first
-		cause.Test, cause.Lib = t.Name, lib.Name
+		cause.Lib = lib.Family.Name()
 		return nil, cause
 	}
 	if ctx.Err() != nil {
 		return nil, stopped("the run")
 	}
-	var re *RunError
-	if errors.As(err, &re) {
-		re.Test = t.Name
+	if re := (*RunError)(nil); errors.As(err, &re) {
 		return nil, re
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
 	}
-	if opt.Progress != nil {
-		opt.Progress(runs, runs)
+	x.progress(x.Runs)
+	if err := h.parse(out, x.Program, x.Runs); err != nil {
+		return nil, &RunError{Lib: lib.Family.Name(), Reason: err.Error()}
 	}
-	if err := rep.fromOutput(out, allowed.Program, runs); err != nil {
-		return nil, &RunError{Test: t.Name, Lib: lib.Name, Reason: err.Error()}
+	return h, nil
+}
+
+// writeC writes the test's C program into a run directory of its own (and into
+// KeepDir), and returns both.
+func (m MPI) writeC(t *litmus.Test) (dir, cfile string, err error) {
+	src, err := cgen.Generate(t, cgen.Options{Jitter: m.Jitter, MaxWindowBytes: m.MaxWindowBytes})
+	if err != nil {
+		return "", "", err
 	}
-	if rep.Skipped == "" {
-		rep.compare(rep.raw, allowed)
+	dir, err = supervise.MakeDir(m.Lib.Family.String()) // rmacheck-FAMILY-PID-*: the next run removes it if this one is killed
+	if err != nil {
+		return "", "", err
 	}
-	rep.raw = nil
-	return rep, nil
+	name := cFileName(t)
+	cfile = filepath.Join(dir, name+".c")
+	if err = os.WriteFile(cfile, src, 0o644); err == nil && m.KeepDir != "" {
+		err = atomicfile.WriteOutput(filepath.Join(m.KeepDir, name+".c"), src, 0o644)
+	}
+	if err != nil {
+		supervise.RemoveDir(dir)
+		return "", "", err
+	}
+	return dir, cfile, nil
+}
+
+// programArgs are the C program's arguments: the runs, the seed and the jitter.
+func (m MPI) programArgs(x Execution) []string {
+	args := []string{strconv.Itoa(x.Runs), strconv.FormatInt(x.Seed, 10)}
+	if m.Jitter != 0 {
+		args = append(args, strconv.Itoa(max(m.Jitter, 0)))
+	}
+	return args
+}
+
+// progress tells x.Progress how many runs are done, when it is set.
+func (x Execution) progress(done int) {
+	if x.Progress != nil {
+		x.Progress(done)
+	}
 }
 
 // spinLimit is the program's SPIN-LIMIT line (cgen: a loop passed its spin bound and
@@ -447,12 +335,11 @@ func cFileName(t *litmus.Test) string {
 	return b.String()
 }
 
-// fromOutput parses the program's output (cgen's format) into rep.raw, or rep.Skipped.
+// parse reads the program's output (cgen's format) into the histogram, or Skipped.
 // The histogram must count exactly the runs asked, each outcome at least once: a
 // launcher that printed the header and TIME but no OUTCOME line read as "Never 0 0",
 // and two counts of 2^63-1 as a negative number of runs.
-func (rep *Report) fromOutput(out []byte, p *model.Program, runs int) error {
-	res := &reference.Result{Seed: rep.Seed}
+func (h *Histogram) parse(out []byte, p *model.Program, runs int) error {
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sawHeader, sawTime := false, false
 	for sc.Scan() {
@@ -464,17 +351,15 @@ func (rep *Report) fromOutput(out []byte, p *model.Program, runs int) error {
 		switch f[0] {
 		case "RMACHECK":
 			sawHeader = true
-		case "LIBRARY": // the first line of MPI_Get_library_version
-			rep.Library = libraryLine(strings.TrimPrefix(line, "LIBRARY"))
 		case "MODEL":
-			rep.Models = append(rep.Models, strings.Join(f[1:], " "))
+			h.Models = append(h.Models, strings.Join(f[1:], " "))
 		case "PLACEMENT":
-			if rep.Placement == nil {
-				rep.Placement = &Placement{}
+			if h.Placement == nil {
+				h.Placement = &Placement{}
 			}
-			rep.Placement.parse(f[1:])
+			h.Placement.parse(f[1:])
 		case "SKIP":
-			rep.Skipped = "skipped: " + strings.TrimSpace(strings.TrimPrefix(line, "SKIP"))
+			h.Skipped = "skipped: " + strings.TrimSpace(strings.TrimPrefix(line, "SKIP"))
 			return nil
 		case "ERROR":
 			return fmt.Errorf("%s", line)
@@ -486,8 +371,8 @@ func (rep *Report) fromOutput(out []byte, p *model.Program, runs int) error {
 			if err != nil {
 				return fmt.Errorf("bad line %q: %v", line, err)
 			}
-			if n < 1 || n > runs-res.Runs {
-				return fmt.Errorf("bad line %q: a count of %d, with %d of the %d runs asked already counted", line, n, res.Runs, runs)
+			if n < 1 || n > runs-h.Runs {
+				return fmt.Errorf("bad line %q: a count of %d, with %d of the %d runs asked already counted", line, n, h.Runs, runs)
 			}
 			vals := make([]int64, len(p.Out))
 			for i := range vals {
@@ -495,28 +380,27 @@ func (rep *Report) fromOutput(out []byte, p *model.Program, runs int) error {
 					return fmt.Errorf("bad line %q: %v", line, err)
 				}
 			}
-			res.Bins = append(res.Bins, reference.Bin{Values: vals, Count: n})
-			res.Runs += n
+			h.Bins = append(h.Bins, reference.Bin{Values: vals, Count: n})
+			h.Runs += n
 		case "TIME":
 			sec, err := strconv.ParseFloat(f[1], 64)
 			if err != nil {
 				return fmt.Errorf("bad line %q: %v", line, err)
 			}
-			res.Elapsed = time.Duration(sec * float64(time.Second))
+			h.Elapsed = time.Duration(sec * float64(time.Second))
 			sawTime = true
 		}
 	}
 	if !sawHeader || !sawTime {
 		return fmt.Errorf("the program's output is incomplete:\n%s", tail(string(out)))
 	}
-	if res.Runs != runs {
-		return fmt.Errorf("the program's histogram counts %d runs of the %d asked:\n%s", res.Runs, runs, tail(string(out)))
+	if h.Runs != runs {
+		return fmt.Errorf("the program's histogram counts %d runs of the %d asked:\n%s", h.Runs, runs, tail(string(out)))
 	}
-	if res.Elapsed <= 0 {
-		res.Elapsed = time.Nanosecond
+	if h.Elapsed <= 0 {
+		h.Elapsed = time.Nanosecond
 	}
-	slices.SortFunc(res.Bins, func(a, b reference.Bin) int { return slices.Compare(a.Values, b.Values) })
-	rep.raw = res
+	slices.SortFunc(h.Bins, func(a, b reference.Bin) int { return slices.Compare(a.Values, b.Values) })
 	return nil
 }
 
@@ -568,4 +452,22 @@ func defaultTimeout(runs int) time.Duration {
 		return math.MaxInt64
 	}
 	return base + time.Duration(runs)*perRun
+}
+
+// outputCapError is the RunError of a compile or run stopped because what tool printed
+// passed OutputCap, with the start and the end of what it printed.
+func outputCapError(lib Library, tool string, stdout, stderr []byte) *RunError {
+	return &RunError{Lib: lib.Family.Name(),
+		Reason: fmt.Sprintf("%s printed more than %d MiB, so it was stopped (a launcher or a rank that prints without end)", tool, supervise.OutputCap>>20),
+		Hint:   "check the launcher (--launcher) and the program's output by hand (--keep-c DIR keeps the C)",
+		Output: headTail(stdout) + headTail(stderr)}
+}
+
+// headTail is the first and the last lines of a program's output, for a message.
+func headTail(b []byte) string {
+	const keep = 2048
+	if len(b) <= 2*keep {
+		return tail(string(b))
+	}
+	return string(b[:keep]) + "\n[...]\n" + string(b[len(b)-keep:]) + "\n"
 }

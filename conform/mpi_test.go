@@ -4,35 +4,37 @@ import (
 	"context"
 	"errors"
 	"github.com/rmacheck/rmacheck/internal/corpus"
+	"github.com/rmacheck/rmacheck/internal/supervise"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
 func mpi41(t *testing.T) spec.Semantics {
-	sem, ok := spec.Preset("mpi-4.1")
+	sem, ok := spec.Preset(spec.DefaultPreset)
 	if !ok {
 		t.Fatal("no mpi-4.1 preset")
 	}
 	return sem
 }
 
-func needLibrary(t *testing.T, target string) {
+func needLibrary(t *testing.T, target Family) {
 	t.Helper()
-	if _, err := LookupLibrary(target); err != nil {
+	if _, err := PackageLibrary(target); err != nil {
 		t.Skipf("skipped: %v", err)
 	}
 }
 
 // library is the installed library named target as a target with a timeout (0: the
 // default), or skips the test.
-func library(t *testing.T, target string, timeout time.Duration) MPI {
+func library(t *testing.T, target Family, timeout time.Duration) MPI {
 	t.Helper()
-	lib, err := LookupLibrary(target)
+	lib, err := PackageLibrary(target)
 	if err != nil {
 		t.Skipf("skipped: %v", err)
 	}
@@ -42,9 +44,9 @@ func library(t *testing.T, target string, timeout time.Duration) MPI {
 // mpiRun runs t on a library and fails the test on an error, except that a run that
 // timed out on a loaded machine skips it, naming the starvation: the library is not
 // at fault.
-func mpiRun(t *testing.T, lt *litmus.Test, target string, opt Options) *Report {
+func mpiRun(t *testing.T, lt *litmus.Test, target Family, opt Options) *Report {
 	t.Helper()
-	rep, err := library(t, target, 0).Run(lt, mpi41(t), opt)
+	rep, err := Check(library(t, target, 0), lt, mpi41(t), opt)
 	var re *RunError
 	if errors.As(err, &re) && re.Starved {
 		t.Skipf("CPU starvation, not a finding: %v", err)
@@ -59,7 +61,7 @@ func mpiRun(t *testing.T, lt *litmus.Test, target string, opt Options) *Report {
 // loaded (the ranks rarely ran at once), naming the starvation.
 func skipIfStarved(t *testing.T, what string) {
 	t.Helper()
-	if p, ok := CPUPressure(); ok && p > 0.5 {
+	if p, ok := supervise.CPUPressure(); ok && p > 0.5 {
 		t.Skipf("%s, but the machine is loaded (tasks waited for a CPU %.0f%% of the last 10 s): CPU starvation, not a finding", what, 100*p)
 	}
 }
@@ -76,8 +78,8 @@ func acceptance(t *testing.T, name string) *litmus.Test {
 // TestMPISBRelaxed: store buffering shows its relaxed outcome on both libraries, and
 // that outcome is allowed (mpi-4.1, tso).
 func TestMPISBRelaxed(t *testing.T) {
-	for _, target := range []string{"mpich", "openmpi"} {
-		t.Run(target, func(t *testing.T) {
+	for _, target := range []Family{MPICH, OpenMPI} {
+		t.Run(target.String(), func(t *testing.T) {
 			needLibrary(t, target)
 			rep := mpiRun(t, acceptance(t, "01-SB.lit"), target, Options{Runs: 50_000, Seed: 1})
 			t.Logf("%s SB: %d runs, %.0f runs/s, positive %d, bins %v", target, rep.Runs, rep.Rate, rep.Positive, rep.Bins)
@@ -114,11 +116,11 @@ func TestMPIMPPutFence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, target := range []string{"mpich", "openmpi"} {
-		t.Run(target, func(t *testing.T) {
+	for _, target := range []Family{MPICH, OpenMPI} {
+		t.Run(target.String(), func(t *testing.T) {
 			needLibrary(t, target)
 			tests := []*litmus.Test{mp16}
-			if target == "openmpi" {
+			if target == OpenMPI {
 				tests = append(tests, acceptance(t, "11-MP+put+fence.lit"))
 			}
 			for _, lt := range tests {
@@ -137,22 +139,26 @@ func TestMPIMPPutFence(t *testing.T) {
 // reported as such without any library.
 func TestMPIWrongExpectation(t *testing.T) {
 	sb := acceptance(t, "01-SB.lit")
-	rep, allowed, err := begin(sb, mpi41(t), "mpich", spec.TSO, Options{})
-	if err != nil {
-		t.Fatal(err)
+	allowed := explorer.Job{Test: sb, Sem: mpi41(t), HW: spec.TSO}.Run(explorer.Options{})
+	if allowed.Err != nil {
+		t.Fatal(allowed.Err)
 	}
+	p := allowed.Result.Program
 	fake := "RMACHECK test=SB procs=2 out=0:r0,1:r0\nMODEL W unified\nOUTCOME 7 0 1\nOUTCOME 3 2 2\nTIME 0.5 iterations=10\n"
-	if err := rep.fromOutput([]byte(fake), allowed.Program, 10); err != nil {
+	h := &Histogram{}
+	if err := h.parse([]byte(fake), p, 10); err != nil {
 		t.Fatal(err)
 	}
-	rep.compare(rep.raw, allowed)
+	rep := &Report{}
+	rep.compare(h, allowed.Result)
 	if rep.NonConforming != 3 || rep.Runs != 10 || len(rep.Models) != 1 {
 		t.Errorf("fake histogram: runs %d, non-conforming %d, models %v; want 10, 3, [W unified]", rep.Runs, rep.NonConforming, rep.Models)
 	}
-	if err := rep.fromOutput([]byte("RMACHECK test=SB\nSKIP window W: MPI_WIN_MODEL is unified, the test declares separate\n"), allowed.Program, 10); err != nil || !strings.Contains(rep.Skipped, "MPI_WIN_MODEL") {
-		t.Errorf("SKIP line: err %v, skipped %q", err, rep.Skipped)
+	h = &Histogram{}
+	if err := h.parse([]byte("RMACHECK test=SB\nSKIP window W: MPI_WIN_MODEL is unified, the test declares separate\n"), p, 10); err != nil || !strings.Contains(h.Skipped, "MPI_WIN_MODEL") {
+		t.Errorf("SKIP line: err %v, skipped %q", err, h.Skipped)
 	}
-	if err := rep.fromOutput([]byte("RMACHECK\nOUTCOME 1 0\n"), allowed.Program, 1); err == nil {
+	if err := (&Histogram{}).parse([]byte("RMACHECK\nOUTCOME 1 0\n"), p, 1); err == nil {
 		t.Error("a short OUTCOME line was accepted")
 	}
 	// A histogram that does not count the runs asked (issue 25 row 13).
@@ -162,12 +168,12 @@ func TestMPIWrongExpectation(t *testing.T) {
 		"RMACHECK test=SB\nOUTCOME -3 0 1\nOUTCOME 13 2 2\nTIME 0.5 iterations=10\n",
 		"RMACHECK test=SB\nOUTCOME 7 0 1\nTIME 0.5 iterations=10\n",
 	} {
-		if err := rep.fromOutput([]byte(bad), allowed.Program, 10); err == nil {
+		if err := (&Histogram{}).parse([]byte(bad), p, 10); err == nil {
 			t.Errorf("a histogram that does not count 10 runs was accepted:\n%s", bad)
 		}
 	}
-	for _, target := range []string{"mpich", "openmpi"} {
-		t.Run(target, func(t *testing.T) {
+	for _, target := range []Family{MPICH, OpenMPI} {
+		t.Run(target.String(), func(t *testing.T) {
 			needLibrary(t, target)
 			sc := spec.SC
 			rep := mpiRun(t, sb, target, Options{Runs: 50_000, Seed: 3, HW: &sc})
@@ -181,20 +187,20 @@ func TestMPIWrongExpectation(t *testing.T) {
 
 func TestMissingLibrary(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	for target, pkgs := range map[string]string{"mpich": "apt-get install mpich libmpich-dev", "openmpi": "apt-get install openmpi-bin libopenmpi-dev"} {
-		_, err := LookupLibrary(target)
+	for target, pkgs := range map[Family]string{MPICH: "apt-get install mpich libmpich-dev", OpenMPI: "apt-get install openmpi-bin libopenmpi-dev"} {
+		_, err := PackageLibrary(target)
 		if !IsMissingLibrary(err) || !strings.Contains(err.Error(), pkgs) {
 			t.Errorf("%s with an empty PATH: %v; want a message naming %q", target, err, pkgs)
 		}
 	}
-	mpich, _ := KnownLibrary("mpich")
-	if _, err := (MPI{Lib: mpich}).Run(acceptance(t, "01-SB.lit"), mpi41(t), Options{}); !IsMissingLibrary(err) {
+	mpich, _ := PackageLibrary(MPICH)
+	if _, err := Check(MPI{Lib: mpich}, acceptance(t, "01-SB.lit"), mpi41(t), Options{}); !IsMissingLibrary(err) {
 		t.Errorf("MPI without mpich: %v", err)
 	}
 }
 
 func TestMPICHBusyPollRefusal(t *testing.T) {
-	mpich, _ := KnownLibrary("mpich")
+	mpich, _ := PackageLibrary(MPICH)
 	_, err := mpich.Launch(context.Background(), runtime.NumCPU()+1, LaunchOptions{}, "/nonexistent")
 	if !CannotRun(err) || !strings.Contains(err.Error(), "busy-polls") || !strings.Contains(err.Error(), "--oversubscribe") {
 		t.Errorf("more MPICH ranks than cores: %v", err)

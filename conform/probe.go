@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rmacheck/rmacheck/internal/supervise"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -23,7 +24,7 @@ type ProbeResult struct {
 
 // Probe is the result of running the probe program on one library.
 type Probe struct {
-	Target  string        `json:"target"`
+	Target  Family        `json:"target"`
 	Library string        `json:"library"` // MPI_Get_library_version, first line
 	Version string        `json:"mpi_version"`
 	Results []ProbeResult `json:"results"`
@@ -42,17 +43,17 @@ func RunProbe(ctx context.Context, lib Library, timeout time.Duration) (*Probe, 
 	if timeout == 0 {
 		timeout = 2 * time.Minute
 	}
-	dir, err := makeRunDir("probe")
+	dir, err := supervise.MakeDir("probe")
 	if err != nil {
 		return nil, err
 	}
-	defer removeRunDir(dir)
+	defer supervise.RemoveDir(dir)
 	src, bin := filepath.Join(dir, "probe.c"), filepath.Join(dir, "probe")
 	if err := os.WriteFile(src, []byte(ProbeC), 0o644); err != nil {
 		return nil, err
 	}
 	parent := ctx
-	ctx, stopClock := withRunClock(parent, timeout) // the time the probe could run (runclock.go)
+	ctx, stopClock := supervise.WithClock(parent, timeout) // the time the probe could run, not wall time
 	defer stopClock()
 	err = lib.CompileC(ctx, src, bin)
 	var out []byte
@@ -63,18 +64,18 @@ func RunProbe(ctx context.Context, lib Library, timeout time.Duration) (*Probe, 
 	case parent.Err() != nil:
 		return nil, context.Cause(parent)
 	case ctx.Err() != nil:
-		return nil, &RunError{Lib: lib.Name, Reason: stopClock().describe("the probe"), Hint: "--timeout raises the bound"}
+		return nil, &RunError{Lib: lib.Family.Name(), Reason: stopClock().Describe("the probe"), Hint: "--timeout raises the bound"}
 	case err != nil:
 		var re *RunError
 		if !errors.As(err, &re) {
-			err = &RunError{Lib: lib.Name, Reason: err.Error()}
+			err = &RunError{Lib: lib.Family.Name(), Reason: err.Error()}
 		}
 		return nil, err
 	}
-	return parseProbe(lib.Target, out)
+	return parseProbe(lib.Family, out)
 }
 
-func parseProbe(target string, out []byte) (*Probe, error) {
+func parseProbe(target Family, out []byte) (*Probe, error) {
 	pr := &Probe{Target: target}
 	add := func(topic, item, value, verdict string) {
 		pr.Results = append(pr.Results, ProbeResult{topic, item, value, verdict})

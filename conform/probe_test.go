@@ -17,7 +17,7 @@ ALIGN MPI_Alloc_mem 3 64 0 0
 CONTIG 3 0 1
 INFO MPI_Win_allocate -
 `
-	pr, err := parseProbe("mpich", []byte(out))
+	pr, err := parseProbe(MPICH, []byte(out))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ package conform
 import (
 	"context"
 	"errors"
+	"github.com/rmacheck/rmacheck/internal/supervise"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,13 +63,13 @@ func TestTimeoutStopsEveryProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, target := range []string{"mpich", "openmpi"} {
-		t.Run(target, func(t *testing.T) {
+	for _, target := range []Family{MPICH, OpenMPI} {
+		t.Run(target.String(), func(t *testing.T) {
 			needLibrary(t, target)
 			tmp := t.TempDir()
 			t.Setenv("TMPDIR", tmp)
 			start := time.Now()
-			_, err := library(t, target, 4*time.Second).Run(lt, mpi41(t), Options{Runs: 10, Seed: 1, IncludeErroneous: true})
+			_, err := Check(library(t, target, 4*time.Second), lt, mpi41(t), Options{Runs: 10, Seed: 1, IncludeErroneous: true})
 			took := time.Since(start)
 			var re *RunError
 			if !errors.As(err, &re) || !CannotRun(err) || !strings.Contains(err.Error(), "did not finish within 4s") ||
@@ -81,7 +82,7 @@ func TestTimeoutStopsEveryProcess(t *testing.T) {
 			if entries, _ := os.ReadDir(tmp); len(entries) > 0 {
 				t.Errorf("left in TMPDIR: %v", entries)
 			}
-			if took > wallCap(4*time.Second)+stopGrace+5*time.Second { // starved ranks are given up to 10 times the timeout
+			if took > supervise.LongestRun(4*time.Second)+5*time.Second { // starved ranks are given up to 10 times the timeout
 				t.Errorf("MPI returned %v after it started, for a timeout of 4s", took)
 			}
 			if re != nil && re.Starved != strings.Contains(err.Error(), "on a loaded machine") {
@@ -96,7 +97,7 @@ func TestTimeoutStopsEveryProcess(t *testing.T) {
 // does in the CLI) stops the launcher and every rank, removes the temporary directory
 // and returns the context's cause.
 func TestInterruptStopsEveryProcess(t *testing.T) {
-	needLibrary(t, "mpich")
+	needLibrary(t, MPICH)
 	lt, _ := litmus.Parse("blocked.lit", []byte(blocked))
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
@@ -110,7 +111,7 @@ func TestInterruptStopsEveryProcess(t *testing.T) {
 		}
 		cancel(stop)
 	}()
-	_, err := library(t, "mpich", time.Minute).Run(lt, mpi41(t), Options{Runs: 10, IncludeErroneous: true, Context: ctx})
+	_, err := Check(library(t, MPICH, time.Minute), lt, mpi41(t), Options{Runs: 10, IncludeErroneous: true, Context: ctx})
 	if ctx.Err() == nil {
 		t.Fatal("MPI returned before the watcher saw the ranks")
 	}
@@ -139,13 +140,4 @@ func TestProgramTrouble(t *testing.T) {
 	if re == nil || !strings.Contains(re.Reason, "MPI_Win_shared_query") {
 		t.Errorf("ERROR: %+v", re)
 	}
-}
-
-// TestCPUPressure: on Linux the machine's CPU pressure is known, between 0 and 1.
-func TestCPUPressure(t *testing.T) {
-	p, ok := CPUPressure()
-	if !ok || p < 0 || p > 1 {
-		t.Errorf("CPUPressure() = %v, %v", p, ok)
-	}
-	t.Logf("CPU pressure %.2f, loaded %v", p, Loaded())
 }

@@ -45,29 +45,45 @@ func (h Hang) String() string {
 }
 
 // ClassifyHang explores t under sem, with weak_progress off and on, on hardware
-// model hw, and says whether a library that did not finish the test was allowed to.
+// model hw, and says whether a library that did not finish the test was allowed to
+// (HangOf).
 func ClassifyHang(t *litmus.Test, sem spec.Semantics, hw spec.HW, search explorer.Options) (Hang, error) {
-	strong, weak := sem.With(spec.WeakProgress, false), sem.With(spec.WeakProgress, true)
-	livelocks := func(s spec.Semantics) (bool, error) {
+	var res [2]*explorer.Result
+	for i, s := range HangSemantics(sem) {
 		jr := explorer.Job{Test: t, Sem: s, HW: hw}.Run(search)
 		if jr.Err != nil {
-			return false, jr.Err
+			return HangDefect, jr.Err
 		}
-		for _, f := range jr.Result.Flags {
-			if f.Rule == spec.Livelock {
-				return true, nil
-			}
+		res[i] = jr.Result
+	}
+	return HangOf(res[0], res[1]), nil
+}
+
+// HangSemantics are the two readings of sem that tell a hang apart: weak_progress
+// off, then on.
+func HangSemantics(sem spec.Semantics) [2]spec.Semantics {
+	return [2]spec.Semantics{sem.With(spec.WeakProgress, false), sem.With(spec.WeakProgress, true)}
+}
+
+// HangOf says what a hang is from the test's results under HangSemantics: a LIVELOCK
+// without weak progress is the test's own; one only with it is weak progress.
+func HangOf(strong, weak *explorer.Result) Hang {
+	switch {
+	case livelocks(strong):
+		return HangLivelock
+	case livelocks(weak):
+		return HangWeakProgress
+	}
+	return HangDefect
+}
+
+func livelocks(r *explorer.Result) bool {
+	for _, f := range r.Flags {
+		if f.Rule == spec.Livelock {
+			return true
 		}
-		return false, nil
 	}
-	if ll, err := livelocks(strong); err != nil || ll {
-		return HangLivelock, err
-	}
-	ll, err := livelocks(weak)
-	if err != nil || !ll {
-		return HangDefect, err
-	}
-	return HangWeakProgress, nil
+	return false
 }
 
 // TimedOut reports whether err is a run stopped at the timeout (a hang, or a slow

@@ -18,3 +18,14 @@ func TestRandomRangeProgramsConform(t *testing.T) {
 		checkRuntimeWithinModel(t, cfg)
 	})
 }
+
+// TestRandomComputedRangesConform: the same with ranges at computed targets and at
+// MPI_PROC_NULL (gen.Config.Computed with Ranges): the runtime's engine resolves
+// them through the model, each element performing on its own.
+func TestRandomComputedRangesConform(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := gen.Config{MinProcs: 2, MaxProcs: 2, MaxInstrs: 4, Ranges: true, Computed: true,
+			Syncs: []string{rapid.SampledFrom([]string{"fence", "lock_all", "pscw"}).Draw(t, "sync")}}
+		checkRuntimeWithinModel(t, cfg)
+	})
+}

@@ -25,28 +25,30 @@ func fakePrefix(t *testing.T) string {
 
 // TestFakeLibraryIsATarget: an MPI library at a prefix is one more Target value, run
 // through the same code as the Debian ones: the compiler wrapper and launcher come
-// from the prefix, --env reaches the program, its library line is the report's, and
-// a forbidden outcome it prints is NON-CONFORMING.
+// from the prefix, --env reaches the program, the library's own version line
+// (MPI_Get_library_version) and the prefix name the target, and a forbidden outcome
+// it prints is NON-CONFORMING.
 func TestFakeLibraryIsATarget(t *testing.T) {
-	lib, err := LibraryAt(fakePrefix(t))
+	lib, err := Install{Prefix: fakePrefix(t)}.Library()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lib.Target != "mpich" || lib.HostfileFlag != "-f" || lib.Version() != "MPICH 9.9" {
-		t.Errorf("the fake launcher says it is hydra 9.9: target %q, hostfile flag %q, version %q", lib.Target, lib.HostfileFlag, lib.Version())
+	if lib.Family != MPICH || lib.HostfileFlag != "-f" || lib.launcherVersion() != "MPICH 9.9" || lib.Prefix != fakePrefix(t) {
+		t.Errorf("the fake launcher says it is hydra 9.9: family %v, hostfile flag %q, version %q, prefix %q", lib.Family, lib.HostfileFlag, lib.launcherVersion(), lib.Prefix)
 	}
 	log := filepath.Join(t.TempDir(), "log")
 	lib.ExecArgs = append(lib.ExecArgs, "-genv", "X", "1")
 	lib.Env = []string{"FAKE_MPI_LOG=" + log, "FAKE_OUTCOMES=0,1;1,0;0,0", "FAKE_LIBRARY=Open MPI v9.8.7, package: fake"}
 	var target Target = MPI{Lib: lib}
 	sb := acceptance(t, "01-SB.lit")
-	rep, err := target.Run(sb, mpi41(t), Options{Runs: 100, Seed: 1})
+	rep, err := Check(target, sb, mpi41(t), Options{Runs: 100, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Target != "mpich" || rep.Library != "Open MPI 9.8.7" || rep.Runs != 100 || len(rep.Bins) != 3 || rep.NonConforming != 0 || rep.Positive != 1 {
-		t.Errorf("SB on the fake library: target %q, library %q, %d runs, bins %v, %d non-conforming, %d positive; want mpich, Open MPI 9.8.7, 100, 3 bins, 0, 1",
-			rep.Target, rep.Library, rep.Runs, rep.Bins, rep.NonConforming, rep.Positive)
+	want := TargetInfo{Kind: KindMPI, Family: MPICH, Version: "Open MPI 9.8.7", Prefix: fakePrefix(t), Transport: "shm", Launcher: fakePrefix(t) + "/bin/mpiexec -genv X 1"}
+	if rep.Target != want || rep.Runs != 100 || len(rep.Bins) != 3 || rep.NonConforming != 0 || rep.Positive != 1 {
+		t.Errorf("SB on the fake library: target %+v, %d runs, bins %v, %d non-conforming, %d positive; want %+v, 100, 3 bins, 0, 1",
+			rep.Target, rep.Runs, rep.Bins, rep.NonConforming, rep.Positive, want)
 	}
 	calls, _ := os.ReadFile(log)
 	bin := filepath.Join("SB")
@@ -55,12 +57,12 @@ func TestFakeLibraryIsATarget(t *testing.T) {
 	}
 
 	lib.Env = []string{"FAKE_OUTCOMES=0,0;2,2"} // 2,2 is no outcome of SB
-	rep, err = MPI{Lib: lib}.Run(sb, mpi41(t), Options{Runs: 10, Seed: 1})
+	rep, err = Check(MPI{Lib: lib}, sb, mpi41(t), Options{Runs: 10, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.NonConforming != 1 || rep.Library != "Fake MPI v9.9" {
-		t.Errorf("a forbidden outcome: %d non-conforming, library %q; want 1 and the fake's default line", rep.NonConforming, rep.Library)
+	if rep.NonConforming != 1 || rep.Target.Version != "Fake MPI v9.9" {
+		t.Errorf("a forbidden outcome: %d non-conforming, library %q; want 1 and the fake's default line", rep.NonConforming, rep.Target.Version)
 	}
 }
 
@@ -68,10 +70,10 @@ func TestFakeLibraryIsATarget(t *testing.T) {
 // MPI's is refused with what it said, and a missing tool names the flags to give.
 func TestLibraryOfRefusesUnknownLaunchers(t *testing.T) {
 	prefix := fakePrefix(t)
-	if _, err := LibraryOf(filepath.Join(prefix, "bin", "mpicc"), "/bin/echo"); err == nil || !strings.Contains(err.Error(), "neither MPICH's launcher") {
+	if _, err := (Install{MPICC: filepath.Join(prefix, "bin", "mpicc"), MPIExec: "/bin/echo"}).Library(); err == nil || !strings.Contains(err.Error(), "neither MPICH's launcher") {
 		t.Errorf("echo as mpiexec: %v", err)
 	}
-	if _, err := LibraryAt(t.TempDir()); err == nil || !strings.Contains(err.Error(), "--mpicc and --mpiexec") {
+	if _, err := (Install{Prefix: t.TempDir()}).Library(); err == nil || !strings.Contains(err.Error(), "--mpicc and --mpiexec") {
 		t.Errorf("an empty prefix: %v", err)
 	}
 }
@@ -82,13 +84,14 @@ func TestLibraryOfRefusesUnknownLaunchers(t *testing.T) {
 // (MPI_Get_library_version).
 func TestDebianLibrariesAtAPrefix(t *testing.T) {
 	for _, c := range []struct {
-		target, name string
-		links        map[string]string // bin/NAME: the Debian tool
+		target Family
+		name   string
+		links  map[string]string // bin/NAME: the Debian tool
 	}{
-		{"mpich", "MPICH 4.", map[string]string{"mpicc": "mpicc.mpich", "mpiexec": "mpiexec.mpich", "hydra_pmi_proxy": "hydra_pmi_proxy"}},
-		{"openmpi", "Open MPI 4.", map[string]string{"mpicc": "mpicc.openmpi", "mpiexec": "mpiexec.openmpi"}},
+		{MPICH, "MPICH 4.", map[string]string{"mpicc": "mpicc.mpich", "mpiexec": "mpiexec.mpich", "hydra_pmi_proxy": "hydra_pmi_proxy"}},
+		{OpenMPI, "Open MPI 4.", map[string]string{"mpicc": "mpicc.openmpi", "mpiexec": "mpiexec.openmpi"}},
 	} {
-		t.Run(c.target, func(t *testing.T) {
+		t.Run(c.target.String(), func(t *testing.T) {
 			needLibrary(t, c.target)
 			prefix := t.TempDir()
 			os.Mkdir(filepath.Join(prefix, "bin"), 0o755)
@@ -101,16 +104,16 @@ func TestDebianLibrariesAtAPrefix(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			lib, err := LibraryAt(prefix)
+			lib, err := Install{Prefix: prefix}.Library()
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := MPI{Lib: lib}.Run(acceptance(t, "01-SB.lit"), mpi41(t), Options{Runs: 2000, Seed: 1})
+			rep, err := Check(MPI{Lib: lib}, acceptance(t, "01-SB.lit"), mpi41(t), Options{Runs: 2000, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Target != c.target || !strings.HasPrefix(rep.Library, c.name) || rep.Runs != 2000 || rep.NonConforming != 0 {
-				t.Errorf("SB at a prefix: target %q, library %q, %d runs, %d non-conforming", rep.Target, rep.Library, rep.Runs, rep.NonConforming)
+			if rep.Target.Family != c.target || rep.Target.Prefix != prefix || !strings.HasPrefix(rep.Target.Version, c.name) || rep.Runs != 2000 || rep.NonConforming != 0 {
+				t.Errorf("SB at a prefix: target %+v, %d runs, %d non-conforming", rep.Target, rep.Runs, rep.NonConforming)
 			}
 		})
 	}
@@ -120,7 +123,7 @@ func TestDebianLibrariesAtAPrefix(t *testing.T) {
 // and the profile's alone; the Debian rows are the shm profile, whose Open MPI
 // options are those conform always gave.
 func TestTransportProfiles(t *testing.T) {
-	ompi, _ := KnownLibrary("openmpi")
+	ompi, _ := PackageLibrary(OpenMPI)
 	if got := strings.Join(ompi.ExecArgs, " "); got != "--allow-run-as-root --oversubscribe --mca osc ^rdma" || ompi.Transport != "shm" || len(ompi.Env) != 0 {
 		t.Errorf("Debian Open MPI: options %q, transport %q, env %v", got, ompi.Transport, ompi.Env)
 	}
@@ -135,7 +138,7 @@ func TestTransportProfiles(t *testing.T) {
 	if back, _ := net.Over("shm"); !slices.Equal(back.ExecArgs, ompi.ExecArgs) || len(back.Env) != 0 {
 		t.Errorf("net then shm: options %v, env %v", back.ExecArgs, back.Env)
 	}
-	mpich, _ := KnownLibrary("mpich")
+	mpich, _ := PackageLibrary(MPICH)
 	if net, _ := mpich.Over("net"); !slices.Equal(net.Env, []string{"MPIR_CVAR_NOLOCAL=1", "UCX_TLS=tcp,self"}) || len(net.ExecArgs) != 0 {
 		t.Errorf("MPICH over net: options %v, env %v", net.ExecArgs, net.Env)
 	}

@@ -54,7 +54,7 @@ func BenchmarkEngines(b *testing.B) {
 			for range b.N {
 				for _, t := range tests {
 					for _, p := range axiom.PresetNames() {
-						sem, _ := spec.Preset(p)
+						sem, _ := spec.Preset(spec.PresetName(p))
 						if jr := (explorer.Job{Test: t, Sem: sem, HW: spec.Relaxed}).Run(explorer.Options{}); jr.Err != nil {
 							b.Fatal(jr.Err)
 						}

@@ -85,7 +85,7 @@ func Run(c Case, m *axiom.Model, opt explorer.Options) Report {
 			return rep
 		}
 	}
-	sem, ok := spec.Preset(c.Preset)
+	sem, ok := spec.Preset(spec.PresetName(c.Preset))
 	if !ok {
 		rep.Err = fmt.Errorf("unknown preset %q", c.Preset)
 		return rep

@@ -65,7 +65,9 @@ type diagLine struct {
 }
 
 // Diagram draws an execution as SVG (see above); mark is the rule of the steps
-// that are a flag's accesses.
+// that are a flag's accesses. It is drawn for the HTML page: its colours, dashes
+// and arrowheads are the page's style sheet (diagramCSS) and the key's markers
+// (DiagramKeySVG), once a page, not once a diagram.
 func Diagram(tr *model.Trace, mark spec.RuleID) string {
 	err := tr.Err
 	n := tr.Procs
@@ -94,10 +96,7 @@ func Diagram(tr *model.Trace, mark spec.RuleID) string {
 		colX[c+1] = colX[c] + diagNodeOff + float64(colChars[c])*diagCharW + 24
 	}
 	width := int(colX[n]) + left
-	legendRows, legendH := legendLayout(width)
-	width = max(width, legendWidth(legendRows))
-
-	top := float64(legendH + 34)
+	top := float64(28)
 	ys := make([]float64, len(ds))
 	y := top + 10
 	for i, s := range ds {
@@ -111,17 +110,10 @@ func Diagram(tr *model.Trace, mark spec.RuleID) string {
 	nodeX := func(c int) float64 { return colX[c] + diagNodeOff }
 
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="diagram" width="%d" height="%d" viewBox="0 0 %d %d" font-family="ui-monospace,DejaVu Sans Mono,monospace" font-size="%d" role="img" aria-label="execution diagram">`,
-		width, height, width, height, diagFont)
-	b.WriteString(`<defs>`)
-	for _, m := range []struct{ id, color string }{{"rf", edgeStyle[edgeRF].color}, {"rma", edgeStyle[edgeIssue].color}, {"sync", edgeStyle[edgeSync].color}} {
-		fmt.Fprintf(&b, `<marker id="arrow-%s" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="%s"/></marker>`, m.id, m.color)
-	}
-	b.WriteString(`</defs>`)
-	drawLegend(&b, legendRows)
+	fmt.Fprintf(&b, `<svg class="diagram" width="%d" height="%d" role="img" aria-label="execution diagram">`, width, height)
 	for c := 0; c < n; c++ {
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="%d" font-weight="bold">P%d</text>`, nodeX(c)-8, top+4, diagHead, c)
-		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%d" stroke="#c8c8c8" stroke-width="1.5"/>`, nodeX(c), top+10, nodeX(c), height-6)
+		fmt.Fprintf(&b, `<text class="proc" x="%.0f" y="%.0f">P%d</text>`, nodeX(c)-8, top+4, c)
+		fmt.Fprintf(&b, `<line class="life" x1="%.0f" y1="%.0f" x2="%.0f" y2="%d"/>`, nodeX(c), top+10, nodeX(c), height-6)
 	}
 	// edges under the labels, labels on a light ground over them, nodes on top
 	for _, e := range tr.Edges {
@@ -134,33 +126,65 @@ func Diagram(tr *model.Trace, mark spec.RuleID) string {
 		for _, l := range s.lines {
 			chars = max(chars, len([]rune(l.text)))
 		}
-		fmt.Fprintf(&b, `<g><title>%s</title>`, html.EscapeString(tr.Steps[i].Text))
-		fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="%.0f" height="%d" fill="#fff" fill-opacity="0.86"/>`, tx-3, yy-diagFont+1, float64(chars)*diagCharW+6, len(s.lines)*diagLineH+2)
+		fmt.Fprintf(&b, `<rect class="bg" x="%.0f" y="%.0f" width="%.0f" height="%d"/>`, tx-3, yy-diagFont+1, float64(chars)*diagCharW+6, len(s.lines)*diagLineH+2)
 		for k, l := range s.lines {
-			fmt.Fprintf(&b, `<text x="%.0f" y="%.0f"%s>%s</text>`, tx, yy+4+float64(k*diagLineH), lineAttrs(l.class), html.EscapeString(l.text))
+			fmt.Fprintf(&b, `<text%s x="%.0f" y="%.0f">%s</text>`, classAttr(l.class), tx, yy+4+float64(k*diagLineH), html.EscapeString(l.text))
 		}
-		b.WriteString(`</g>`)
-		drawNode(&b, s, x, yy, false)
+		drawNode(&b, s, x, yy)
 	}
 	if err != nil {
-		fmt.Fprintf(&b, `<text x="8" y="%d" font-size="%d" fill="#b00020">replay stopped: %s</text>`, height-8, diagSmall, html.EscapeString(err.Error()))
+		fmt.Fprintf(&b, `<text class="early" x="8" y="%d">replay stopped: %s</text>`, height-8, html.EscapeString(err.Error()))
 	}
 	b.WriteString("</svg>\n")
 	return b.String()
 }
 
-func lineAttrs(class string) string {
-	switch class {
-	case "early":
-		return ` fill="#b00020" font-size="12"`
-	case "mark":
-		return ` fill="#b00020" font-weight="bold"`
-	case "raised":
-		return ` fill="#8a1c1c" font-size="12"`
-	case "note":
-		return ` fill="#555" font-size="12"`
+// classAttr is ` class="C"`, or "" for none.
+func classAttr(class string) string {
+	if class == "" {
+		return ""
 	}
-	return ""
+	return ` class="` + class + `"`
+}
+
+// diagramCSS is the diagrams' part of the page's style sheet: fonts, the kinds of
+// line and node, and the edges' colours, dashes and arrowheads (the key's markers).
+var diagramCSS = func() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `svg.diagram,svg.key{background:#fcfcfc;border:1px solid #ddd;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:%dpx}`, diagFont)
+	fmt.Fprintf(&b, `svg .legend{font-family:system-ui,sans-serif;font-size:%dpx}svg .proc{font-size:%dpx;font-weight:bold}`, diagSmall, diagHead)
+	b.WriteString(`svg .life{stroke:#c8c8c8;stroke-width:1.5}svg .bg{fill:#fff;fill-opacity:.86}`)
+	fmt.Fprintf(&b, `svg .early{fill:#b00020;font-size:%dpx}svg .mark{fill:#b00020;font-weight:bold}svg .raised{fill:#8a1c1c;font-size:%dpx}svg .aside{fill:#555;font-size:%dpx}`, diagSmall, diagSmall, diagSmall)
+	b.WriteString(`svg .exec{fill:#222}svg .perform{fill:#0b57d0}svg .return{fill:#fff;stroke:#222;stroke-width:2}svg .drain{fill:#888}`)
+	for _, st := range edgeStyle {
+		width := "1.8"
+		if st.class == "rf" {
+			width = "2.4"
+		}
+		fmt.Fprintf(&b, `svg .%s{fill:none;stroke:%s;stroke-width:%s;marker-end:url(#arrow-%s)`, st.class, st.color, width, st.marker)
+		if st.dash != "" {
+			b.WriteString(`;stroke-dasharray:` + st.dash)
+		}
+		b.WriteString(`}`)
+	}
+	b.WriteString(`svg .legend line{stroke-width:2.2}`)
+	return b.String()
+}()
+
+// DiagramKeySVG is the key of a page's diagrams: the arrowheads their edges use
+// (defined here once for the page) and what each kind of edge and node means.
+func DiagramKeySVG() string {
+	rows, height := legendLayout(0)
+	width := legendWidth(rows)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="key" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="key of the execution diagrams"><defs>`, width, height, width, height)
+	for _, m := range []struct{ id, color string }{{"rf", edgeStyle[edgeRF].color}, {"rma", edgeStyle[edgeIssue].color}, {"sync", edgeStyle[edgeSync].color}} {
+		fmt.Fprintf(&b, `<marker id="arrow-%s" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="%s"/></marker>`, m.id, m.color)
+	}
+	b.WriteString(`</defs>`)
+	drawLegend(&b, rows)
+	b.WriteString("</svg>")
+	return b.String()
 }
 
 // describeStep is the column and the text lines of step i.
@@ -198,10 +222,10 @@ func describeStep(tr *model.Trace, i int, mark spec.RuleID, wrapW int) diagStep 
 		switch {
 		case rf.FwdRow > 0:
 			for _, l := range wrap(output.ReadFromText(rf), wrapW) {
-				s.lines = append(s.lines, diagLine{l, "note"})
+				s.lines = append(s.lines, diagLine{l, "aside"})
 			}
 		case rf.Step < 0: // a value another step wrote is an edge
-			s.lines = append(s.lines, diagLine{output.ReadFromText(rf), "note"})
+			s.lines = append(s.lines, diagLine{output.ReadFromText(rf), "aside"})
 		}
 	}
 	for _, d := range st.Raised {
@@ -235,19 +259,10 @@ func wrap(text string, w int) []string {
 
 func drawEdge(b *strings.Builder, e model.Edge, x1, y1, x2, y2, colLeft float64) {
 	st := edgeStyle[e.Kind]
-	dash := ""
-	if st.dash != "" {
-		dash = ` stroke-dasharray="` + st.dash + `"`
-	}
-	width := "1.8"
-	if int(e.Kind) == edgeRF {
-		width = "2.4"
-	}
 	if x1 == x2 {
 		// same process: an arc left of the timeline
 		bx := colLeft + 8 + float64(e.Kind)*5
-		fmt.Fprintf(b, `<path class="edge %s" d="M%.0f,%.0f C%.0f,%.0f %.0f,%.0f %.0f,%.0f" fill="none" stroke="%s" stroke-width="%s"%s marker-end="url(#arrow-%s)"/>`,
-			st.class, x1-4, y1, bx, y1, bx, y2, x2-7, y2, st.color, width, dash, st.marker)
+		fmt.Fprintf(b, `<path class="edge %s" d="M%.0f,%.0f C%.0f,%.0f %.0f,%.0f %.0f,%.0f"/>`, st.class, x1-4, y1, bx, y1, bx, y2, x2-7, y2)
 		return
 	}
 	// shorten the end so the arrowhead stops at the node
@@ -256,26 +271,21 @@ func drawEdge(b *strings.Builder, e model.Edge, x1, y1, x2, y2, colLeft float64)
 	if l > 0 {
 		x2, y2 = x2-dx/l*8, y2-dy/l*8
 	}
-	fmt.Fprintf(b, `<line class="edge %s" x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="%s" stroke-width="%s"%s marker-end="url(#arrow-%s)"/>`,
-		st.class, x1, y1, x2, y2, st.color, width, dash, st.marker)
+	fmt.Fprintf(b, `<line class="edge %s" x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f"/>`, st.class, x1, y1, x2, y2)
 }
 
-func drawNode(b *strings.Builder, s diagStep, x, y float64, legend bool) {
-	cls := ` class="node early"`
-	if legend {
-		cls = ""
-	}
+func drawNode(b *strings.Builder, s diagStep, x, y float64) {
 	switch {
 	case s.early:
-		fmt.Fprintf(b, `<path%s d="M%.0f,%.0fl7,7l-7,7l-7,-7z" fill="#b00020"/>`, cls, x, y-7)
+		fmt.Fprintf(b, `<path class="node early" d="M%.0f,%.0fl7,7l-7,7l-7,-7z"/>`, x, y-7)
 	case s.kind == model.StepPerform:
-		fmt.Fprintf(b, `<rect x="%.0f" y="%.0f" width="11" height="11" fill="#0b57d0"/>`, x-5.5, y-5.5)
+		fmt.Fprintf(b, `<rect class="node perform" x="%.0f" y="%.0f" width="11" height="11"/>`, x-5.5, y-5.5)
 	case s.kind == model.StepReturn:
-		fmt.Fprintf(b, `<circle cx="%.0f" cy="%.0f" r="5.5" fill="#fff" stroke="#222" stroke-width="2"/>`, x, y)
+		fmt.Fprintf(b, `<circle class="node return" cx="%.0f" cy="%.0f" r="5.5"/>`, x, y)
 	case s.kind == model.StepDrain:
-		fmt.Fprintf(b, `<circle cx="%.0f" cy="%.0f" r="4.5" fill="#888"/>`, x, y)
+		fmt.Fprintf(b, `<circle class="node drain" cx="%.0f" cy="%.0f" r="4.5"/>`, x, y)
 	default:
-		fmt.Fprintf(b, `<circle cx="%.0f" cy="%.0f" r="5.5" fill="#222"/>`, x, y)
+		fmt.Fprintf(b, `<circle class="node exec" cx="%.0f" cy="%.0f" r="5.5"/>`, x, y)
 	}
 }
 
@@ -331,20 +341,15 @@ func legendWidth(rows [][]legendItem) int {
 }
 
 func drawLegend(b *strings.Builder, rows [][]legendItem) {
-	fmt.Fprintf(b, `<g class="legend" font-size="%d" font-family="system-ui,sans-serif">`, diagSmall)
+	b.WriteString(`<g class="legend">`)
 	for r, row := range rows {
 		y := 16 + float64(r*22)
 		x := 10.0
 		for _, it := range row {
 			if it.edge >= 0 {
-				st := edgeStyle[it.edge]
-				dash := ""
-				if st.dash != "" {
-					dash = ` stroke-dasharray="` + st.dash + `"`
-				}
-				fmt.Fprintf(b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="%s" stroke-width="2.2"%s marker-end="url(#arrow-%s)"/>`, x, y-4, x+36, y-4, st.color, dash, st.marker)
+				fmt.Fprintf(b, `<line class="%s" x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f"/>`, edgeStyle[it.edge].class, x, y-4, x+36, y-4)
 			} else {
-				drawNode(b, diagStep{early: it.node == "early", kind: map[string]model.StepKind{"perform": model.StepPerform, "return": model.StepReturn, "drain": model.StepDrain}[it.node]}, x+18, y-4, true)
+				drawNode(b, diagStep{early: it.node == "early", kind: map[string]model.StepKind{"perform": model.StepPerform, "return": model.StepReturn, "drain": model.StepDrain}[it.node]}, x+18, y-4)
 			}
 			fmt.Fprintf(b, `<text x="%.0f" y="%.0f">%s</text>`, x+46, y, html.EscapeString(it.label))
 			x += legendItemWidth(it)

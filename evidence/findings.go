@@ -30,14 +30,15 @@ type PairFinding struct {
 
 // TargetFinding is one conformance target.
 type TargetFinding struct {
-	Target, Name string
-	Records      int // conformance records
-	Ran          int // runs with a histogram
-	Statuses     map[conform.Status]int
-	NonConf      []NonConfFinding
-	Spins        []ResultFinding // SPIN-LIMIT
-	Failures     []ResultFinding // no histogram: time-out, crash, error
-	Refused      []string        // tests not run (more ranks than cores)
+	Target   conform.TargetInfo
+	Name     string
+	Records  int // conformance records
+	Ran      int // runs with a histogram
+	Statuses map[conform.Status]int
+	NonConf  []NonConfFinding
+	Spins    []ResultFinding // SPIN-LIMIT
+	Failures []ResultFinding // no histogram: time-out, crash, error
+	Refused  []string        // tests not run (more ranks than cores)
 }
 
 // NonConfFinding is a test on which a target showed an outcome the model forbids.
@@ -61,7 +62,7 @@ type ResultFinding struct {
 	Message  string
 	Upstream *UpstreamEntry
 	// Hangs: for a spin limit, what the model makes of the runs under weak_progress
-	// on and off (conform.ClassifyHang), each reading once, in the order met.
+	// on and off (conform.HangOf), each reading once, in the order met.
 	Hangs []conform.Hang
 }
 
@@ -117,8 +118,8 @@ func (r *Report) computeFindings() *Findings {
 	return f
 }
 
-func (r *Report) targetFinding(target string) TargetFinding {
-	tf := TargetFinding{Target: target, Name: r.targetName(target), Statuses: map[conform.Status]int{}}
+func (r *Report) targetFinding(target conform.TargetInfo) TargetFinding {
+	tf := TargetFinding{Target: target, Name: targetName(target), Statuses: map[conform.Status]int{}}
 	for _, tr := range r.Tests {
 		var nc NonConfFinding
 		spins := map[string]*ResultFinding{}
@@ -137,7 +138,7 @@ func (r *Report) targetFinding(target string) TargetFinding {
 			case conform.StatusSpinLimit:
 				rf := spins[c.SpinLimit]
 				if rf == nil {
-					rf = &ResultFinding{Test: tr.Test.Name, Message: c.SpinLimit, Upstream: r.Upstream.ForTest(target, KindSpinLimit, tr.Test.Name)}
+					rf = &ResultFinding{Test: tr.Test.Name, Message: c.SpinLimit, Upstream: r.Upstream.ForTest(target.Family, KindSpinLimit, tr.Test.Name)}
 					spins[c.SpinLimit] = rf
 					spinOrder = append(spinOrder, c.SpinLimit)
 				}
@@ -155,7 +156,7 @@ func (r *Report) targetFinding(target string) TargetFinding {
 		}
 		if len(nc.Runs) > 0 {
 			nc.Test = tr.Test.Name
-			nc.Upstream = r.Upstream.ForTest(target, KindNonConforming, tr.Test.Name)
+			nc.Upstream = r.Upstream.ForTest(target.Family, KindNonConforming, tr.Test.Name)
 			nc.Min = nc.Runs[0].NonConforming
 			for _, c := range nc.Runs {
 				nc.Min, nc.Max = min(nc.Min, c.NonConforming), max(nc.Max, c.NonConforming)
@@ -210,7 +211,7 @@ func (r *Report) targetFinding(target string) TargetFinding {
 			msg := e.Error
 			rf := fails[msg]
 			if rf == nil {
-				rf = &ResultFinding{Test: tr.Test.Name, Message: msg, Upstream: r.Upstream.ForTest(target, KindFailed, tr.Test.Name)}
+				rf = &ResultFinding{Test: tr.Test.Name, Message: msg, Upstream: r.Upstream.ForTest(target.Family, KindFailed, tr.Test.Name)}
 				fails[msg] = rf
 				failOrder = append(failOrder, msg)
 			}
@@ -286,8 +287,8 @@ func versionAtMost(v, claimed string) bool {
 
 // NonConformingTests lists the tests with a NON-CONFORMING record in conformance
 // data, target by target (what the Findings must name).
-func NonConformingTests(recs []record.Conform) map[string][]string {
-	out := map[string][]string{}
+func NonConformingTests(recs []record.Conform) map[conform.TargetInfo][]string {
+	out := map[conform.TargetInfo][]string{}
 	for _, c := range recs {
 		if c.NonConforming > 0 && !slices.Contains(out[c.Target], c.Test) {
 			out[c.Target] = append(out[c.Target], c.Test)

@@ -11,21 +11,38 @@ import (
 )
 
 // MatrixColumn is one configuration of a conformance matrix: the records of one
-// `conform --json` run, a library version over one transport (failed and refused
-// runs included: conform writes a record for each).
+// target (a library install over one transport, conform.TargetInfo), failed and
+// refused runs included (conform writes a record for each).
 type MatrixColumn []record.Conform
 
-// name is the column's heading: the library and version over the transport, as the
-// records say ("MPICH 4.0.2 over net"), or the target when they do not.
-func (c MatrixColumn) name() string {
-	for _, r := range c {
-		name := cmp.Or(r.Library, r.Target)
-		if r.Transport != "" {
-			name += " over " + r.Transport
+// MatrixColumns groups records into the columns of a matrix, one for each target in
+// the order their records come: two installs of one family are two columns.
+func MatrixColumns(recs []record.Conform) []MatrixColumn {
+	var cols []MatrixColumn
+	for _, r := range recs {
+		i := slices.IndexFunc(cols, func(c MatrixColumn) bool { return c[0].Target == r.Target })
+		if i < 0 {
+			i = len(cols)
+			cols = append(cols, nil)
 		}
-		return name
+		cols[i] = append(cols[i], r)
 	}
-	return "?"
+	return cols
+}
+
+// name is the column's heading: the library and version, where it is installed (when
+// not the Debian package) and the transport, as the records say ("MPICH 4.0.2 over
+// net"), or the target's name when they do not say the version.
+func (c MatrixColumn) name() string {
+	t := c[0].Target
+	name := cmp.Or(t.Version, t.Name())
+	if t.Prefix != "" {
+		name += " at " + t.Prefix
+	}
+	if t.Transport != "" {
+		name += " over " + t.Transport
+	}
+	return name
 }
 
 // cell is what the column says about one test file: its status and run counts, and

@@ -12,7 +12,8 @@ import (
 // a test that is ok everywhere is only counted; a failed run is a finding.
 func TestMatrix(t *testing.T) {
 	rec := func(file, transport string, st conform.Status, runs, bad int, msg string) record.Conform {
-		return record.Conform{File: file, Target: "mpich", Library: "MPICH 4.0.2", Transport: transport, Status: st, Runs: runs, NonConforming: bad, Error: msg}
+		return record.Conform{File: file, Target: conform.TargetInfo{Kind: conform.KindMPI, Family: conform.MPICH, Version: "MPICH 4.0.2", Transport: transport},
+			Status: st, Runs: runs, NonConforming: bad, Error: msg}
 	}
 	shm := MatrixColumn{rec("a.lit", "shm", conform.StatusNonConforming, 1000, 3, ""), rec("b.lit", "shm", conform.StatusOK, 1000, 0, ""),
 		rec("c.lit", "shm", conform.StatusOK, 1000, 0, "")}

@@ -31,14 +31,30 @@ type Code string
 // Strong is text in strong emphasis.
 type Strong Prose
 
-// Link is text that links to a URL (or a #fragment of the page).
+// Link is text that links to a URL (or a #fragment of the page); Title, when set,
+// is what the HTML page shows on hover (a rule's message and citation).
 type Link struct {
-	Text Prose
-	URL  string
+	Text  Prose
+	URL   string
+	Title string
 }
 
 // Break is a line break inside a table cell.
 type Break struct{}
+
+// Em is text in emphasis.
+type Em Prose
+
+// Verbatim is text that reads as itself on both pages: what a user wrote (a
+// report's --title), whose markup characters Markdown must not take for markup.
+type Verbatim string
+
+// Styled is text that the HTML page styles by a class of its style sheet (a
+// verdict's colour: err, race; a failed run: bad); Markdown prints the text.
+type Styled struct {
+	Class string
+	Text  Prose
+}
 
 func (s Plain) markdown(b *strings.Builder) { b.WriteString(string(s)) }
 func (s Plain) html(b *strings.Builder)     { b.WriteString(html.EscapeString(string(s))) }
@@ -47,17 +63,8 @@ func (s Code) html(b *strings.Builder) {
 	b.WriteString("<code>" + html.EscapeString(string(s)) + "</code>")
 }
 
-func (s Strong) markdown(b *strings.Builder) {
-	b.WriteString("**")
-	Prose(s).writeMarkdown(b)
-	b.WriteString("**")
-}
-
-func (s Strong) html(b *strings.Builder) {
-	b.WriteString("<strong>")
-	Prose(s).writeHTML(b)
-	b.WriteString("</strong>")
-}
+func (s Strong) markdown(b *strings.Builder) { enclose(b, "**", Prose(s).writeMarkdown, "**") }
+func (s Strong) html(b *strings.Builder)     { enclose(b, "<strong>", Prose(s).writeHTML, "</strong>") }
 
 func (l Link) markdown(b *strings.Builder) {
 	b.WriteString("[")
@@ -66,13 +73,35 @@ func (l Link) markdown(b *strings.Builder) {
 }
 
 func (l Link) html(b *strings.Builder) {
-	b.WriteString(`<a href="` + html.EscapeString(l.URL) + `">`)
+	b.WriteString(`<a href="` + html.EscapeString(l.URL) + `"`)
+	if l.Title != "" {
+		b.WriteString(` title="` + html.EscapeString(l.Title) + `"`)
+	}
+	b.WriteString(`>`)
 	l.Text.writeHTML(b)
 	b.WriteString("</a>")
 }
 
 func (Break) markdown(b *strings.Builder) { b.WriteString("<br>") }
 func (Break) html(b *strings.Builder)     { b.WriteString("<br>") }
+
+func (s Em) markdown(b *strings.Builder) { enclose(b, "_", Prose(s).writeMarkdown, "_") }
+func (s Em) html(b *strings.Builder)     { enclose(b, "<em>", Prose(s).writeHTML, "</em>") }
+
+func (s Verbatim) markdown(b *strings.Builder) { b.WriteString(titleEscape(string(s))) }
+func (s Verbatim) html(b *strings.Builder)     { b.WriteString(html.EscapeString(string(s))) }
+
+func (s Styled) markdown(b *strings.Builder) { s.Text.writeMarkdown(b) }
+func (s Styled) html(b *strings.Builder) {
+	enclose(b, `<span class="`+s.Class+`">`, s.Text.writeHTML, "</span>")
+}
+
+// enclose writes what write writes between open and close: the markup of a span.
+func enclose(b *strings.Builder, open string, write func(*strings.Builder), close string) {
+	b.WriteString(open)
+	write(b)
+	b.WriteString(close)
+}
 
 // Markdown prints the prose in Markdown's inline syntax.
 func (p Prose) Markdown() string {
@@ -101,6 +130,12 @@ func (p Prose) Text() string {
 		case Strong:
 			b.WriteString(Prose(s).Text())
 		case Link:
+			b.WriteString(s.Text.Text())
+		case Em:
+			b.WriteString(Prose(s).Text())
+		case Verbatim:
+			b.WriteString(string(s))
+		case Styled:
 			b.WriteString(s.Text.Text())
 		}
 	}

@@ -48,9 +48,11 @@ type Cite struct {
 type Check struct {
 	Line    int
 	Test    string
-	HW      spec.HW        // a model check: the hw model
-	Sems    []string       // and the semantics
-	Target  string         // a conformance check: the target
+	HW      spec.HW      // a model check: the hw model
+	Sems    []string     // and the semantics
+	Target  string       // a conformance check: the target, as written
+	kind    conform.Kind // and as read (every install of a family: target=mpich)
+	family  conform.Family
 	Status  conform.Status // and the status every run must have
 	Exploit string         // an exploit check: the semantics
 	Want    string         // the verdict, the status, or adds/none
@@ -135,6 +137,10 @@ func parseCheck(s string) (Check, error) {
 		}
 	case strings.HasPrefix(f[1], "target=") && len(f) == 2:
 		c.Target = strings.TrimPrefix(f[1], "target=")
+		var err error
+		if c.kind, c.family, err = conform.ParseTargetName(c.Target); err != nil {
+			return c, err
+		}
 		st, err := conform.ParseStatus(want)
 		if err != nil || st == conform.StatusRefused { // a refused run proves nothing
 			return c, fmt.Errorf("unknown status %q (ok, NON-CONFORMING, SPIN-LIMIT, skipped, failed)", want)
@@ -177,7 +183,7 @@ func (r *Report) checkQuestion() error {
 			return fmt.Errorf("%s:%d: no test %s in this report", q.File, c.Line, c.Test)
 		}
 		if c.Target != "" {
-			got := r.conformStatuses(tr, c.Target)
+			got := r.conformStatuses(tr, func(t conform.TargetInfo) bool { return t.Kind == c.kind && t.Family == c.family })
 			if len(got) == 0 {
 				return fmt.Errorf("%s:%d: no conformance data of %s on %s", q.File, c.Line, c.Test, c.Target)
 			}

@@ -1,6 +1,12 @@
+// Package evidence turns explorer results and conformance records into evidence for
+// standards discussions: reports (Markdown and self-contained HTML) where every claim
+// is a litmus test, an outcome table, a witness and a citation. It searches nothing:
+// a report lists the searches it needs (Report.Jobs), explorer runs them, and the
+// report is built from their results (Report.Build).
 package evidence
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -37,10 +43,9 @@ type Report struct {
 	// apart (gen.Distinguish, run by the caller); a pair without an entry was not
 	// searched.
 	Smallest []*Smallest
-	// Progress, when set, is called by Build before each test: done of total.
-	Progress func(done, total int, name string)
-
 	findings *Findings
+	page     *Page
+	smallest []*TestReport // the sections of Smallest, each collected once (Build)
 }
 
 // Probe is `rmacheck probe --json` for one library.
@@ -77,7 +82,7 @@ type TestReport struct {
 	Conform   []record.Conform // the runs of this test that ran or were skipped
 	Errors    []record.Conform // those that failed or were refused: no histogram
 	// Hangs: for each record that stopped at its spin limit, what the model makes of
-	// it under weak_progress on and off (conform.ClassifyHang).
+	// it under weak_progress on and off (conform.HangOf).
 	Hangs map[ResultKey]conform.Hang
 	// Anchor names the section (default: from the test's name).
 	Anchor string
@@ -141,103 +146,186 @@ func (tr *TestReport) Result(sem spec.Semantics, hw spec.HW) *explorer.Result {
 	return tr.Results[ResultKey{sem.Name, hw}]
 }
 
-// Build explores every test under every semantics and hw model of the report, the
-// hw model each conformance record was compared with too, collects the witnesses,
-// computes the Findings and checks the answer.
-func (r *Report) Build(tests []*litmus.Test, opt explorer.Options) error {
-	for k, t := range tests {
-		if r.Progress != nil {
-			r.Progress(k, len(tests), t.Name)
+// search names one search of a test: what explorer.Job names, compared by value.
+type search struct {
+	test     *litmus.Test
+	sem      string
+	switches spec.Set
+	hw       spec.HW
+	exploit  bool
+}
+
+func searchOf(j explorer.Job) search {
+	return search{j.Test, j.Sem.Name, j.Sem.Switches, j.HW, j.Exploit}
+}
+
+// Jobs lists the searches a report of the tests needs, each once: every semantics on
+// every hw model (and, with Exploit, exploited on relaxed), every semantics on relaxed
+// for the pairs, the semantics and hw model each conformance record was compared
+// with, and, for a record that stopped at its spin limit, its semantics with
+// weak_progress off and on (conform.HangSemantics). explorer runs them; Build reads
+// their results.
+func (r *Report) Jobs(tests []*litmus.Test) ([]explorer.Job, error) {
+	var jobs []explorer.Job
+	seen := map[search]bool{}
+	add := func(j explorer.Job) {
+		if !seen[searchOf(j)] {
+			seen[searchOf(j)] = true
+			jobs = append(jobs, j)
 		}
-		tr := &TestReport{Test: t, Results: map[ResultKey]*explorer.Result{}, Exploit: map[string]*explorer.Result{}}
+	}
+	for _, t := range tests {
 		for _, hw := range r.HWs {
 			for _, sem := range r.Sems {
-				jr := explorer.Job{Test: t, Sem: sem, HW: hw}.Run(opt)
-				if jr.Err != nil {
-					return fmt.Errorf("%s: %v", t.File, jr.Err)
-				}
-				tr.Results[ResultKey{sem.Name, hw}] = jr.Result
+				add(explorer.Job{Test: t, Sem: sem, HW: hw})
 				if r.Exploit && hw == spec.Relaxed {
-					ex := explorer.Job{Test: t, Sem: sem, HW: hw, Exploit: true}.Run(opt)
-					if ex.Err != nil {
-						return fmt.Errorf("%s: %v", t.File, ex.Err)
-					}
-					tr.Exploit[sem.Name] = ex.Result
+					add(explorer.Job{Test: t, Sem: sem, HW: hw, Exploit: true})
 				}
 			}
 		}
-		for i := range r.Sems {
-			for j := i + 1; j < len(r.Sems); j++ {
-				d, err := explorer.CompareSemantics(t, r.Sems[i], r.Sems[j], spec.Relaxed, opt)
-				if err != nil {
-					return err
-				}
-				if d.Differs() {
-					tr.Distinctions = append(tr.Distinctions, d)
-				}
+		if len(r.Sems) > 1 {
+			for _, sem := range r.Sems {
+				add(explorer.Job{Test: t, Sem: sem, HW: spec.Relaxed})
 			}
 		}
-		tr.collectWitnesses()
-		tr.conditionWitness(r.Sems, r.HWs[0])
 		for _, c := range r.Conform {
-			switch {
-			case c.Test != t.Name:
-			case c.Status == conform.StatusFailed || c.Status == conform.StatusRefused:
-				tr.Errors = append(tr.Errors, c)
-			default:
-				tr.Conform = append(tr.Conform, c)
-			}
-		}
-		// the model the conformance runs were compared with (the machine's hw)
-		for _, c := range tr.Conform {
-			key := ResultKey{c.Preset, c.HW}
-			if tr.Results[key] != nil {
+			if c.Test != t.Name || c.Status == conform.StatusFailed || c.Status == conform.StatusRefused {
 				continue
 			}
 			sem, err := spec.ParseSemantics(c.Preset)
 			if err != nil {
-				return fmt.Errorf("conformance record of %s: %v", t.Name, err)
+				return nil, fmt.Errorf("conformance record of %s: %v", t.Name, err)
 			}
-			jr := explorer.Job{Test: t, Sem: sem, HW: c.HW}.Run(opt)
-			if jr.Err != nil {
-				return fmt.Errorf("%s: %v", t.File, jr.Err)
-			}
-			tr.Results[key] = jr.Result
-		}
-		for _, c := range tr.Conform {
-			if err := checkAllowed(c, tr.Results[ResultKey{c.Preset, c.HW}]); err != nil {
-				return err
+			add(explorer.Job{Test: t, Sem: sem, HW: c.HW})
+			if c.SpinLimit != "" {
+				for _, s := range conform.HangSemantics(sem) {
+					add(explorer.Job{Test: t, Sem: s, HW: c.HW})
+				}
 			}
 		}
-		if err := tr.classifyHangs(opt); err != nil {
+	}
+	return jobs, nil
+}
+
+// Build makes the report from the results of its Jobs (in any order): for each test
+// the results, the differences of each pair of semantics and their witnesses, its
+// conformance records checked against the model and its hangs read; then the
+// Findings, and the answer checked.
+func (r *Report) Build(tests []*litmus.Test, results []explorer.JobResult) error {
+	found := map[search]*explorer.Result{}
+	for i := range results {
+		jr := &results[i]
+		if jr.Err != nil {
+			return fmt.Errorf("%s: %v", jr.Test.File, jr.Err)
+		}
+		found[searchOf(jr.Job)] = jr.Result
+	}
+	result := func(j explorer.Job) (*explorer.Result, error) {
+		if res := found[searchOf(j)]; res != nil {
+			return res, nil
+		}
+		return nil, fmt.Errorf("%s: no result of the search under %s (hw %s) the report needs (Report.Jobs)", j.Test.File, j.Sem.Name, j.HW)
+	}
+	for _, t := range tests {
+		tr, err := r.testReport(t, result)
+		if err != nil {
 			return err
 		}
 		r.Tests = append(r.Tests, tr)
+	}
+	for _, s := range r.Smallest {
+		if s.Diff != nil {
+			tr := &TestReport{Test: s.Diff.Test, Distinctions: []*explorer.Diff{s.Diff}, Anchor: smallestAnchor(s)}
+			tr.collectWitnesses()
+			r.smallest = append(r.smallest, tr)
+		}
 	}
 	r.findings = r.computeFindings()
 	return r.checkQuestion()
 }
 
-// classifyHangs reads each spin-limited conformance run under both readings of
-// MPI-4.1's Progress section: with weak_progress on and off.
-func (tr *TestReport) classifyHangs(opt explorer.Options) error {
-	for _, c := range tr.Conform {
-		if c.SpinLimit == "" {
-			continue
+// testReport is one test's section, from the results of its searches.
+func (r *Report) testReport(t *litmus.Test, result func(explorer.Job) (*explorer.Result, error)) (*TestReport, error) {
+	tr := &TestReport{Test: t, Results: map[ResultKey]*explorer.Result{}, Exploit: map[string]*explorer.Result{}}
+	var err error
+	for _, hw := range r.HWs {
+		for _, sem := range r.Sems {
+			if tr.Results[ResultKey{sem.Name, hw}], err = result(explorer.Job{Test: t, Sem: sem, HW: hw}); err != nil {
+				return nil, err
+			}
+			if r.Exploit && hw == spec.Relaxed {
+				if tr.Exploit[sem.Name], err = result(explorer.Job{Test: t, Sem: sem, HW: hw, Exploit: true}); err != nil {
+					return nil, err
+				}
+			}
 		}
+	}
+	for i := range r.Sems {
+		for j := i + 1; j < len(r.Sems); j++ {
+			a, b := r.Sems[i], r.Sems[j]
+			ra, err := result(explorer.Job{Test: t, Sem: a, HW: spec.Relaxed})
+			if err != nil {
+				return nil, err
+			}
+			rb, err := result(explorer.Job{Test: t, Sem: b, HW: spec.Relaxed})
+			if err != nil {
+				return nil, err
+			}
+			if d := explorer.NewDiff(t, spec.Relaxed, a, b, ra, rb); d.Differs() {
+				tr.Distinctions = append(tr.Distinctions, d)
+			}
+		}
+	}
+	tr.collectWitnesses()
+	tr.conditionWitness(r.Sems, r.HWs[0])
+	for _, c := range r.Conform {
+		switch {
+		case c.Test != t.Name:
+		case c.Status == conform.StatusFailed || c.Status == conform.StatusRefused:
+			tr.Errors = append(tr.Errors, c)
+		default:
+			tr.Conform = append(tr.Conform, c)
+		}
+	}
+	// the model the conformance runs were compared with (the machine's hw), and
+	// what it makes of a run that stopped at its spin limit
+	for _, c := range tr.Conform {
 		sem, err := spec.ParseSemantics(c.Preset)
 		if err != nil {
-			return fmt.Errorf("conformance record of %s: %v", tr.Test.Name, err)
+			return nil, RecordError{fmt.Errorf("conformance record of %s: %v", t.Name, err)}
 		}
-		h, err := conform.ClassifyHang(tr.Test, sem, c.HW, opt)
-		if err != nil {
-			return fmt.Errorf("%s: %v", tr.Test.File, err)
+		key := ResultKey{c.Preset, c.HW}
+		if tr.Results[key] == nil {
+			if tr.Results[key], err = result(explorer.Job{Test: t, Sem: sem, HW: c.HW}); err != nil {
+				return nil, err
+			}
 		}
-		if tr.Hangs == nil {
-			tr.Hangs = map[ResultKey]conform.Hang{}
+		if err := checkAllowed(c, tr.Results[key]); err != nil {
+			return nil, RecordError{err}
 		}
-		tr.Hangs[ResultKey{c.Preset, c.HW}] = h
+		if c.SpinLimit != "" {
+			if err := tr.readHang(c, sem, result); err != nil {
+				return nil, err
+			}
+		}
 	}
+	return tr, nil
+}
+
+// readHang reads a spin-limited conformance run under both readings of MPI-4.1's
+// Progress section: with weak_progress on and off.
+func (tr *TestReport) readHang(c record.Conform, sem spec.Semantics, result func(explorer.Job) (*explorer.Result, error)) error {
+	var res [2]*explorer.Result
+	for i, s := range conform.HangSemantics(sem) {
+		var err error
+		if res[i], err = result(explorer.Job{Test: tr.Test, Sem: s, HW: c.HW}); err != nil {
+			return err
+		}
+	}
+	if tr.Hangs == nil {
+		tr.Hangs = map[ResultKey]conform.Hang{}
+	}
+	tr.Hangs[ResultKey{c.Preset, c.HW}] = conform.HangOf(res[0], res[1])
 	return nil
 }
 
@@ -245,9 +333,8 @@ func (tr *TestReport) classifyHangs(opt explorer.Options) error {
 // each distinct witness execution once.
 func (tr *TestReport) collectWitnesses() {
 	byKey := map[string]*Witness{}
-	add := func(sem string, witness model.Witness, mark spec.RuleID, what string) *Witness {
-		trace := witness.Replay()
-		lines := output.TraceText(&trace)
+	add := func(sem string, trace *model.Trace, mark spec.RuleID, what string) *Witness {
+		lines := output.TraceText(trace)
 		key := what + "\x00" + strings.Join(lines, "\n")
 		if w := byKey[key]; w != nil {
 			if !slices.Contains(w.Sems, sem) {
@@ -255,7 +342,7 @@ func (tr *TestReport) collectWitnesses() {
 			}
 			return w
 		}
-		w := &Witness{ID: len(tr.Witnesses) + 1, Sems: []string{sem}, What: what, Trace: trace, Mark: mark, Lines: lines}
+		w := &Witness{ID: len(tr.Witnesses) + 1, Sems: []string{sem}, What: what, Trace: *trace, Mark: mark, Lines: lines}
 		byKey[key] = w
 		tr.Witnesses = append(tr.Witnesses, w)
 		return w
@@ -271,7 +358,7 @@ func (tr *TestReport) collectWitnesses() {
 				if o.Sat {
 					text += " (it satisfies the condition)"
 				}
-				w := add(s.Name, o.Witness, spec.NoRule, "outcome "+out)
+				w := add(s.Name, o.Trace(), spec.NoRule, "outcome "+out)
 				w.Sat = w.Sat || o.Sat
 				pd.Items = append(pd.Items, DiffItem{Text: text, Witness: w})
 			}
@@ -280,7 +367,7 @@ func (tr *TestReport) collectWitnesses() {
 				text := "only " + s.Name + " raises " + fl.Rule.String() + ": " + siteText(&fl.Diagnostic) + fl.Message
 				var w *Witness
 				if len(fl.Witness.Steps) > 0 {
-					w = add(s.Name, fl.Witness, fl.Rule, fl.Rule.String()+": "+siteText(&fl.Diagnostic)+fl.Message)
+					w = add(s.Name, fl.Trace(), fl.Rule, fl.Rule.String()+": "+siteText(&fl.Diagnostic)+fl.Message)
 				}
 				pd.Items = append(pd.Items, DiffItem{Text: text, Witness: w})
 			}
@@ -302,7 +389,8 @@ func (tr *TestReport) conditionWitness(sems []spec.Semantics, hw spec.HW) {
 		if res == nil {
 			continue
 		}
-		for _, o := range res.Outcomes {
+		for i := range res.Outcomes {
+			o := &res.Outcomes[i]
 			if !o.Sat || len(o.Witness.Steps) == 0 {
 				continue
 			}
@@ -313,9 +401,9 @@ func (tr *TestReport) conditionWitness(sems []spec.Semantics, hw spec.HW) {
 					also = append(also, s2.Name)
 				}
 			}
-			trace := o.Witness.Replay()
+			trace := o.Trace()
 			w := &Witness{ID: len(tr.Witnesses) + 1, Sems: append([]string{s.Name}, also...), What: "outcome " + p.OutcomeString(o.Values) + " (it satisfies the condition), hw " + hw.String(),
-				Trace: trace, Lines: output.TraceText(&trace), Sat: true}
+				Trace: *trace, Lines: output.TraceText(trace), Sat: true}
 			tr.Witnesses = append(tr.Witnesses, w)
 			tr.Condition = w
 			return
@@ -367,77 +455,97 @@ func (r *Report) test(name string) *TestReport {
 	return nil
 }
 
-// conformStatuses lists the status of every conformance run of a test on a target.
-func (r *Report) conformStatuses(tr *TestReport, target string) []conform.Status {
+// conformStatuses lists the status of every conformance run of a test on the targets
+// that match.
+func (r *Report) conformStatuses(tr *TestReport, match func(conform.TargetInfo) bool) []conform.Status {
 	var out []conform.Status
 	for _, c := range tr.Conform {
-		if c.Target == target {
+		if match(c.Target) {
 			out = append(out, c.Status)
 		}
 	}
 	for _, e := range tr.Errors {
-		if e.Target == target {
+		if match(e.Target) {
 			out = append(out, e.Status)
 		}
 	}
 	return out
 }
 
+// is matches the runs of one target.
+func is(target conform.TargetInfo) func(conform.TargetInfo) bool {
+	return func(t conform.TargetInfo) bool { return t == target }
+}
+
 // targets lists the conformance targets of the report: the libraries in the order
-// their records come, then the reference runtime.
-func (r *Report) targets() []string {
-	var libs []string
-	ref := false
-	seen := map[string]bool{}
-	note := func(t string) {
-		if seen[t] {
-			return
-		}
-		seen[t] = true
-		if t == conform.ReferenceName {
-			ref = true
-			return
-		}
-		libs = append(libs, t)
-	}
+// their records come (two installs of one family, or one over two transports, are
+// two targets), then the reference runtime.
+func (r *Report) targets() []conform.TargetInfo {
+	var libs []conform.TargetInfo
+	var ref []conform.TargetInfo
 	for _, c := range r.Conform {
-		note(c.Target)
+		switch {
+		case c.Target.Kind == conform.KindReference:
+			if !slices.Contains(ref, c.Target) {
+				ref = append(ref, c.Target)
+			}
+		case !slices.Contains(libs, c.Target):
+			libs = append(libs, c.Target)
+		}
 	}
-	if ref {
-		libs = append(libs, "reference")
-	}
-	return libs
+	return append(libs, ref...)
 }
 
-// library is the library a target's records name ("MPICH 4.0.2"), or "".
-func (r *Report) library(target string) string {
-	for _, c := range r.Conform {
-		if c.Target == target && c.Library != "" {
-			return c.Library
-		}
-	}
-	return ""
-}
-
-// targetName is "MPICH 4.0.2" for a library target, "the reference runtime" for
-// reference.
-func (r *Report) targetName(target string) string {
-	if target == conform.ReferenceName {
+// targetName is "MPICH 4.0.2" for a library target (with where it is installed,
+// when it is not the Debian package), "the reference runtime" for the reference
+// runtime.
+func targetName(t conform.TargetInfo) string {
+	if t.Kind == conform.KindReference {
 		return "the reference runtime"
 	}
-	if lib := r.library(target); lib != "" {
-		return lib
+	name := cmp.Or(t.Version, t.Name())
+	if t.Prefix != "" {
+		name += " at " + t.Prefix
 	}
-	return target
+	return name
 }
 
-// launcher is how conform runs a library target.
-func launcher(target string) string {
-	lib, ok := conform.KnownLibrary(target)
-	if !ok {
+// columnName heads a target's column of the summary table: its name (mpich), and
+// when another target of the report has that name too, what tells them apart (their
+// versions, installs or transports, else their launchers).
+func columnName(t conform.TargetInfo, all []conform.TargetInfo) string {
+	var same []conform.TargetInfo
+	for _, u := range all {
+		if u.Name() == t.Name() {
+			same = append(same, u)
+		}
+	}
+	if len(same) < 2 {
+		return t.Name()
+	}
+	var parts []string
+	differ := func(f func(conform.TargetInfo) string) bool {
+		return slices.ContainsFunc(same, func(u conform.TargetInfo) bool { return f(u) != f(t) })
+	}
+	for _, part := range []struct {
+		field func(conform.TargetInfo) string
+		word  string
+	}{{func(u conform.TargetInfo) string { return u.Version }, ""}, {func(u conform.TargetInfo) string { return u.Prefix }, "at "},
+		{func(u conform.TargetInfo) string { return u.Transport }, "over "}, {func(u conform.TargetInfo) string { return u.Launcher }, "via "}} {
+		if v := part.field(t); v != "" && differ(part.field) && (part.word != "via " || len(parts) == 0) {
+			parts = append(parts, part.word+v)
+		}
+	}
+	return t.Name() + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// launcher is how conform ran a library target: its launcher, then -n N ("" when
+// its records do not say).
+func launcher(t conform.TargetInfo) string {
+	if t.Launcher == "" {
 		return ""
 	}
-	return strings.Join(append([]string{lib.Exec}, lib.ExecArgs...), " ") + " -n N"
+	return t.Launcher + " -n N"
 }
 
 // comparedHW lists the hw models the conformance runs were compared with, by name.
@@ -521,6 +629,13 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
+// RecordError is a conformance record the report cannot use (a preset it does not
+// know, outcomes marked otherwise than the model says): bad input, not a finding.
+type RecordError struct{ Err error }
+
+func (e RecordError) Error() string { return e.Err.Error() }
+func (e RecordError) Unwrap() error { return e.Err }
+
 // checkAllowed refuses a conformance record whose outcomes are marked allowed or
 // forbidden otherwise than the model says: a record edited by hand (an impossible
 // outcome marked allowed was reported "ok"), or one of another version of the model.
@@ -537,7 +652,7 @@ func checkAllowed(c record.Conform, res *explorer.Result) error {
 		if b.Allowed != allowed[v] {
 			verb := map[bool]string{true: "allowed", false: "forbidden"}
 			return fmt.Errorf("conformance record of %s (%s, %s, %s): outcome %s is marked %s, but the model finds it %s: the record was not written by this version of rmacheck",
-				c.Test, c.Target, c.Preset, c.HW, v, verb[b.Allowed], verb[allowed[v]])
+				c.Test, c.Target.Name(), c.Preset, c.HW, v, verb[b.Allowed], verb[allowed[v]])
 		}
 	}
 	return nil

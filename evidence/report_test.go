@@ -64,24 +64,23 @@ func smallReport(t *testing.T) *Report {
 	}
 	r := &Report{Title: "A vs B", Command: "rmacheck report testdata --out x", Version: "test", Date: "2026-12-01",
 		Sems: []spec.Semantics{a, b}, HWs: []spec.HW{spec.Relaxed, spec.TSO}, Question: q, Upstream: up}
-	sb := func(target, sem string, forbidden int) record.Conform {
+	ref := conform.TargetInfo{Kind: conform.KindReference}
+	mpich := conform.TargetInfo{Kind: conform.KindMPI, Family: conform.MPICH, Version: "MPICH 4.0.2", Launcher: "mpiexec.mpich"}
+	sb := func(target conform.TargetInfo, sem string, forbidden int) record.Conform {
 		c := record.Conform{Test: "SB", File: "testdata/sb.lit", Target: target, Preset: sem, HW: spec.TSO, Runs: 10, Positive: 1, Negative: 9, Observation: "Sometimes",
 			Histogram: []record.Bin{{Values: map[string]int64{"0:r0": 0, "1:r0": 0}, Count: 1, Allowed: true}, {Values: map[string]int64{"0:r0": 1, "1:r0": 0}, Count: 9 - forbidden, Allowed: true}},
 			Unseen:    []map[string]int64{{"0:r0": 0, "1:r0": 1}, {"0:r0": 1, "1:r0": 1}}}
-		if target != "reference" {
-			c.Library = map[string]string{"mpich": "MPICH 4.0.2", "openmpi": "Open MPI 4.1.4"}[target]
-		}
 		if forbidden > 0 {
 			c.Histogram = append(c.Histogram, record.Bin{Values: map[string]int64{"0:r0": 7, "1:r0": 7}, Count: forbidden})
 			c.NonConforming, c.Status = forbidden, conform.StatusNonConforming
 		}
 		return c
 	}
-	r.Conform = []record.Conform{sb("reference", "B", 0), sb("mpich", "B", 2),
-		{Test: "SB", File: "testdata/sb.lit", Target: "mpich", Library: "MPICH 4.0.2", Preset: "A", HW: spec.TSO, Status: conform.StatusSkipped, Skipped: "skipped: the model finds it Erroneous(E-EPOCH) (undefined behaviour); --include-erroneous runs it anyway"},
-		{Test: "MP+post-start", File: "testdata/mp-post-start.lit", Target: "mpich", Library: "MPICH 4.0.2", Preset: "B", HW: spec.TSO, Status: conform.StatusSpinLimit, SpinLimit: "SPIN-LIMIT P0 row 2: the loop did not exit after 67108864 iterations"}}
+	r.Conform = []record.Conform{sb(ref, "B", 0), sb(mpich, "B", 2),
+		{Test: "SB", File: "testdata/sb.lit", Target: mpich, Preset: "A", HW: spec.TSO, Status: conform.StatusSkipped, Skipped: "skipped: the model finds it Erroneous(E-EPOCH) (undefined behaviour); --include-erroneous runs it anyway"},
+		{Test: "MP+post-start", File: "testdata/mp-post-start.lit", Target: mpich, Preset: "B", HW: spec.TSO, Status: conform.StatusSpinLimit, SpinLimit: "SPIN-LIMIT P0 row 2: the loop did not exit after 67108864 iterations"}}
 	r.Conform = append(r.Conform, failed...)
-	r.Probes = []Probe{{Name: "probe-mpich.json", Probe: conform.Probe{Target: "mpich", Library: "MPICH Version: 4.0.2", Version: "4.0", Results: []conform.ProbeResult{
+	r.Probes = []Probe{{Name: "probe-mpich.json", Probe: conform.Probe{Target: conform.MPICH, Library: "MPICH Version: 4.0.2", Version: "4.0", Results: []conform.ProbeResult{
 		{Topic: "alignment", Item: "MPI_Win_allocate size=1 rank=1", Value: "address % 64 = 1", Verdict: "VIOLATES MPI-4.0 alignment (16 bytes, the largest predefined type)"},
 		{Topic: "alignment", Item: "MPI_Win_allocate size=3 rank=1", Value: "address % 64 = 3", Verdict: "VIOLATES MPI-4.0 alignment (16 bytes, the largest predefined type)"},
 		{Topic: "shared_query", Item: "MPI_Win_shared_query on create", Value: "error class 58 (MPI_ERR_RMA_FLAVOR)", Verdict: "ok for MPI-4.0; VIOLATES MPI-4.1 (no error allowed: size 0 or the segment) (the library implements MPI 4.0)"},
@@ -93,13 +92,22 @@ func smallReport(t *testing.T) *Report {
 		t.Fatal(err)
 	}
 	r.Smallest = []*Smallest{{X: a, Y: b, HW: spec.Relaxed, MaxProcs: 2, MaxInstrs: 4, Candidates: 1, Found: 1, Diff: d, Source: litmus.Format(tests[1]), From: "SB", Instrs: 4}}
-	if err := r.Build(tests, explorer.Options{}); err != nil {
+	if err := build(r, tests); err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
 // TestMarkdownGolden: the Markdown of a small report.
+// build runs the searches a report needs, as the report command does, and builds it.
+func build(r *Report, tests []*litmus.Test) error {
+	jobs, err := r.Jobs(tests)
+	if err != nil {
+		return err
+	}
+	return r.Build(tests, explorer.RunAll(jobs, 1, explorer.Options{}))
+}
+
 func TestMarkdownGolden(t *testing.T) {
 	got := string(smallReport(t).Markdown())
 	path := filepath.Join("testdata", "small.md.golden")
@@ -132,7 +140,7 @@ func TestReportOpensWithFindings(t *testing.T) {
 	}
 	page := string(r.HTML())
 	last = -1
-	for _, s := range []string{"<strong>Question.</strong>", `id="findings"`, `id="summary"`, `id="smallest"`, `id="tests"`} {
+	for _, s := range []string{"<strong>Question.</strong>", `id="findings"`, `id="summary"`, `id="smallest-distinguishing-tests"`, `id="tests"`} {
 		i := strings.Index(page, s)
 		if i < 0 || i < last {
 			t.Errorf("HTML: %q missing or out of order", s)
@@ -213,8 +221,8 @@ func TestHTMLSelfContained(t *testing.T) {
 	}
 }
 
-// checkUniqueIDs: an id defined twice in a page (each diagram's arrow-rf marker)
-// makes every reference to it find the first.
+// checkUniqueIDs: an id defined twice in a page makes every reference to it find
+// the first; the diagrams' markers are defined once, by the page's one key.
 func checkUniqueIDs(t *testing.T, name, page string) {
 	t.Helper()
 	seen := map[string]bool{}
@@ -224,8 +232,8 @@ func checkUniqueIDs(t *testing.T, name, page string) {
 		}
 		seen[m[1]] = true
 	}
-	if strings.Count(page, "<svg") > 1 && !strings.Contains(page, `-arrow-rf"`) {
-		t.Errorf("%s: the diagrams' markers are not scoped", name)
+	if strings.Contains(page, `<svg class="diagram"`) && (strings.Count(page, `<svg class="key"`) != 1 || !seen["arrow-rf"]) {
+		t.Errorf("%s: the diagrams' markers are not defined once, by the page's key", name)
 	}
 }
 
@@ -271,7 +279,7 @@ func TestLegibleFontSizes(t *testing.T) {
 			t.Errorf("font size %.1f px is below 12 px", s)
 		}
 	}
-	if !strings.Contains(page, `font-size="13"`) {
+	if !strings.Contains(page, `svg.diagram,svg.key{`) || !strings.Contains(page, `monospace;font-size:13px}`) {
 		t.Error("the diagrams' step labels are not 13 px")
 	}
 }
@@ -298,9 +306,14 @@ func TestDiagram(t *testing.T) {
 	}
 	raceTrace := race.Witness.Replay()
 	svg := Diagram(&raceTrace, race.Rule)
-	for _, want := range []string{`class="edge rf"`, `class="node early"`, "early: runs before row", "◀ RACE", `class="legend"`, "reads-from: write → read"} {
+	for _, want := range []string{`class="edge rf"`, `class="node early"`, "early: runs before row", "◀ RACE"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the race witness lacks %q:\n%s", want, svg)
+		}
+	}
+	for _, want := range []string{`class="legend"`, "reads-from: write → read", `<marker id="arrow-rf"`} {
+		if key := DiagramKeySVG(); !strings.Contains(key, want) {
+			t.Errorf("the diagrams' key lacks %q:\n%s", want, key)
 		}
 	}
 	if n := strings.Count(svg, "◀ RACE"); n != 2 {
@@ -327,7 +340,7 @@ func TestDiagram(t *testing.T) {
 func TestWitnessesDrawnOnce(t *testing.T) {
 	mp := parseTests(t, "testdata/mp-fence.lit")
 	r := &Report{Title: "x", Sems: []spec.Semantics{preset(t, "mpi-3.0"), preset(t, "A"), preset(t, "B")}, HWs: []spec.HW{spec.Relaxed}}
-	if err := r.Build(mp, explorer.Options{}); err != nil {
+	if err := build(r, mp); err != nil {
 		t.Fatal(err)
 	}
 	tr := r.Tests[0]
@@ -349,7 +362,7 @@ func TestWitnessesDrawnOnce(t *testing.T) {
 		t.Error("no difference is shared by two pairs: mpi-3.0 allows 1:r0=0 against both A and B")
 	}
 	page := string(r.HTML())
-	if got, want := strings.Count(page, "<svg"), len(tr.Witnesses); got != want {
+	if got, want := strings.Count(page, `<svg class="diagram"`), len(tr.Witnesses); got != want {
 		t.Errorf("%d diagrams on the page, want one per distinct witness (%d)", got, want)
 	}
 }
@@ -364,7 +377,7 @@ func TestAnswerChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &Report{Title: "x", Sems: []spec.Semantics{preset(t, "A")}, HWs: []spec.HW{spec.Relaxed}, Question: q}
-	err = r.Build(parseTests(t, "testdata/sb.lit"), explorer.Options{})
+	err = build(r, parseTests(t, "testdata/sb.lit"))
 	if err == nil || !strings.Contains(err.Error(), "does not hold") || !strings.Contains(err.Error(), "q.txt:3") {
 		t.Errorf("got %v, want the failed check with its line", err)
 	}

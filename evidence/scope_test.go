@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -50,7 +49,7 @@ func TestReportScope(t *testing.T) {
 	}
 	r := &Report{Title: "A vs B", Command: "rmacheck report testdata --out x", Version: "test", Date: "2026-12-01",
 		Sems: withSmallest.Sems, HWs: withSmallest.HWs}
-	if err := r.Build(parseTests(t, "testdata/mp-post-start.lit", "testdata/sb.lit"), explorer.Options{}); err != nil {
+	if err := build(r, parseTests(t, "testdata/mp-post-start.lit", "testdata/sb.lit")); err != nil {
 		t.Fatal(err)
 	}
 	checkScope(t, "small report", string(r.Markdown()), false)
@@ -71,7 +70,7 @@ func TestReportDoesNotCountRenamings(t *testing.T) {
 	a, m41 := preset(t, "A"), preset(t, "mpi-4.1")
 	r := &Report{Title: "renaming", Command: "rmacheck report", Version: "test", Date: "2026-12-01",
 		Sems: []spec.Semantics{a, m41}, HWs: []spec.HW{spec.Relaxed}}
-	if err := r.Build(parseTests(t, "../litmus/ticket435/MP+sync.lit"), explorer.Options{}); err != nil {
+	if err := build(r, parseTests(t, "../litmus/ticket435/MP+sync.lit")); err != nil {
 		t.Fatal(err)
 	}
 	tr := r.Tests[0]

@@ -10,6 +10,7 @@ import (
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/output"
+	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -89,7 +90,7 @@ func (r *Report) pairItem(p PairFinding) FindingItem {
 	default:
 		var links []Prose
 		for _, n := range p.Tests {
-			links = append(links, P(Link{P(n), "#" + anchor(n)}))
+			links = append(links, P(Link{Text: P(n), URL: "#" + anchor(n)}))
 		}
 		verb := "tell"
 		if len(p.Tests) == 1 {
@@ -103,7 +104,7 @@ func (r *Report) pairItem(p PairFinding) FindingItem {
 	case s.Diff == nil:
 		it.Sub = append(it.Sub, P("No generated test tells them apart."))
 	default:
-		it.Sub = append(it.Sub, P("Smallest generated test that does: ", Link{P(Code(s.Diff.Test.Name)), "#" + smallestAnchor(s)},
+		it.Sub = append(it.Sub, P("Smallest generated test that does: ", Link{Text: P(Code(s.Diff.Test.Name)), URL: "#" + smallestAnchor(s)},
 			Pf(", %d instructions (one of %d distinct distinguishing tests): %s %s, %s %s: ", s.Instrs, s.Found, s.X.Name, s.Diff.A.Verdict(), s.Y.Name, s.Diff.B.Verdict()),
 			firstDifference(s.Diff), "."))
 	}
@@ -185,17 +186,17 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 		how = P(", run with ", Code(l))
 	}
 	name := t.Name
-	if t.Target == conform.ReferenceName {
+	if t.Target.Kind == conform.KindReference {
 		name = upperFirst(name)
 	}
 	it.Text = P(Strong{Plain(name)}, how, Pf(": of %d runs (one per test and semantics), ", t.Records), Join(counts, ", "), ".")
-	if t.Target == conform.ReferenceName {
+	if t.Target.Kind == conform.KindReference {
 		it.Text = P(it.Text, " The reference runtime executes the model's own steps on real memory: its runs are evidence about the hardware and the runtime, not an independent check of the model.")
 	}
-	if su := r.Upstream.Setup(t.Target); su != nil {
+	if su := r.Upstream.Setup(t.Target.Family); su != nil {
 		it.Text = P(it.Text, " ", ParseProse(su.Text))
 		if su.Link != "" {
-			it.Text = P(it.Text, " (", Link{P("details"), su.Link}, ")")
+			it.Text = P(it.Text, " (", Link{Text: P("details"), URL: su.Link}, ")")
 		}
 	}
 	// one line per kind of result and upstream entry: the tests it covers, then what
@@ -242,7 +243,7 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 }
 
 // testLink is a test's name as code, linked to its section.
-func testLink(test string) Link { return Link{P(Code(test)), "#" + anchor(test)} }
+func testLink(test string) Link { return Link{Text: P(Code(test)), URL: "#" + anchor(test)} }
 
 // nonConfText is a test with forbidden outcomes: which, how often, and which
 // semantics forbid them.
@@ -268,7 +269,7 @@ func nonConfText(nc NonConfFinding) Prose {
 
 // runsText is "in every run (4)" when presets are all the runs of the test on the
 // target that were not skipped, else "in 1 of its 4 runs (mpi-4.1)".
-func (r *Report) runsText(target, test string, presets []string) string {
+func (r *Report) runsText(target conform.TargetInfo, test string, presets []string) string {
 	var all []string
 	skipped := 0
 	if tr := r.test(test); tr != nil {
@@ -307,7 +308,7 @@ func everyOf(presets []string, hw spec.HW) string {
 }
 
 // skipReasons says why a target's runs were skipped.
-func (r *Report) skipReasons(target string) string {
+func (r *Report) skipReasons(target conform.TargetInfo) string {
 	var reasons []string
 	for _, c := range r.Conform {
 		if c.Target != target || c.Skipped == "" {
@@ -342,17 +343,17 @@ func upstreamText(u *UpstreamEntry, withRule bool) Prose {
 	p = P(p, " Upstream: ", ParseProse(strings.TrimSuffix(u.Status, ".")))
 	var links []Prose
 	for _, l := range u.Links {
-		links = append(links, P(Link{ParseProse(l.Text), l.URL}))
+		links = append(links, P(Link{Text: ParseProse(l.Text), URL: l.URL}))
 	}
 	if len(links) > 0 {
 		p = P(p, " (", Join(links, ", "), ")")
 	}
 	p = P(p, ".")
 	if u.Draft != "" {
-		p = P(p, " Draft report: ", Link{P(strings.TrimPrefix(u.Draft, "../")), u.Draft}, ".")
+		p = P(p, " Draft report: ", Link{Text: P(strings.TrimPrefix(u.Draft, "../")), URL: u.Draft}, ".")
 	}
 	if u.Details != "" {
-		p = P(p, " Details: ", Link{P(detailName(u.Details)), u.Details}, ".")
+		p = P(p, " Details: ", Link{Text: P(detailName(u.Details)), URL: u.Details}, ".")
 	}
 	if u.Note != "" {
 		p = P(p, " ", ParseProse(u.Note))
@@ -459,8 +460,9 @@ func (r *Report) summaryHeader() []string {
 	if len(r.Sems) > 1 {
 		head = append(head, "pairs apart")
 	}
-	for _, t := range r.targets() {
-		head = append(head, t)
+	targets := r.targets()
+	for _, t := range targets {
+		head = append(head, columnName(t, targets))
 	}
 	return head
 }
@@ -469,7 +471,7 @@ func (r *Report) summaryHeader() []string {
 // the first hw model, with the others when they differ), the number of pairs it
 // tells apart, and a status per conformance target.
 func (r *Report) summaryRow(tr *TestReport) []Prose {
-	row := []Prose{P(Link{P(tr.Test.Name), "#" + anchor(tr.Test.Name)})}
+	row := []Prose{P(Link{Text: P(tr.Test.Name), URL: "#" + anchor(tr.Test.Name)})}
 	first := r.HWs[0]
 	for _, s := range r.Sems {
 		v := tr.Result(s, first).Verdict().String()
@@ -492,13 +494,13 @@ func (r *Report) summaryRow(tr *TestReport) []Prose {
 		if len(others) > 0 {
 			cell += " (" + strings.Join(others, "; ") + ")"
 		}
-		row = append(row, P(cell))
+		row = append(row, verdictProse(cell))
 	}
 	if n := len(r.Sems); n > 1 {
 		row = append(row, P(Pf("%d/%d", len(tr.Distinctions), n*(n-1)/2)))
 	}
 	for _, t := range r.targets() {
-		row = append(row, statusCell(r.conformStatuses(tr, t)))
+		row = append(row, statusCell(r.conformStatuses(tr, is(t))))
 	}
 	return row
 }
@@ -552,4 +554,126 @@ func (q *Question) checksText() Prose {
 		parts = append(parts, c.String())
 	}
 	return P("Checked against this report's results: " + strings.Join(parts, "; ") + ".")
+}
+
+// summaryNote says how to read the summary table.
+func (r *Report) summaryNote() Prose {
+	var hws []string
+	for _, hw := range r.HWs[1:] {
+		hws = append(hws, hw.String())
+	}
+	s := P(Pf("Each cell is the verdict of the test under that reading on hw %s, spelled as an expect line spells it: the observation of the condition (Never, Sometimes, Always), then each race-class rule some execution raises (", r.HWs[0]),
+		Code("Sometimes+RACE"), "), or ", Code("Erroneous(RULES)"), " when some execution breaks an erroneous-class rule.")
+	if len(hws) > 0 {
+		s = P(s, Pf(" Where hw %s gives another verdict, it follows in parentheses.", strings.Join(hws, " or ")))
+	}
+	if len(r.Sems) > 1 {
+		s = P(s, " Pairs apart: how many pairs of readings the test tells apart (hw relaxed).")
+	}
+	if ts := r.targets(); len(ts) > 0 {
+		s = P(s, Pf(" The last columns give the status of the test's conformance runs on each target (one run per semantics), compared with the model on hw %s.", r.comparedHW()))
+	}
+	return s
+}
+
+// testsNote says how to read a test's section.
+func (r *Report) testsNote() Prose {
+	s := P("Each test: its question, its expect lines, the program, the verdict and outcomes under each reading and hw model (", Strong{Plain("bold")},
+		": outcomes that satisfy the condition), each difference between two readings with the witness execution that shows it (each distinct witness once, ",
+		Code("W1"), ", ", Code("W2"), ", …: a step marked ", Code("[early: ...]"),
+		" runs before earlier rows of its process that have not executed, which the hw model allows; ", Code("[X from step N]"), " says which step wrote the value a step read)")
+	if len(r.Conform) > 0 {
+		s = P(s, Pf(", and its conformance runs: what each target showed, compared with the outcomes the model allows on hw %s (allowed outcomes no run showed are listed as unseen: not an error, only not observed; the reference runtime executes the model's own steps on real memory, so its rows are evidence about the hardware and the runtime, not an independent check of the model)", r.comparedHW()))
+	}
+	return P(s, ".")
+}
+
+func histogramText(c record.Conform) Prose {
+	if c.Skipped != "" || c.SpinLimit != "" {
+		return P("-")
+	}
+	var parts []Prose
+	for _, h := range c.Histogram {
+		part := P(Pf("%d × ", h.Count), Code(valuesText(h.Values)))
+		if !h.Allowed {
+			part = P(part, " ", Strong{Plain(conform.StatusNonConforming.String())})
+		}
+		parts = append(parts, part)
+	}
+	return cellLines(parts)
+}
+
+func unseenText(c record.Conform) Prose {
+	if c.Skipped != "" || c.SpinLimit != "" {
+		return P("-")
+	}
+	if len(c.Unseen) == 0 {
+		return P("none")
+	}
+	var parts []Prose
+	for _, u := range c.Unseen {
+		parts = append(parts, P(Code(valuesText(u))))
+	}
+	return cellLines(parts)
+}
+
+// cellLines puts each piece on a line of its own in a table cell.
+func cellLines(parts []Prose) Prose {
+	var p Prose
+	for i, x := range parts {
+		if i > 0 {
+			p = append(p, Break{})
+		}
+		p = append(p, x...)
+	}
+	return p
+}
+
+func resultText(c record.Conform) Prose {
+	switch c.Status {
+	case conform.StatusSpinLimit:
+		// weak progress, no violation: not bold as NON-CONFORMING is
+		return P(Plain(c.Status.String()), ": ", ParseProse(strings.TrimPrefix(c.SpinLimit, "SPIN-LIMIT ")))
+	case conform.StatusSkipped:
+		return ParseProse(c.Skipped)
+	case conform.StatusNonConforming:
+		return P(Strong{Plain(c.Status.String())}, Pf(": %d of %d runs (%s)", c.NonConforming, c.Runs, percent(c.NonConforming, c.Runs)))
+	}
+	return P("ok")
+}
+
+func valuesText(v map[string]int64) string {
+	keys := make([]string, 0, len(v))
+	for k := range v {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s=%d;", k, v[k])
+	}
+	return b.String()
+}
+
+func (r *Report) exploitLines(tr *TestReport) []Prose {
+	var out []Prose
+	for _, s := range r.Sems {
+		ex, def := tr.Exploit[s.Name], tr.Result(s, spec.Relaxed)
+		if ex == nil || def == nil {
+			continue
+		}
+		added := explorer.Compare(ex, def).OnlyX
+		if len(added) == 0 {
+			continue
+		}
+		var parts []Prose
+		for _, o := range added {
+			parts = append(parts, P(Code(ex.Program.OutcomeString(o.Values))))
+		}
+		out = append(out, P("Exploiting the assertions under "+s.Name+" (", Code("--assert exploit"), ") adds ", Join(parts, ", "), "."))
+	}
+	return out
 }

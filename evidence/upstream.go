@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/litmus"
 )
 
@@ -22,9 +23,9 @@ type Upstream struct {
 // UpstreamSetup says how a target was run, where that matters for its results (the
 // Open MPI osc component, say).
 type UpstreamSetup struct {
-	Target string `json:"target"`
-	Text   string `json:"text"`
-	Link   string `json:"link,omitempty"`
+	Target conform.Family `json:"target"`
+	Text   string         `json:"text"`
+	Link   string         `json:"link,omitempty"`
 }
 
 // UpstreamEntry is one library finding and its status upstream. It matches a
@@ -32,9 +33,9 @@ type UpstreamSetup struct {
 // nonconforming, spin-limit, failed) or probe item (a prefix of the item and a part
 // of the verdict).
 type UpstreamEntry struct {
-	ID     string       `json:"id"`
-	Target string       `json:"target"`
-	Kind   UpstreamKind `json:"kind"`
+	ID     string         `json:"id"`
+	Target conform.Family `json:"target"`
+	Kind   UpstreamKind   `json:"kind"`
 	// Cause: what in the library the finding comes from, in a few words; a report
 	// says it first, so that a finding about window allocation met in the polling
 	// report is not read as a polling bug.
@@ -101,7 +102,7 @@ func ReadUpstream(path string) (*Upstream, error) {
 	}
 	for i, e := range u.Findings {
 		switch {
-		case e.ID == "" || e.Target == "" || e.Status == "" || e.Breaks == "":
+		case e.ID == "" || e.Target == conform.NoFamily || e.Status == "" || e.Breaks == "":
 			return nil, fmt.Errorf("%s: finding %d: id, target, status and breaks are required", path, i+1)
 		case e.Kind == KindProbe && e.ProbeItem == "":
 			return nil, fmt.Errorf("%s: finding %s: a probe finding needs probe_item", path, e.ID)
@@ -113,7 +114,7 @@ func ReadUpstream(path string) (*Upstream, error) {
 }
 
 // ForTest is the entry about a test's result of a kind on a target, or nil.
-func (u *Upstream) ForTest(target string, kind UpstreamKind, test string) *UpstreamEntry {
+func (u *Upstream) ForTest(target conform.Family, kind UpstreamKind, test string) *UpstreamEntry {
 	if u == nil {
 		return nil
 	}
@@ -132,7 +133,7 @@ func (u *Upstream) ForTest(target string, kind UpstreamKind, test string) *Upstr
 }
 
 // ForProbe is the entry about a probe result of a target, or nil.
-func (u *Upstream) ForProbe(target, item, verdict string) *UpstreamEntry {
+func (u *Upstream) ForProbe(target conform.Family, item, verdict string) *UpstreamEntry {
 	if u == nil {
 		return nil
 	}
@@ -146,7 +147,7 @@ func (u *Upstream) ForProbe(target, item, verdict string) *UpstreamEntry {
 }
 
 // Setup is how a target was run, or "".
-func (u *Upstream) Setup(target string) *UpstreamSetup {
+func (u *Upstream) Setup(target conform.Family) *UpstreamSetup {
 	if u == nil {
 		return nil
 	}

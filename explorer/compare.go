@@ -108,7 +108,12 @@ func CompareSemantics(t *litmus.Test, a, b spec.Semantics, hw spec.HW, opt Optio
 	if rb.Err != nil {
 		return nil, rb.Err
 	}
-	return &Diff{Test: t, HW: hw, SemA: a, SemB: b, A: ra.Result, B: rb.Result, Comparison: Compare(ra.Result, rb.Result)}, nil
+	return NewDiff(t, hw, a, b, ra.Result, rb.Result), nil
+}
+
+// NewDiff compares the results of t under a and b on hw, searched already.
+func NewDiff(t *litmus.Test, hw spec.HW, a, b spec.Semantics, ra, rb *Result) *Diff {
+	return &Diff{Test: t, HW: hw, SemA: a, SemB: b, A: ra, B: rb, Comparison: Compare(ra, rb)}
 }
 
 // Side is one semantics' half of a Diff: what only it allows and raises.

@@ -5,6 +5,7 @@
 package explorer
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -51,6 +52,11 @@ type Options struct {
 	parallelFrom int
 	// noQuotient keeps the reduction and every value (tests: the quotient alone).
 	noQuotient bool
+	// flatStates stores every state whole, not by its parts (compact.go), for
+	// measuring the compression; compactAt, when positive, replaces compactFrom
+	// (tests: small searches stored by their parts).
+	flatStates bool
+	compactAt  int
 }
 
 // parallelLevel is the size of a breadth-first level from which a search expands
@@ -78,8 +84,9 @@ type Outcome struct {
 	Flags []spec.RuleID
 	// Sat: the outcome satisfies the condition (before the quantifier).
 	Sat bool
-	// Witness is an execution that ends in this outcome.
+	// Witness is an execution that ends in this outcome (Trace: its replay).
 	Witness model.Witness
+	Replay  *Replay
 }
 
 // Flag is a rule broken by some execution: its diagnostic, with the shortest
@@ -89,7 +96,8 @@ type Flag struct {
 	// Pair: found by the conflict and race checks (two accesses concurrent in some
 	// reachable state), not raised by a step; not marked on outcomes. The witness of
 	// a tso or sc job's pair flag runs on the relaxed program it was found on.
-	Pair bool
+	Pair   bool
+	Replay *Replay // the witness's replay (Trace)
 }
 
 // Result is what a search found.
@@ -105,7 +113,7 @@ type Result struct {
 	Observation litmus.Obs // Never, Sometimes or Always (of the condition, over the outcomes kept by the filter)
 	Flags       []Flag
 	Time        time.Duration
-	StoreBytes  int // memory held by the visited set
+	StoreBytes  int // memory held by the visited set (with its part tables, compact.go)
 	// PairTime and PairStates: for tso and sc, the relaxed search its conflict and
 	// race flags come from (shared with the relaxed job of the preset when it ran).
 	PairTime   time.Duration
@@ -153,8 +161,12 @@ func (r *Result) Meets(e litmus.ExpectItem) bool { return e.Met(r.Verdict()) }
 // Explore runs every execution of p.
 func Explore(p *model.Program, opt Options) (*Result, error) {
 	start := time.Now()
-	e := &search{p: p, opt: opt, seen: newVisited(p.StateSize(), opt.Memory), outcomes: map[model.OutcomeKey]int{}, flagAt: map[string]flagSite{}}
-	defer e.seen.release()
+	e := &search{p: p, opt: opt, outcomes: map[string]int{}, flagAt: map[flagKey]flagSite{}}
+	e.seen = newVisited(p.StateSize(), opt.Memory)
+	defer func() {
+		e.seen.release()
+		e.parts.release()
+	}()
 	if err := e.run(); err != nil {
 		if me, ok := err.(*ErrMemoryLimit); ok {
 			me.Test = p.Test.Name
@@ -182,6 +194,11 @@ type search struct {
 	p    *model.Program
 	opt  Options
 	seen *visited
+	// parts, when not nil, stores the states by their parts (compact.go): seen
+	// then holds tuples of part indices; merger is the merge's buffers for
+	// encoding (a parallel level's workers have their own).
+	parts  *compact
+	merger *worker
 	// mu guards what the workers of a parallel level change besides the visited
 	// set and found: the outcomes, the flags, the counts below.
 	mu     sync.Mutex
@@ -190,9 +207,11 @@ type search struct {
 	// redundant counts the executions dropped because a blocked spin loop would
 	// exit on their final memory (SEMANTICS.md §2).
 	redundant int
-	outcomes  map[model.OutcomeKey]int // index into outs
+	outcomes  map[string]int // index into outs, by outcomeAcc.key
 	outs      []outcomeAcc
-	flagAt    map[string]flagSite
+	vals      []int64 // final's buffers (under mu)
+	key       []byte
+	flagAt    map[flagKey]flagSite
 	// found holds, for each candidate pair (model.Program.Candidates), 1 + the
 	// lowest state found so far where it is concurrent (0: none yet); unfound
 	// counts the pairs not found, and checking (at the start of a level: some are
@@ -205,7 +224,7 @@ type search struct {
 }
 
 type outcomeAcc struct {
-	values  []int64
+	key     string // the values as varints, and "!" for an erroneous execution's (final)
 	flags   uint32
 	witness int // terminal state
 }
@@ -215,10 +234,18 @@ type worker struct {
 	scratch model.State
 	rec     *model.Record
 	trans   int
+	// cur is the state being expanded, decoded from its tuple (compact.go); tuple
+	// and part are buffers for encoding a successor.
+	cur         model.State
+	tuple, part []byte
 }
 
 func (e *search) newWorker() *worker {
-	return &worker{scratch: make(model.State, e.p.StateSize()), rec: &model.Record{Light: true, Sites: make([]model.RaiseSite, 0, 8)}}
+	w := &worker{scratch: make(model.State, e.p.StateSize()), rec: &model.Record{Light: true, Sites: make([]model.RaiseSite, 0, 8)}}
+	if e.parts != nil {
+		w.cur, w.tuple, w.part = make(model.State, e.p.StateSize()), make([]byte, e.parts.tupleWidth()), make([]byte, 0, e.p.StateSize())
+	}
+	return w
 }
 
 // run explores breadth-first: states are numbered in the order they are found, a
@@ -232,22 +259,22 @@ func (e *search) run() error {
 	p := e.p
 	init := p.Initial()
 	e.quotient(init)
-	root, _, err := e.seen.insert(init, -1, 0)
-	if err != nil {
+	workers := []*worker{e.newWorker()}
+	if err := e.storeState(workers[0], init, -1, 0, nil); err != nil {
 		return err
 	}
+	root := 0
 	e.noteStaticFlags(root)
 	e.found = make([]atomic.Int64, len(p.Candidates))
 	if !e.opt.NoConflicts {
 		e.unfound.Store(int64(len(p.Candidates) - e.markOrdered()))
 	}
-	workers := []*worker{e.newWorker()}
 	for lo, hi := root, root+1; lo < hi; lo, hi = hi, e.seen.size() {
 		e.checking = e.unfound.Load() > 0
 		if helpers := e.helpers(hi - lo); helpers == 0 {
 			w := workers[0]
 			for idx := lo; idx < hi && e.stop.Load() == nil && !e.pairsDone(); idx++ {
-				e.expand(w, idx, func(st model.Step, next model.State) { e.insert(next, idx, st.Encode(), e.seen.hash(next)) })
+				e.expand(w, idx, func(st model.Step, next model.State) { e.storeState(w, next, idx, st.Encode(), w.cur) })
 			}
 		} else {
 			for len(workers) < 1+helpers {
@@ -257,8 +284,12 @@ func (e *search) run() error {
 			e.release(helpers)
 		}
 		e.seen.quiesce() // the level's readers are done
+		e.parts.quiesce()
 		if err := e.stop.Load(); err != nil {
 			return *err
+		}
+		if err := e.compactFrom(workers); err != nil {
+			return err
 		}
 		if e.pairsDone() {
 			break
@@ -318,7 +349,7 @@ func (e *search) parallelLevel() int {
 }
 
 // insert stores a successor, stopping the search at the state or memory bound.
-func (e *search) insert(next model.State, parent int, step uint32, hash uint64) {
+func (e *search) insert(next []byte, parent int, step uint32, hash uint64) error {
 	_, isNew, err := e.seen.insertHashed(next, hash, parent, step)
 	switch {
 	case err != nil:
@@ -326,6 +357,7 @@ func (e *search) insert(next model.State, parent int, step uint32, hash uint64) 
 	case isNew && e.opt.MaxStates > 0 && e.seen.size() >= e.opt.MaxStates:
 		e.halt(&ErrStateLimit{Test: e.p.Test.Name, Limit: e.opt.MaxStates})
 	}
+	return err
 }
 
 // halt stops the search with err (the first error wins).
@@ -335,7 +367,7 @@ func (e *search) halt(err error) { e.stop.CompareAndSwap(nil, &err) }
 // what they raise; a state without successors is final.
 func (e *search) expand(w *worker, idx int, store func(model.Step, model.State)) {
 	p := e.p
-	cur := model.State(e.seen.state(idx)) // stored states never move: no copy needed
+	cur := e.load(w, idx)
 	if e.checking {
 		e.checkConflicts(idx, cur)
 		if e.pairsDone() {
@@ -399,23 +431,41 @@ func (e *search) final(idx int, s model.State) {
 		flags |= spec.FlagBit(d.Rule)
 		e.addLocked(d, flagSite{state: idx})
 	}
-	vals := p.OutcomeValues(s)
-	if !p.Keep(vals) {
+	e.vals = p.OutcomeValuesTo(s, e.vals)
+	if !p.Keep(e.vals) {
 		return
 	}
 	// An erroneous execution's outcome is listed apart from a clean one's with the
-	// same values (SEMANTICS.md §5: its outcomes are listed, marked).
-	key := model.KeyOf(vals)
-	if flags != 0 {
-		key += "!"
+	// same values (SEMANTICS.md §5: its outcomes are listed, marked). The key is
+	// the values as varints (most are small: a byte each), and the map is looked
+	// up without a new string: a search with 10^5 outcomes and 10^7 final states
+	// allocates per outcome, not per final state.
+	e.key = e.key[:0]
+	for _, v := range e.vals {
+		e.key = binary.AppendVarint(e.key, v)
 	}
-	if k, ok := e.outcomes[key]; ok {
+	if flags != 0 {
+		e.key = append(e.key, '!')
+	}
+	if k, ok := e.outcomes[string(e.key)]; ok {
 		e.outs[k].flags |= flags
 		e.outs[k].witness = min(e.outs[k].witness, idx)
 		return
 	}
+	key := string(e.key)
 	e.outcomes[key] = len(e.outs)
-	e.outs = append(e.outs, outcomeAcc{values: vals, flags: flags, witness: idx})
+	e.outs = append(e.outs, outcomeAcc{key: key, flags: flags, witness: idx})
+}
+
+// values are an outcome's values, from its key (final).
+func (o *outcomeAcc) values(n int) []int64 {
+	vals := make([]int64, n)
+	b := []byte(o.key)
+	for i := range vals {
+		v, k := binary.Varint(b)
+		vals[i], b = v, b[k:]
+	}
+	return vals
 }
 
 func (e *search) noteStaticFlags(root int) {
@@ -428,7 +478,7 @@ func (e *search) noteStaticFlags(root int) {
 // (rule, instruction) is raised: the step is re-applied with a full record for the
 // diagnostic's message (the search keeps none), and the witness ends with it.
 func (e *search) noteRaised(idx int, cur model.State, st model.Step, site model.RaiseSite) {
-	key := fmt.Sprintf("%s|%d.%d|", site.Rule, site.Proc, site.Row)
+	key := flagKey{rule: site.Rule, proc: site.Proc, row: site.Row}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if f, ok := e.flagAt[key]; ok && f.state <= idx {
@@ -490,6 +540,15 @@ func (e *search) checkConflicts(idx int, s model.State) {
 	})
 }
 
+// flagKey is what makes two flags one: the rule, the instruction it is about, and
+// the related ones (a racing pair's other access; "" for none). A struct, so that a
+// step that raises a rule (noteRaised, on every such step) formats nothing.
+type flagKey struct {
+	rule      spec.RuleID
+	proc, row int
+	related   string
+}
+
 // add records a diagnostic the first time it is found (by rule and sites), or
 // when found at a lower state than before.
 func (e *search) add(d model.Diagnostic, site flagSite) {
@@ -499,9 +558,9 @@ func (e *search) add(d model.Diagnostic, site flagSite) {
 }
 
 func (e *search) addLocked(d model.Diagnostic, site flagSite) {
-	key := fmt.Sprintf("%s|%d.%d|%v", d.Rule, d.At.Proc, d.At.Row, d.Related)
-	if len(d.Related) == 0 {
-		key = fmt.Sprintf("%s|%d.%d|", d.Rule, d.At.Proc, d.At.Row)
+	key := flagKey{rule: d.Rule, proc: d.At.Proc, row: d.At.Row}
+	if len(d.Related) > 0 {
+		key.related = fmt.Sprint(d.Related) // pairs: one key a pair, made once
 	}
 	if f, ok := e.flagAt[key]; !ok || site.state < f.state {
 		site.diag = d
@@ -523,12 +582,13 @@ func (e *search) trace(idx int) []model.Step {
 }
 
 func (e *search) result() *Result {
-	r := &Result{Program: e.p, States: e.seen.size(), Transitions: e.trans, Finals: e.finals, Redundant: e.redundant, StoreBytes: e.seen.bytes()}
+	r := &Result{Program: e.p, States: e.seen.size(), Transitions: e.trans, Finals: e.finals, Redundant: e.redundant, StoreBytes: e.seen.bytes() + e.parts.bytes()}
 	counted := map[model.OutcomeKey]bool{} // Positive and Negative count distinct values
 	for _, o := range e.outs {
 		w := e.trace(o.witness)
-		out := Outcome{Values: o.values, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(o.values), Witness: model.Witness{Program: e.p, Steps: w, Arrange: &model.Arrangement{By: e.p, Early: len(w)}}}
-		if k := model.KeyOf(o.values); !counted[k] {
+		vals := o.values(len(e.p.Out))
+		out := Outcome{Values: vals, Flags: spec.FlagRules(o.flags), Sat: e.p.Sat(vals), Witness: model.Witness{Program: e.p, Steps: w, Arrange: &model.Arrangement{By: e.p, Early: len(w)}}, Replay: &Replay{}}
+		if k := model.KeyOf(vals); !counted[k] {
 			counted[k] = true
 			if out.Sat {
 				r.Positive++
@@ -556,7 +616,7 @@ func (e *search) result() *Result {
 			w.Marks = append(w.Marks, len(prefix)+m)
 		}
 		d.Witness = w
-		r.Flags = append(r.Flags, Flag{Diagnostic: d, Pair: site.pair})
+		r.Flags = append(r.Flags, Flag{Diagnostic: d, Pair: site.pair, Replay: &Replay{}})
 	}
 	sortFlags(r.Flags)
 	return r

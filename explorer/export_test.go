@@ -12,3 +12,15 @@ func NoQuotient(opt Options) Options {
 	opt.noQuotient = true
 	return opt
 }
+
+// FlatStates stores every state whole (no collapse compression), for measuring it.
+func FlatStates(opt Options) Options {
+	opt.flatStates = true
+	return opt
+}
+
+// CompactAt stores the states by their parts from n states on (compact.go).
+func CompactAt(opt Options, n int) Options {
+	opt.compactAt = n
+	return opt
+}

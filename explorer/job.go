@@ -124,12 +124,12 @@ func (r *Result) of(p *model.Program) *Result {
 	c.Program = p
 	c.Outcomes = slices.Clone(r.Outcomes)
 	for i := range c.Outcomes {
-		c.Outcomes[i].Witness.Program = p
+		c.Outcomes[i].Witness.Program, c.Outcomes[i].Replay = p, &Replay{}
 	}
 	c.Flags = slices.Clone(r.Flags)
 	for i := range c.Flags {
 		if w := &c.Flags[i].Witness; w.Program == r.Program {
-			w.Program = p
+			w.Program, c.Flags[i].Replay = p, &Replay{}
 		}
 	}
 	return &c
@@ -154,7 +154,7 @@ func withRelaxedPairs(own *Result, pairs *pairSearch) *Result {
 	}
 	for _, f := range pairs.r.Flags {
 		if f.Pair {
-			f.Witness.Program = pairs.replay
+			f.Witness.Program, f.Replay = pairs.replay, &Replay{}
 			r.Flags = append(r.Flags, f)
 		}
 	}
@@ -244,8 +244,11 @@ func Stream(jobs []Job, workers int, opt Options, deliver func(i int, jr *JobRes
 	}
 	ready := make([]bool, len(jobs))
 	turn := 0
-	for range jobs {
+	for n := range jobs {
 		ready[<-finished] = true
+		if n == len(jobs)-1 {
+			trimBlocks() // every search is over: what is left is printing
+		}
 		for turn < len(jobs) && ready[turn] {
 			deliver(turn, &results[turn])
 			results[turn] = JobResult{} // delivered: kept no longer

@@ -62,7 +62,7 @@ func (e *search) expandLevel(workers []*worker, lo, hi int) {
 		out := <-ch
 		for i, m := range out.meta {
 			if e.stop.Load() == nil {
-				e.insert(out.states[i*width:(i+1)*width], int(m.parent), m.step, m.hash)
+				e.mergeState(out.states[i*width:(i+1)*width], int(m.parent), m.step, m.hash)
 			}
 		}
 		out.states, out.meta = out.states[:0], out.meta[:0]
@@ -78,8 +78,8 @@ func (e *search) expandBlock(w *worker, lo, hi int) *blockOut {
 	out := blockPool.Get().(*blockOut)
 	for idx := lo; idx < hi && e.stop.Load() == nil; idx++ {
 		e.expand(w, idx, func(st model.Step, next model.State) {
-			h := e.seen.hash(next)
-			if e.seen.contains(next, h) {
+			h, known := e.stored(w, next, idx)
+			if known {
 				return
 			}
 			out.states = append(out.states, next...)

@@ -105,7 +105,7 @@ func TestParseBytes(t *testing.T) {
 	}
 }
 
-func mustPreset(t *testing.T, name string) spec.Semantics {
+func mustPreset(t *testing.T, name spec.PresetName) spec.Semantics {
 	sem, ok := spec.Preset(name)
 	if !ok {
 		t.Fatalf("no preset %s", name)
@@ -122,7 +122,7 @@ func TestParallelCorpus(t *testing.T) {
 			t.Errorf("%v", err)
 			continue
 		}
-		for _, name := range []string{"mpi-4.1", "B"} {
+		for _, name := range []spec.PresetName{spec.MPI41, spec.OptionB} {
 			p, err := model.Compile(lt, mustPreset(t, name), spec.Relaxed)
 			if err != nil {
 				t.Errorf("%s: %v", f, err)

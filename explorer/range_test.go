@@ -79,3 +79,16 @@ func BenchmarkRanges(b *testing.B) {
 		}
 	}
 }
+
+// TestReductionComputedRanges: the same with ranges at computed targets (a rank
+// register, a range relative to a displacement register, sometimes past the
+// segment: E-TARGET) and at MPI_PROC_NULL, every preset and hw model
+// (model/range_target.go: conflicts per element and cell it may name, no perform
+// taken alone).
+func TestReductionComputedRanges(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		checkReduced(t, gen.Config{MinProcs: 2, MaxProcs: 3, MaxInstrs: 4, Ranges: true, Computed: true,
+			Syncs:         []string{rapid.SampledFrom([]string{"fence", "lock_all", "pscw"}).Draw(t, "sync")},
+			ConditionOnly: rapid.Bool().Draw(t, "condition-only")})
+	})
+}

@@ -14,7 +14,7 @@ import (
 // by the index of the state it was first reached from and the step that reached
 // it, live in chunks that are never moved; an open-addressing table of indices
 // finds them. No state is ever confused with another (no fingerprints), and the
-// cost per state is its width + 8 bytes of links + 16-32 bytes of table (a 32-bit
+// cost per state is its width + 8 bytes of links + 11-21 bytes of table, at most 3/4 full (a 32-bit
 // hash tag in each entry spares most comparisons).
 //
 // One goroutine inserts (the search, or the merge of a parallel level) while
@@ -160,7 +160,7 @@ func (v *visited) insert(s []byte, parent int, step uint32) (int, bool, error) {
 // insertHashed is insert with s's hash already known. Only one goroutine inserts.
 func (v *visited) insertHashed(s []byte, hash uint64, parent int, step uint32) (int, bool, error) {
 	sh := v.shardOf(hash)
-	if t := sh.table.Load(); t == nil || 2*(sh.n+1) > len(*t) {
+	if t := sh.table.Load(); t == nil || 4*(sh.n+1) > 3*len(*t) { // at most 3/4 full
 		if err := v.grow(sh); err != nil {
 			return -1, false, err
 		}
@@ -187,13 +187,17 @@ func (v *visited) insertHashed(s []byte, hash uint64, parent int, step uint32) (
 
 // contains reports whether s (of that hash) is stored; it may run beside insert,
 // and then miss a state stored meanwhile.
-func (v *visited) contains(s []byte, hash uint64) bool {
+func (v *visited) contains(s []byte, hash uint64) bool { return v.index(s, hash) >= 0 }
+
+// index is the index of s (of that hash), or -1 when it is not stored; as
+// contains, it may run beside insert.
+func (v *visited) index(s []byte, hash uint64) int {
 	t := v.shardOf(hash).table.Load()
 	if t == nil {
-		return false
+		return -1
 	}
 	_, idx := v.find(*t, s, hash)
-	return idx >= 0
+	return idx
 }
 
 // shardOf picks a hash's shard by the low bits of its tag (the upper half).
@@ -316,6 +320,13 @@ func takeBlock(n int) ([]byte, bool) {
 
 func giveBlock(b []byte) {
 	offheap.Blocks.Put(b)
+	setHeapLimit()
+}
+
+// trimBlocks unmaps the free blocks (offheap.Store.Trim), when no search is left
+// to reuse them.
+func trimBlocks() {
+	offheap.Blocks.Trim()
 	setHeapLimit()
 }
 

@@ -21,7 +21,7 @@ import (
 // forbiddenOn runs t on the target and lists the outcomes it showed that the model
 // forbids.
 func forbiddenOn(target conform.Target, t *litmus.Test, sem spec.Semantics, runs int, seed int64, opt Options) ([][]int64, error) {
-	return forbidden(target.Run(t, sem, conform.Options{Runs: runs, Seed: seed, Search: gen.SmallSearch(opt.Search), Context: opt.Context}))
+	return forbidden(conform.Check(target, t, sem, conform.Options{Runs: runs, Seed: seed, Search: gen.SmallSearch(opt.Search), Context: opt.Context}))
 }
 
 // forbidden lists the outcomes of a conformance run that the model forbids.
@@ -41,7 +41,7 @@ func forbidden(rep *conform.Report, err error) ([][]int64, error) {
 // Options configure a fuzzing campaign.
 type Options struct {
 	Sem      spec.Semantics
-	Target   conform.Target // default conform.Reference{}; its Name goes into the reproducer
+	Target   conform.Target // default conform.Reference{}; its name goes into the reproducer
 	Config   gen.Config     // the programs drawn (gen.Program)
 	Time     time.Duration
 	Programs int   // at most this many programs drawn (0: until Time)
@@ -139,7 +139,7 @@ func Fuzz(opt Options) (*Result, error) {
 		}
 		renamed := *small // Shrink's copy, whose name and doc change below
 		small = &renamed
-		small.Name = fmt.Sprintf("fuzz-%s-%s-%d", opt.Target.Name(), opt.Sem.Name, seed)
+		small.Name = fmt.Sprintf("fuzz-%s-%s-%d", opt.Target.Info().Name(), opt.Sem.Name, seed)
 		p, _ := model.Compile(small, opt.Sem, hw)
 		var shown []string
 		for _, v := range again {
@@ -147,9 +147,9 @@ func Fuzz(opt Options) (*Result, error) {
 		}
 		sort.Strings(shown)
 		small.Doc = fmt.Sprintf("Found by rmacheck fuzz on target %s (semantics %s, hw %s, program seed %d): a race-free program on which the target shows %s, which the model forbids.",
-			opt.Target.Name(), opt.Sem.Name, hw, seed, strings.Join(shown, " / "))
+			opt.Target.Info().Name(), opt.Sem.Name, hw, seed, strings.Join(shown, " / "))
 		small.HasDoc = true
-		small.Meta = []litmus.Meta{{Key: "Generator", Value: fmt.Sprintf("rmacheck fuzz --target %s --sem %s --seed %d", opt.Target.Name(), opt.Sem.Name, seed)}}
+		small.Meta = []litmus.Meta{{Key: "Generator", Value: fmt.Sprintf("rmacheck fuzz --target %s --sem %s --seed %d", opt.Target.Info().Name(), opt.Sem.Name, seed)}}
 		src := litmus.Format(small)
 		final, err := litmus.Parse(small.Name+".lit", src)
 		if err != nil {

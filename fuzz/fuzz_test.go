@@ -12,12 +12,11 @@ import (
 )
 
 // broken is the reference runtime broken on purpose: plain loads miss other ranks'
-// stores and puts. It is a target of its own, one value, named in its reproducers.
+// stores and puts. It is a target of its own, one value; its reproducers are named
+// after what it says it is (the reference runtime's Info).
 type broken struct{ conform.Reference }
 
-func (broken) Name() string { return "broken" }
-
-func mustSem(t *testing.T, name string) spec.Semantics {
+func mustSem(t *testing.T, name spec.PresetName) spec.Semantics {
 	t.Helper()
 	sem, ok := spec.Preset(name)
 	if !ok {
@@ -54,7 +53,7 @@ func TestFuzzFindsBrokenReference(t *testing.T) {
 	if _, err := litmus.Parse("r.lit", f.Source); err != nil {
 		t.Fatal(err)
 	}
-	if f.Test.Name != "fuzz-broken-mpi-4.1-45" {
+	if f.Test.Name != "fuzz-reference-mpi-4.1-45" {
 		t.Errorf("the reproducer is named %q; want the target's name in it", f.Test.Name)
 	}
 	bad, err := forbiddenOn(target, f.Test, mustSem(t, "mpi-4.1"), 2000, 7, Options{})

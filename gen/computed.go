@@ -107,3 +107,29 @@ func (g *builder) computedCell(p int, label string) string {
 	}
 	return fmt.Sprintf("W@%s[%d]", rk, disp)
 }
+
+// computedRange is a two-element location at a computed target (Config.Computed
+// with Config.Ranges; LITMUS.md, "Real programs"): at a rank register (W@t0[0..1]),
+// relative to a displacement register (W@1[t1+0..1], W@1[t1+{1,0}], where t1 = 1
+// puts the second element past the segment: E-TARGET), or at MPI_PROC_NULL
+// (W@null[0..1]).
+func (g *builder) computedRange(p int, kind string) string {
+	lo := 0
+	if g.sync == "pscw" {
+		lo = 1
+	}
+	reg := func(v int) string {
+		r := fmt.Sprintf("t%d", len(g.inits))
+		g.inits = append(g.inits, fmt.Sprintf("%d:%s = %d", p, r, v))
+		return r
+	}
+	rng := rapid.SampledFrom([]string{"0..1", "{1,0}"}).Draw(g.t, kind+"-cr-range")
+	switch rapid.IntRange(0, 2).Draw(g.t, kind+"-cr-form") {
+	case 0:
+		return fmt.Sprintf("W@null[%s]", rng)
+	case 1:
+		return fmt.Sprintf("W@%s[%s]", reg(rapid.IntRange(lo, g.n-1).Draw(g.t, kind+"-cr-rank")), rng)
+	}
+	r := rapid.IntRange(lo, g.n-1).Draw(g.t, kind+"-cr-rank")
+	return fmt.Sprintf("W@%d[%s+%s]", r, reg(rapid.IntRange(0, 1).Draw(g.t, kind+"-cr-base")), rng)
+}

@@ -8,9 +8,10 @@ import (
 )
 
 // Dynamic windows at run time in generated programs (Config.Dynamic; LITMUS.md,
-// "Dynamic windows at run time"): an owner attaches a region, sends its address to
-// the others, which access it through the address (plus an offset, sometimes past
-// the region) in a lock_all epoch; the owner detaches it either after their
+// "Dynamic windows at run time"): an owner attaches a region, stores into it and
+// loads from it through the address (publishing with an owner call or not), sends
+// the address to the others, which access it through the address (plus an offset,
+// or a range relative to it, sometimes past the region) in a lock_all epoch; the owner detaches it either after their
 // "done" messages or at once, so that some performs may find it detached
 // (E-TARGET).
 
@@ -23,9 +24,23 @@ func dynamicSource(t *rapid.T, cfg Config) string {
 	rows := make([][]string, n)
 	regs := make([]int, n)
 	reg := func(p int) string { regs[p]++; return fmt.Sprintf("r%d", regs[p]-1) }
-	// the owner: attach, send the address to each other process
+	// the owner: attach, store into (and load from) the region through the address,
+	// sometimes publish the stores with an owner call (lock and unlock of itself:
+	// attach is no MB), send the address to each other process
 	a := reg(owner)
 	rows[owner] = append(rows[owner], fmt.Sprintf("%s = attach D %d", a, size))
+	for i := rapid.IntRange(0, 2).Draw(t, "owner-accesses"); i > 0; i-- {
+		off := rapid.IntRange(0, size).Draw(t, "owner-offset") // size: past the region, E-TARGET
+		loc := fmt.Sprintf("D@%d[%s+%d]", owner, a, off)
+		if rapid.Bool().Draw(t, "owner-store") {
+			rows[owner] = append(rows[owner], fmt.Sprintf("store %s %d", loc, rapid.IntRange(1, 2).Draw(t, "owner-v")))
+		} else {
+			rows[owner] = append(rows[owner], fmt.Sprintf("%s = load %s", reg(owner), loc))
+		}
+	}
+	if rapid.Bool().Draw(t, "owner-call") {
+		rows[owner] = append(rows[owner], fmt.Sprintf("lock D %d excl", owner), fmt.Sprintf("unlock D %d", owner))
+	}
 	for p := 0; p < n; p++ {
 		if p != owner {
 			rows[owner] = append(rows[owner], fmt.Sprintf("send %d %s", p, a))
@@ -47,6 +62,22 @@ func dynamicSource(t *rapid.T, cfg Config) string {
 				off = size // past the region: E-TARGET
 			}
 			loc := fmt.Sprintf("D@%d[%s+%d]", owner, addr, off)
+			if size == 2 && rapid.IntRange(0, 2).Draw(t, "relative-range") == 0 {
+				// both cells with one call, relative to the address (in typemap
+				// order or reversed), or from the second cell on (past the region)
+				rng := rapid.SampledFrom([]string{"0..1", "{1,0}", "1..2"}).Draw(t, "range")
+				loc = fmt.Sprintf("D@%d[%s+%s]", owner, addr, rng)
+				switch rapid.IntRange(0, 2).Draw(t, "range-op") {
+				case 0:
+					rows[p] = append(rows[p], fmt.Sprintf("put %s (%d,%d)", loc, rapid.IntRange(1, 2).Draw(t, "v"), rapid.IntRange(1, 2).Draw(t, "v")))
+				case 1:
+					r0 := reg(p)
+					rows[p] = append(rows[p], fmt.Sprintf("(%s,%s) = get %s", r0, reg(p), loc))
+				default:
+					rows[p] = append(rows[p], fmt.Sprintf("acc %s sum (1,1)", loc))
+				}
+				continue
+			}
 			switch rapid.IntRange(0, 3).Draw(t, "op") {
 			case 0:
 				rows[p] = append(rows[p], fmt.Sprintf("put %s %d", loc, rapid.IntRange(1, 2).Draw(t, "v")))

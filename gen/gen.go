@@ -19,7 +19,9 @@ type Config struct {
 	MinProcs, MaxProcs int // processes (default 2..3)
 	MaxInstrs          int // instructions per process, not counting epoch brackets (default 4)
 	// Syncs are the synchronization styles to draw from (default: all of them):
-	// "none", "fence", "lock_all", "pscw", "barrier".
+	// "none", "fence", "lock_all", "pscw", "barrier", and, not drawn by default,
+	// "lock" (each access in a lock epoch of its target rank, shared or exclusive)
+	// and "rounds" (lock_all epochs with a barrier between two).
 	Syncs []string
 	// RMA allows put/get/acc in epochs (default true unless NoRMA).
 	NoRMA bool
@@ -148,7 +150,7 @@ func (g *builder) body() {
 	}
 	k := rapid.IntRange(1, g.cfg.MaxInstrs).Draw(g.t, "instrs")
 	collectiveAt := -1
-	if g.sync == "barrier" || g.sync == "fence" {
+	if g.sync == "barrier" || g.sync == "fence" || g.sync == "rounds" {
 		collectiveAt = rapid.IntRange(0, k).Draw(g.t, "collective-at")
 	}
 	for i := 0; i < k; i++ {
@@ -159,7 +161,7 @@ func (g *builder) body() {
 			if rapid.IntRange(0, 4).Draw(g.t, "skip") == 0 {
 				continue
 			}
-			g.rows[p] = append(g.rows[p], g.instrs(p)...)
+			g.rows[p] = append(g.rows[p], g.lockEach(p, g.instrs(p))...)
 		}
 	}
 	if collectiveAt == k {
@@ -172,9 +174,12 @@ func (g *builder) body() {
 
 func (g *builder) collective() {
 	for p := 0; p < g.n; p++ {
-		if g.sync == "barrier" {
+		switch g.sync {
+		case "barrier":
 			g.rows[p] = append(g.rows[p], "barrier")
-		} else {
+		case "rounds":
+			g.rows[p] = append(g.rows[p], "unlock_all W", "barrier", "lock_all W")
+		default:
 			g.rows[p] = append(g.rows[p], "fence W")
 		}
 	}
@@ -201,7 +206,7 @@ func (g *builder) brackets() (open, close func(int) []string) {
 		first := g.assert("fence1", "nostore", "noput", "noprecede", "nosucceed")
 		last := g.assert("fence2", "nostore", "noput", "noprecede", "nosucceed")
 		return func(int) []string { return []string{"fence W" + first} }, func(int) []string { return []string{"fence W" + last} }
-	case "lock_all":
+	case "lock_all", "rounds":
 		nocheck := g.assert("lock_all", "nocheck")
 		return func(int) []string { return []string{"lock_all W" + nocheck} },
 			func(p int) []string { return append(g.completeRequests(p), "unlock_all W") }
@@ -217,7 +222,7 @@ func (g *builder) brackets() (open, close func(int) []string) {
 				if p == 0 {
 					return []string{"start W " + group + nocheck}
 				}
-				return []string{"post W {0}" + nocheck}
+				return []string{"post W {0}" + nocheck + g.assert(fmt.Sprintf("post%d", p), "nostore", "noput")}
 			}, func(p int) []string {
 				if p == 0 {
 					return []string{"complete W"}
@@ -263,6 +268,9 @@ func (g *builder) instr(p int) string {
 	}
 	if g.sync == "lock_all" {
 		kinds = append(kinds, "sync", "flush")
+	}
+	if g.sync == "lock" {
+		kinds = append(kinds, "sync")
 	}
 	if g.flavor == "allocate" {
 		kinds = []string{"arith"}
@@ -313,6 +321,26 @@ func (g *builder) instr(p int) string {
 	return fmt.Sprintf("%s = %s + 1", g.newReg(p), src)
 }
 
+// lockEach puts a lock epoch of its target rank around an access (sync "lock"):
+// shared or exclusive, sometimes nocheck (with Asserts); a row without a target
+// (arithmetic) or a spin loop is left as it is.
+func (g *builder) lockEach(p int, rows []string) []string {
+	if g.sync != "lock" || len(rows) != 1 {
+		return rows
+	}
+	_, after, ok := strings.Cut(rows[0], "W@")
+	if !ok {
+		if rows[0] == "sync W" { // MPI_Win_sync needs an epoch too
+			after = fmt.Sprint(p)
+		} else {
+			return rows
+		}
+	}
+	t, _, _ := strings.Cut(after, "[") // a rank, or a computed target's register or null
+	kind := rapid.SampledFrom([]string{"shared", "excl"}).Draw(g.t, "lock-kind")
+	return []string{fmt.Sprintf("lock W %s %s%s", t, kind, g.assert("lock", "nocheck")), rows[0], "unlock W " + t}
+}
+
 // guarded sometimes predicates an access on an earlier register.
 func (g *builder) guarded(p int, instr string) string {
 	if g.regs[p] == 0 || rapid.IntRange(0, 5).Draw(g.t, "guard") != 0 {
@@ -328,7 +356,7 @@ func (g *builder) rmaAllowed(p int) bool {
 		return false
 	}
 	switch g.sync {
-	case "fence", "lock_all":
+	case "fence", "lock_all", "lock", "rounds":
 		return true
 	case "pscw":
 		return p == 0

@@ -87,7 +87,8 @@ func (b *famBuilder) multi(a Access, reg int) []string {
 }
 
 // rangeCall draws, with Config.Ranges, a put, get or acc of both cells of a
-// segment with one call: W@r[0..1] or W@r[{1,0}] (reversed typemap order).
+// segment with one call: W@r[0..1] or W@r[{1,0}] (reversed typemap order); with
+// Config.Computed too, sometimes at a computed or null target (computedRange).
 func (g *builder) rangeCall(p int, kind string) (string, bool) {
 	if !g.cfg.Ranges || rapid.IntRange(0, 1).Draw(g.t, kind+"-multi") != 0 {
 		return "", false
@@ -98,6 +99,9 @@ func (g *builder) rangeCall(p int, kind string) (string, bool) {
 	}
 	r := rapid.IntRange(lo, g.n-1).Draw(g.t, kind+"-r-rank")
 	loc := fmt.Sprintf("W@%d", r) + rapid.SampledFrom([]string{"[0..1]", "[{1,0}]"}).Draw(g.t, kind+"-range")
+	if g.cfg.Computed && rapid.Bool().Draw(g.t, kind+"-r-computed") {
+		loc = g.computedRange(p, kind) // computed.go
+	}
 	v := func() int { return rapid.IntRange(1, 2).Draw(g.t, kind+"-v") }
 	switch kind {
 	case "put":

@@ -36,15 +36,24 @@ func (g *builder) requestKinds(p int) []string {
 	return []string{"request", "request"}
 }
 
-// request draws an rput or rget with a fresh request handle.
+// request draws an rput, rget, racc or rgacc (an updating one, or no_op) with a
+// fresh request handle: each completes locally at a step of its own, and an
+// updating rgacc stays live at its target until the unlock_all (SEMANTICS.md §3).
 func (g *builder) request(p int) string {
 	q := fmt.Sprintf("q%d", g.nreq)
 	g.nreq++
 	g.reqs[p] = append(g.reqs[p], q)
-	if rapid.Bool().Draw(g.t, "rget") {
+	v := func() int { return rapid.IntRange(1, 2).Draw(g.t, "rpv") }
+	switch rapid.IntRange(0, 3).Draw(g.t, "request-op") {
+	case 0:
 		return fmt.Sprintf("%s = rget %s @%s", g.newReg(p), g.rmaCell(p, "rg"), q)
+	case 1:
+		return fmt.Sprintf("racc %s sum %d @%s", g.rmaCell(p, "ra"), v(), q)
+	case 2:
+		op := rapid.SampledFrom([]string{"sum", "no_op"}).Draw(g.t, "rgacc-op")
+		return fmt.Sprintf("%s = rgacc %s %s %d @%s", g.newReg(p), g.rmaCell(p, "rga"), op, v(), q)
 	}
-	return fmt.Sprintf("rput %s %d @%s", g.rmaCell(p, "rp"), rapid.IntRange(1, 2).Draw(g.t, "rpv"), q)
+	return fmt.Sprintf("rput %s %d @%s", g.rmaCell(p, "rp"), v(), q)
 }
 
 // completeRequests completes p's requests before its unlock_all: waitreq, a
@@ -52,6 +61,14 @@ func (g *builder) request(p int) string {
 // nothing (the request is left pending: E-EPOCH-END).
 func (g *builder) completeRequests(p int) []string {
 	var out []string
+	if qs := g.reqs[p]; len(qs) >= 2 && rapid.Bool().Draw(g.t, "waitany") {
+		// MPI_Waitany over the first two: a loop of both tests that exits when
+		// either succeeded (SEMANTICS.md §2), then a wait of each
+		ra, rb := g.newReg(p), g.newReg(p)
+		out = append(out, "repeat", fmt.Sprintf("%s = testreq %s", ra, qs[0]), fmt.Sprintf("%s = testreq %s", rb, qs[1]),
+			fmt.Sprintf("until %s == 1 \\/ %s == 1", ra, rb), "waitreq "+qs[0], "waitreq "+qs[1])
+		g.reqs[p] = qs[2:]
+	}
 	for _, q := range g.reqs[p] {
 		switch rapid.IntRange(0, 3).Draw(g.t, "complete-"+q) {
 		case 0:

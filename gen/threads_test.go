@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,5 +125,68 @@ func TestScalingFamilyBounds(t *testing.T) {
 	}
 	if _, err := ScalingFamily([]string{"SB"}, 5, 4); err == nil {
 		t.Error("processes 5-4 accepted")
+	}
+}
+
+// TestScalingVariants: every shape in every sync variant is a valid test in
+// canonical form whose accesses are the lock_all variant's, in the same order, and
+// whose synchronization calls are the variant's only.
+func TestScalingVariants(t *testing.T) {
+	syncCalls := map[string][]litmus.Op{
+		"lock_all": {litmus.OpLockAll, litmus.OpUnlockAll, litmus.OpBarrier},
+		"nocheck":  {litmus.OpLockAll, litmus.OpUnlockAll, litmus.OpBarrier},
+		"lock":     {litmus.OpLock, litmus.OpUnlock, litmus.OpBarrier},
+		"pscw":     {litmus.OpPost, litmus.OpStart, litmus.OpComplete, litmus.OpWait},
+		"fence":    {litmus.OpFence},
+	}
+	accesses := func(lt *litmus.Test, calls []litmus.Op) ([]string, error) {
+		var out []string
+		for p, pr := range lt.Procs {
+			for _, in := range pr.Code {
+				switch {
+				case in == nil:
+				case slices.Contains(calls, in.Op):
+				case in.Op == litmus.OpLoad || in.Op == litmus.OpStore || in.Op == litmus.OpPut || in.Op == litmus.OpGet:
+					out = append(out, fmt.Sprintf("%d:%s", p, litmus.InstrString(in)))
+				default:
+					return nil, fmt.Errorf("P%d has %s", p, in.Op)
+				}
+			}
+		}
+		return out, nil
+	}
+	for _, shape := range []string{"SB", "MPC", "IRIW", "RING"} {
+		base, err := ScalingVariant(shape, "lock_all", 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := accesses(base.Test, syncCalls["lock_all"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range ScalingSyncs {
+			ft, err := ScalingVariant(shape, s.Name, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if errs := litmus.Validate(ft.Test); len(errs) > 0 {
+				t.Fatalf("%s: %v", ft.Name, errs)
+			}
+			if got, _ := litmus.Parse("x.lit", ft.Source); string(litmus.Format(got)) != string(ft.Source) {
+				t.Errorf("%s: not in canonical form", ft.Name)
+			}
+			if ft.Name != ScalingVariantName(shape, s.Name, 4) {
+				t.Errorf("%s: want the name %s", ft.Name, ScalingVariantName(shape, s.Name, 4))
+			}
+			got, err := accesses(ft.Test, syncCalls[s.Name])
+			if err != nil {
+				t.Errorf("%s: %v", ft.Name, err)
+			} else if !slices.Equal(got, want) {
+				t.Errorf("%s: accesses %v, want the lock_all variant's %v", ft.Name, got, want)
+			}
+		}
+	}
+	if _, err := ScalingVariant("SB", "flush", 4); err == nil {
+		t.Error("an unknown sync was accepted")
 	}
 }

@@ -244,6 +244,9 @@ func LocString(l Loc) string {
 	if l.Range != nil && l.DispReg == "" {
 		return fmt.Sprintf("%s@%s[%s]", l.Win, locRankString(l), l.Range)
 	}
+	if l.Range != nil {
+		return fmt.Sprintf("%s@%s[%s+%s]", l.Win, locRankString(l), l.DispReg, l.Range) // relative to the register
+	}
 	return fmt.Sprintf("%s@%s[%s]", l.Win, locRankString(l), locDispString(l))
 }
 

@@ -33,7 +33,8 @@ func (p *parser) parseLocRank(l *Loc) {
 }
 
 // parseLocDisp parses the displacement of W@..[DISP]: a literal, or a register with
-// an optional literal offset (r5, r5+2, r5-2).
+// an optional literal offset (r5, r5+2, r5-2), or a range relative to the register
+// (r5+0..3, r5+0..6 by 2, r5+{0,2}: LITMUS.md, dynamic windows).
 func (p *parser) parseLocDisp(l *Loc) {
 	if p.tok.kind != tIdent {
 		l.Disp, _ = p.intLit("displacement")
@@ -43,16 +44,18 @@ func (p *parser) parseLocDisp(l *Loc) {
 		p.fail("null is a rank (W@null[0]), not a displacement")
 	}
 	l.DispReg, _ = p.name("displacement register")
-	if p.tok.kind != tPlus && p.tok.kind != tMinus {
-		return
+	switch p.tok.kind {
+	case tPlus:
+		p.next()
+		if p.tok.kind != tLBrace && p.tok.kind != tInt {
+			p.expected("offset, lo..hi or {d0,d1,..} after the displacement register and \"+\"")
+		}
+		p.parseDisp(l) // an offset (Disp) or a range of offsets (Range)
+	case tMinus:
+		p.next()
+		off, _ := p.intLit("offset after the displacement register")
+		l.Disp = -off
 	}
-	neg := p.tok.kind == tMinus
-	p.next()
-	off, _ := p.intLit("offset after the displacement register")
-	if neg {
-		off = -off
-	}
-	l.Disp = off
 }
 
 // parseRMATarget parses the target rank of lock, unlock, flush, flush_local and

@@ -7,7 +7,7 @@ import "github.com/rmacheck/rmacheck/spec"
 func presetNames() []string { return spec.PresetNames() }
 
 func knownPreset(name string) bool {
-	_, ok := spec.LookupPreset(name)
+	_, ok := spec.LookupPreset(spec.PresetName(name))
 	return ok
 }
 

@@ -427,7 +427,7 @@ func (v *validator) locWindow(l Loc) (*Window, bool) {
 func (v *validator) loc(l Loc) bool {
 	t := v.t
 	if l.Computed() || l.Null {
-		v.fixedLocNeeded(l, "an alias, an initial value, the locations line or a condition")
+		v.fixedLocNeeded(l, "an alias, an initial value, the locations line or a condition", false)
 		return false
 	}
 	if l.Alias != "" {
@@ -851,9 +851,7 @@ func (v *validator) instr(pi int, ins *Instr, writes map[string]bool) {
 		if ins.Loc == nil {
 			v.errorf(ins.Pos, "%s needs a location", op)
 		} else if ins.Loc.Computed() || ins.Loc.Null {
-			if ins.Loc.Range != nil {
-				v.errorf(ins.Loc.Pos, "%s: a range at a computed or null target: rmacheck models ranges at a fixed rank and displacement only (LITMUS.md, Real programs)", LocString(*ins.Loc))
-			} else if v.callLoc(pi, ins, writes) {
+			if v.callLoc(pi, ins, writes) {
 				w = t.LookupWindow(ins.Loc.Win)
 				if w != nil && !w.InGroup(pi) {
 					v.errorf(ins.Loc.Pos, "P%d is not in the group of window %s (ranks=%s)", pi, w.Name, intsString(w.Ranks))

@@ -65,24 +65,29 @@ func (v *validator) dynamicCall(ins *Instr) {
 }
 
 // testsInLoop: a test or testreq in a loop body changes nothing when it fails,
-// but a successful one ends the exposure epoch or completes the request, so the
-// loop must not go round again after it: every alternative of the condition
-// requires its result to be 1 (SEMANTICS.md §2).
+// but a successful one ends the exposure epoch or completes the request, so no
+// iteration but the last may have it succeed with effects that the one iteration
+// of spin-assume would not have: the condition must require its result to be 1
+// (every alternative has r == 1: MPI_Waitall, a request tested 1 again only tests
+// true again), or be met by it alone (r == 1 is a whole alternative of the \/:
+// MPI_Waitany, every earlier iteration had every such test fail). SEMANTICS.md §2.
 func (v *validator) testsInLoop(body []*Instr, until *Instr) {
+	isOne := func(g Guard, r string) bool { return g.Reg == r && g.Eq && !g.Val.IsReg() && g.Val.Imm == 1 }
 	for _, ins := range body {
 		if (ins.Op != OpTest && ins.Op != OpTestReq) || ins.Dst == "" {
 			continue
 		}
-		ok := true
+		every, alone := true, false
 		for _, term := range until.Until.Terms {
 			has := false
 			for _, g := range term {
-				has = has || g.Reg == ins.Dst && g.Eq && !g.Val.IsReg() && g.Val.Imm == 1
+				has = has || isOne(g, ins.Dst)
 			}
-			ok = ok && has
+			every = every && has
+			alone = alone || len(term) == 1 && isOne(term[0], ins.Dst)
 		}
-		if !ok {
-			v.errorf(ins.Pos, "a %s in a loop body must end the loop when it succeeds: every alternative of the until condition needs %s == 1 (SEMANTICS.md §2)", ins.Op, ins.Dst)
+		if !every && !alone {
+			v.errorf(ins.Pos, "a %s in a loop body must end the loop when it succeeds: every alternative of the until condition needs %s == 1, or %s == 1 is an alternative on its own (SEMANTICS.md §2)", ins.Op, ins.Dst, ins.Dst)
 		}
 	}
 }

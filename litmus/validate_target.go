@@ -27,51 +27,71 @@ func (v *validator) computedLoc(l Loc) bool {
 		return false
 	}
 	if l.DispReg == "" && !l.Null {
-		// A literal displacement must fit some segment the rank may name.
-		fits := false
-		for r := 0; r < v.n; r++ {
-			if (l.RankReg != "" || r == l.Rank) && w.InGroup(r) && l.Disp >= 0 && l.Disp < w.SegmentSize(t, r) {
-				fits = true
+		// A literal displacement (each element's, for a range) must fit some
+		// segment the rank may name.
+		for _, e := range t.Elems(l) {
+			fits := false
+			for r := 0; r < v.n; r++ {
+				if (l.RankReg != "" || r == l.Rank) && w.InGroup(r) && e.Disp >= 0 && e.Disp < w.SegmentSize(t, r) {
+					fits = true
+				}
 			}
-		}
-		if !fits {
-			v.errorf(l.Pos, "%s: displacement %d outside every segment of window %s it may name", name, l.Disp, w.Name)
-			return false
+			if !fits {
+				v.errorf(l.Pos, "%s: displacement %d outside every segment of window %s it may name", name, e.Disp, w.Name)
+				return false
+			}
 		}
 	}
 	return true
 }
 
+// addressAccess: a load, store or await through an address register (LITMUS.md,
+// dynamic windows: W@1[r5], W@1[r5+2]): a register displacement at a literal rank
+// on a dynamic window, one element. The model resolves the cell when the access
+// executes; other computed locations stay RMA's (a plain access has no target
+// rank to compute, and MPI_PROC_NULL is no memory).
+func (v *validator) addressAccess(l Loc) bool {
+	w := v.t.LookupWindow(l.Win)
+	return w != nil && w.Flavor == FlavorDynamic && l.DispReg != "" && l.RankReg == "" && !l.Null && l.Range == nil
+}
+
 // fixedLocNeeded refuses a computed location where a fixed cell is needed: an
-// alias, an initial value, the locations line, a condition, a load or a store.
-func (v *validator) fixedLocNeeded(l Loc, where string) {
+// alias, an initial value, the locations line, a condition, or a load or store
+// that is no address access.
+func (v *validator) fixedLocNeeded(l Loc, where string, orAddress bool) {
 	what := "a computed rank or displacement"
 	if l.Null {
 		what = "null (MPI_PROC_NULL)"
 	}
-	v.errorf(l.Pos, "%s: %s is known only when an RMA call is issued: %s needs a fixed cell W@rank[disp]", LocString(l), what, where)
+	alt := ""
+	if orAddress {
+		alt = ", or an address register at a literal rank of a dynamic window (W@1[r5])"
+	}
+	v.errorf(l.Pos, "%s: %s is known only when an RMA call is issued: %s needs a fixed cell W@rank[disp]%s", LocString(l), what, where, alt)
 }
 
 // callLoc checks the registers of an instruction's computed location and that the
-// instruction may take one: only the RMA calls do (put, get, acc, gacc, fop, cas and
-// their request forms); load, store and await need a fixed cell.
+// instruction may take one: the RMA calls do (put, get, acc, gacc, fop, cas and
+// their request forms), with a range too (W@1[r5+0..3], W@null[0..3]); load, store
+// and await only through an address register (addressAccess), else they need a
+// fixed cell.
 func (v *validator) callLoc(pi int, ins *Instr, writes map[string]bool) bool {
 	l := ins.Loc
 	if l == nil || !l.Computed() && !l.Null {
 		return true
 	}
-	if !ins.Op.IsRMA() {
-		v.fixedLocNeeded(*l, fmt.Sprintf("%s (a plain access of memory)", ins.Op))
+	if !ins.Op.IsRMA() && !v.addressAccess(*l) {
+		v.fixedLocNeeded(*l, fmt.Sprintf("%s (a plain access of memory)", ins.Op), true)
 		return false
 	}
 	for _, r := range locRegs(l) {
 		v.readReg(pi, r, l.Pos, writes, false)
 	}
 	if l.Range != nil {
-		// The model resolves one cell at issue (model/target.go); several elements
-		// at a computed rank or displacement are not modelled yet.
-		v.errorf(l.Pos, "%s: a range with a computed rank or displacement (or null): rmacheck computes the target of one-element calls only", LocString(*l))
-		return false
+		if !v.checkRange(*l) {
+			return false
+		}
+		v.rangeUse(ins)
 	}
 	return v.computedLoc(*l)
 }

@@ -64,6 +64,15 @@ func (p *Program) syncEpoch(s State, proc int, in *Instr, rec *Record, why func(
 	p.raise(s, rec, spec.ESyncEpoch, proc, in, func() string { return in.Text + ": " + why() })
 }
 
+// noEpoch raises E-EPOCH at a call that ends an epoch that is not open: unlock or
+// unlock_all without the lock, complete without start, wait or test without post
+// (or a test after one returned 1, which ended the exposure epoch). An epoch is
+// started and completed by the synchronization calls (node327); E-SYNC-EPOCH is
+// sync and flush outside a passive-target epoch only (SEMANTICS.md §5, node331).
+func (p *Program) noEpoch(s State, proc int, in *Instr, rec *Record, why func() string) {
+	p.raise(s, rec, spec.EEpoch, proc, in, func() string { return in.Text + ": " + why() })
+}
+
 // sqOpen reports whether a shared_query still has two possible answers.
 func (p *Program) sqOpen(s State, proc int, in *Instr) bool {
 	w := &p.Wins[in.Win]

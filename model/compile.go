@@ -53,6 +53,7 @@ func (c *compiler) compile() error {
 		c.proc(i, lp)
 	}
 	c.regionInstrs()
+	c.fenceLockWindows() // exposure.go
 	c.outcomeItems()
 	if c.err != nil {
 		return c.err

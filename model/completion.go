@@ -21,7 +21,7 @@ func (p *Program) test(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	group := s.u32(p.Layout.Win[in.Win].PostOpen + 4*proc)
 	if group == 0 {
-		p.syncEpoch(s, proc, in, rec, func() string { return "test without an open exposure epoch (no post, or a test already returned 1)" })
+		p.noEpoch(s, proc, in, rec, func() string { return "test without an open exposure epoch (no post, or a test already returned 1)" })
 		return true
 	}
 	r := int64(0)
@@ -56,21 +56,115 @@ func (p *Program) testReq(s State, proc int, in *Instr, rec *Record) bool {
 	return true
 }
 
-// requestDone: the request of a waitreq or testreq is complete at the origin: a
-// request-based get's data arrived (it performed); a put or accumulate without
-// a result completes locally at once (its origin buffer is copied at issue).
+// requestDone: the request of a waitreq or testreq is complete at the origin: its
+// operation completed locally (StepLocal), or was never issued (an error, a false
+// guard: there is nothing to wait for).
 func (p *Program) requestDone(s State, in *Instr) bool {
-	k := in.ReqSlot
-	if k < 0 {
+	k := int(in.ReqSlot)
+	if k < 0 || s[p.Layout.Slot[k]] == SlotIdle {
 		return true
 	}
-	rma := &p.Procs[p.Slots[k].Proc].Code[p.Slots[k].Instr]
-	return rma.Dst < 0 || s[p.Layout.Slot[k]] != SlotPending
+	return p.locallyComplete(s, k)
+}
+
+// Local completion of a request-based operation (SEMANTICS.md §3) is a step of its
+// own, taken at any time between its issue and its completion at the target: a
+// library may copy an rput's origin buffer at once or read it late, and an rget's
+// data arrives at the origin some time after the target read it. MPI_RPUT:
+// completion of the request means the origin buffer may be reused, and nothing
+// obliges an implementation to have copied it by the first MPI_Test (MPICH's
+// nb_test). So testreq may find it not complete (0) right after the call; waitreq
+// waits for the step; the calls that complete the operation at the origin or at
+// the target (flush*, unlock*) wait for it too. An operation to MPI_PROC_NULL, or
+// of no element, moves nothing: it completes locally when issued.
+
+// LocalStep is the step in which the request-based operation of slot k completes
+// locally at its origin.
+func (p *Program) LocalStep(k int) Step {
+	return Step{Kind: StepLocal, Proc: int8(p.Slots[k].Proc), Index: int8(k)}
+}
+
+// locallyComplete: slot k's request-based operation has completed locally.
+func (p *Program) locallyComplete(s State, k int) bool {
+	sl := p.Slots[k]
+	o := p.Layout.ReqLocal[sl.Proc]
+	return o < 0 || s.u64(o)&(1<<uint(sl.Instr)) != 0
+}
+
+// LocalPending reports whether the request-based operation of slot k may complete
+// locally now: issued and not yet locally complete, and, for a fetch, performed
+// (its result is what arrives).
+func (p *Program) LocalPending(s State, k int) bool {
+	sl := p.Slots[k]
+	in := &p.Procs[sl.Proc].Code[sl.Instr]
+	if !in.Op.IsRequest() {
+		return false
+	}
+	st := s[p.Layout.Slot[k]]
+	return st != SlotIdle && !p.locallyComplete(s, k) && (st != SlotPending || in.Dst < 0)
+}
+
+// localSuccessors emits the local completions enabled in s.
+func (p *Program) localSuccessors(s, scratch State, rec *Record, emit func(Step, State)) {
+	for k := range p.Slots {
+		if st := p.LocalStep(k); p.LocalPending(s, k) && p.try(s, scratch, st, rec) {
+			emit(st, scratch)
+		}
+	}
+}
+
+// completeLocally is the StepLocal of slot k.
+func (p *Program) completeLocally(s State, k int, rec *Record) bool {
+	if !p.LocalPending(s, k) {
+		return false
+	}
+	sl := p.Slots[k]
+	o := p.Layout.ReqLocal[sl.Proc]
+	s.setU64(o, s.u64(o)|1<<uint(sl.Instr))
+	if rec.full() {
+		in := &p.Procs[sl.Proc].Code[sl.Instr]
+		rec.Text = fmt.Sprintf("P%d row %d: %s completes locally (request %s)", sl.Proc, in.Row, in.Text, in.Src.Req)
+	}
+	return true
+}
+
+// issueRequest starts the local completion of a request-based operation just
+// issued (slot off): not yet complete, unless it moves nothing (completed at issue).
+func (p *Program) issueRequest(s State, proc int, in *Instr, off int) {
+	o := p.Layout.ReqLocal[proc]
+	if o < 0 || !in.Op.IsRequest() {
+		return
+	}
+	j := p.Slots[in.Slot].Instr
+	v := s.u64(o) &^ (1 << uint(j))
+	if s[off] == SlotCompleted {
+		v |= 1 << uint(j)
+	}
+	s.setU64(o, v)
+}
+
+// awaitsLocal: proc has a request-based operation on win (to target, or to any
+// when target < 0) issued and not yet locally complete; the calls that complete it
+// at the origin or the target wait for that step (SEMANTICS.md §3).
+func (p *Program) awaitsLocal(s State, proc, win, target int) bool {
+	if p.Layout.ReqLocal[proc] < 0 {
+		return false
+	}
+	for k, sl := range p.Slots {
+		if sl.Proc != proc || !p.Procs[proc].Code[sl.Instr].Op.IsRequest() || s[p.Layout.Slot[k]] == SlotIdle || p.locallyComplete(s, k) {
+			continue
+		}
+		if op := p.slotOp(s, k); int(op.Win) == win && (target < 0 || int(op.Target) == target) {
+			return true
+		}
+	}
+	return false
 }
 
 // completeRequest completes the request of a waitreq or a successful testreq: a
-// fetching operation is complete at its target as well (SEMANTICS.md §3), and the
-// request is no longer held (E-EPOCH-END).
+// read-only fetching operation is complete at its target as well (SEMANTICS.md
+// §3; an updating one, rgacc with an op, waits for R4), and the request is no
+// longer held (E-EPOCH-END).
 func (p *Program) completeRequest(s State, proc int, in *Instr) {
 	k := in.ReqSlot
 	if k < 0 {
@@ -78,7 +172,7 @@ func (p *Program) completeRequest(s State, proc int, in *Instr) {
 	}
 	sl := p.Slots[k]
 	off := p.Layout.Slot[k]
-	if fetches(&p.Procs[sl.Proc].Code[sl.Instr]) && s[off] == SlotPerformed {
+	if readOnlyFetch(p.slotOp(s, int(k))) && s[off] == SlotPerformed {
 		s[off] = SlotCompleted
 	}
 	if o := p.Layout.ReqDone[proc]; o >= 0 {

@@ -50,8 +50,9 @@ type access struct {
 	typ         litmus.Type
 	win         int
 	sync        bool // a synchronization call (assertion pairs), not a memory access
-	// dyn: an RMA call with a computed location, as one of the cells it may name
-	// (one access a cell): a pair of it counts only when the call names that cell.
+	// dyn: an RMA call with a computed location, or a load/store through an address
+	// register, as one of the cells it may name (one access a cell): a pair of it
+	// counts only when the instruction names that cell.
 	dyn bool
 }
 
@@ -73,6 +74,15 @@ func (c *compiler) buildConflicts() {
 			a, ok := c.accessOf(proc, k)
 			switch in := &p.Procs[proc].Code[k]; {
 			case !ok:
+			case in.Computed != nil && in.Computed.Range: // per element, each cell it may name (range_target.go)
+				for e, may := range in.Computed.ElemMay {
+					for m := may; m != 0; m &= m - 1 {
+						x := a
+						x.cell, x.elem, x.dyn = bits.TrailingZeros64(m), int8(e), true
+						x.typ = c.cellTypes[x.cell]
+						p.accesses = append(p.accesses, x)
+					}
+				}
 			case in.Computed != nil:
 				for m := in.Computed.MayCells; m != 0; m &= m - 1 {
 					a.cell, a.dyn = bits.TrailingZeros64(m), true
@@ -337,6 +347,11 @@ func (p *Program) accessEnabled(s State, a *access, reading *access) bool {
 	}
 	if in.GuardReg >= 0 && !p.guardHolds(s, a.proc, in) {
 		return false
+	}
+	if a.dyn { // through an address register: an access of the cell it names only
+		if in = p.peekResolved(s, a.proc, in); in == nil || int(in.Cell) != a.cell {
+			return false
+		}
 	}
 	return p.lsProblem(s, a.proc, in) == spec.NoRule
 }

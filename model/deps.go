@@ -190,10 +190,13 @@ func untilRegs(in *Instr) uint32 {
 func (c *compiler) forwarding(proc, j int) {
 	code := c.p.Procs[proc].Code
 	in := &code[j]
-	if c.p.HW != spec.Relaxed || in.Kind != KPlainLoad {
-		return
+	if c.p.HW != spec.Relaxed || in.Kind != KPlainLoad || in.Computed != nil {
+		return // a load through an address register forwards from nothing: its cell is known at run time only
 	}
 	for i := j - 1; i >= 0; i-- {
+		if code[i].Kind == KPlainStore && code[i].Computed != nil && code[i].mayCells()&(1<<uint(in.Cell)) != 0 {
+			return // a store through an address that may name the cell: which store is the latest is known at run time only
+		}
 		if code[i].Kind == KPlainStore && code[i].Cell == in.Cell {
 			if code[i].GuardReg < 0 {
 				in.FwdStore = int8(i)
@@ -217,10 +220,13 @@ func (c *compiler) originBuffers(proc, j int) {
 		if rma.Completer < 0 {
 			rma.Completer = int8(c.completer(proc, i))
 		}
-		if !touchesBuffer(rma, in) {
+		guard, body := touchesBuffer(rma, in)
+		if !guard && !body {
 			continue
 		}
 		switch {
+		case (rma.Completer < 0 || int(rma.Completer) > j) && guard:
+			in.OriginBufGuard = append(in.OriginBufGuard, int8(i))
 		case rma.Completer < 0 || int(rma.Completer) > j:
 			in.OriginBuf = append(in.OriginBuf, int8(i))
 		case c.speculates(in) && rma.Dst >= 0 && (argRegs(in)|writeRegs(in))&writeRegs(rma) == 0:
@@ -234,12 +240,16 @@ func (c *compiler) originBuffers(proc, j int) {
 }
 
 // touchesBuffer: b reads or writes a's result register, or writes a's source
-// register (an operand of the call, not its guard).
-func touchesBuffer(a, b *Instr) bool {
-	if a.Dst >= 0 && (readRegs(b)|writeRegs(b))&writeRegs(a) != 0 {
-		return true
+// register (an operand of the call, not its guard). guard: b's guard reads a's
+// result register, which it does whether the guard holds or not; body: the rest of
+// b does, which happens only when the guard holds (SEMANTICS.md §2: a guard found
+// false cancels the instruction and any flag it raises).
+func touchesBuffer(a, b *Instr) (guard, body bool) {
+	if a.Dst >= 0 {
+		guard = guardRegs(b)&writeRegs(a) != 0
+		body = (readRegs(b)&^guardRegs(b)|writeRegs(b))&writeRegs(a) != 0
 	}
-	return argRegs(a)&writeRegs(b) != 0
+	return guard, body || argRegs(a)&writeRegs(b) != 0
 }
 
 // argRegs are the registers an instruction's operands read (not its guard's).

@@ -75,3 +75,11 @@ func (p *Program) NoteLocalStore(s State, c int) {
 func (p *Program) UntilHolds(proc int, in *Instr, regs []int64) bool {
 	return p.untilHolds(nil, proc, in, regs)
 }
+
+// AccessCell is the cell a plain load or store of proc accesses with the registers
+// regs: its own, or the one its address register names (target.go); ok false when
+// the register names no memory (the model raises E-TARGET and the access has no
+// effect).
+func (p *Program) AccessCell(in *Instr, regs []int64) (cell int, ok bool) {
+	return p.rerunCell(in, regs)
+}

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/rmacheck/rmacheck/litmus"
 )
@@ -64,12 +63,7 @@ func (p *Program) fenceReturn(s State, proc int, in *Instr, rec *Record) {
 		open |= 2
 	}
 	s[wl.FenceOpen+proc] = open
-	if others := s.u32(wl.Holders+4*proc) &^ (1 << uint(proc)); others != 0 && p.fenceExposed(s, int(in.Win), proc) {
-		// the other direction of lockMix: exposed by the fence while another process holds a lock on the caller
-		p.epochMix(s, proc, in, rec, func() string {
-			return fmt.Sprintf("the fence opens an exposure epoch while P%d holds a lock of this window on the caller: locked and exposed at once (node330)", bits.TrailingZeros32(others))
-		})
-	}
+	p.fenceReturnLocked(s, proc, in, rec) // the other direction of lockMix (exposure.go)
 	p.syncPoint(s, proc, in)
 	if !p.Exploit || in.Asserts&AssertNostore == 0 {
 		p.copyR5(s, proc, int(in.Win), rec) // exploit: nostore declares the copy unnecessary

@@ -174,6 +174,9 @@ func (c *compiler) independenceReduction(overlap []uint64) {
 		if a.sync || (!a.rma && in.Local) || (p.HW == spec.TSO && a.store) { // a buffered store disables the process's MPI calls until it drains
 			continue
 		}
+		if !a.rma && a.dyn {
+			continue // through an address register: which cell it touches is known at run time only
+		}
 		if a.rma && (a.slot < 0 || a.dyn || !c.performReductionAllowed()) {
 			continue // a computed location's perform: its cell is known only at issue
 		}
@@ -307,20 +310,20 @@ func (c *compiler) drainIndependence(overlap []uint64, conflict func(a, b *acces
 
 func accessWrites(a *access) bool { return a.store || a.writes }
 
-// performReductionAllowed: no assertion is made (nocheck and noput checks read the
-// operations' progress), nor acted on.
+// performReductionAllowed: no assertion is acted on (with exploit, a noput fence
+// returns without waiting for incoming updates, so a perform and that return no
+// longer commute), and no region is attached or detached (a perform's E-TARGET
+// depends on the detach's order, dynamic.go).
+//
+// Assertions merely checked read no perform (issue 37): nocheck's pairs read which
+// calls are done or called (assert.go), noput is checked at the issue of an update
+// (the epoch it is issued into), noprecede at the fence from the slots issued in
+// the epoch it closes (issued: pending, performed and completed alike), nostore
+// from the caller's own stores. A perform only moves a slot from pending to
+// performed, which none of them tells apart; a one-step noprecede fence waits for
+// the performs (noprecedeMayReturn), which only enables it.
 func (c *compiler) performReductionAllowed() bool {
-	if c.p.Exploit || c.attachesOrDetaches() { // a perform's E-TARGET depends on the detach's order (dynamic.go)
-		return false
-	}
-	for i := range c.p.Procs {
-		for k := range c.p.Procs[i].Code {
-			if c.p.Procs[i].Code[k].Asserts != 0 {
-				return false
-			}
-		}
-	}
-	return true
+	return !c.p.Exploit && !c.attachesOrDetaches()
 }
 
 // independenceAllowed: nothing a plain access raises or does depends on the order of
@@ -340,7 +343,7 @@ func (c *compiler) independenceAllowed() bool {
 				return false
 			case in.Kind == KTest || in.Kind == KTestReq: // what a test returns depends on when the performs and completes are
 				return false
-			case len(in.OriginBuf) > 0:
+			case len(in.OriginBuf) > 0 || len(in.OriginBufGuard) > 0:
 				return false
 			}
 		}

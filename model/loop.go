@@ -142,15 +142,21 @@ func (p *Program) rerun(s State, proc int, until *Instr, regs []int64) {
 		}
 		switch in.Kind {
 		case KPlainLoad:
-			regs[in.Dst] = s.i64(p.localOff(int(in.Cell)))
+			if cell, ok := p.rerunCell(in, regs); ok { // an address register names it anew
+				regs[in.Dst] = s.i64(p.localOff(cell))
+			}
 		case KRemoteLoad, KRMA: // get, gacc and fop no_op, cas: the old value
-			for _, el := range in.Elems {
+			r, ok := p.rerunVariant(in, regs) // a computed location names its cells anew
+			if !ok {
+				continue
+			}
+			for _, el := range r.Elems {
 				if el.Dst >= 0 {
 					regs[el.Dst] = p.pub(s, int(el.Cell))
 				}
 			}
-			if cell, ok := p.rerunCell(in, regs); ok && in.Dst >= 0 && in.Elems == nil {
-				regs[in.Dst] = p.pub(s, cell)
+			if in.Dst >= 0 && r.Elems == nil {
+				regs[in.Dst] = p.pub(s, int(r.Cell))
 			}
 		case KArith:
 			regs[in.Dst] = arith(in.Op, val(in.Args[0]), val(in.Args[1]))
@@ -266,9 +272,6 @@ func (p *Program) epochsLeftOpen(s State) []Diagnostic {
 					open(KLock, t, "lock", fmt.Sprintf("unlock %s %d", p.Wins[w].Name, t))
 				}
 			}
-			if held&nullLockBit != 0 {
-				open(KLock, -1, "lock (of MPI_PROC_NULL)", fmt.Sprintf("unlock %s null", p.Wins[w].Name))
-			}
 			if s[wl.LockAll+proc] != 0 {
 				open(KLockAll, -1, "lock_all", "unlock_all")
 			}
@@ -303,7 +306,7 @@ func (p *Program) RestartLoop(s State, proc, j int) {
 	s.setU64(off, s.u64(off)&^in.LoopBody)
 	for m := in.LoopBody; m != 0; m &= m - 1 {
 		if b := &p.Procs[proc].Code[bits.TrailingZeros64(m)]; b.Slot >= 0 {
-			s[p.Layout.Slot[b.Slot]] = SlotIdle
+			s[p.Layout.Slot[b.Slot]] = SlotIdle // (its local completion restarts at its issue)
 		}
 	}
 }

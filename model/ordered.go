@@ -31,9 +31,15 @@ package model
 // concurrent in any reachable state (see above); nil when none.
 func (p *Program) Ordered() []bool {
 	var out []bool
+	var must [][]uint64
 	for ci := range p.Candidates {
 		if !p.ordered(&p.Candidates[ci]) {
-			continue
+			if must == nil {
+				must = (&compiler{p: p}).mustPrecede()
+			}
+			if !p.barrierOrdered(&p.Candidates[ci], must) {
+				continue
+			}
 		}
 		if out == nil {
 			out = make([]bool, len(p.Candidates))
@@ -69,4 +75,96 @@ func (p *Program) ordered(c *Candidate) bool {
 		return false // y may forward from x before x executes
 	}
 	return true
+}
+
+// The second case: two processes and a barrier between them (issue 37: the RMA
+// ring's rounds). A pair (x of p, y of q) is never concurrent when, for some k,
+// x has ended before p arrives at its k-th barrier and y cannot count before q
+// returns from its k-th barrier:
+//   - x ends: a plain access (or an RMA access without a slot) once executed, as
+//     above; an RMA operation once completed at its target, which the first
+//     unlock_all on its window after it does (R4: it waits for the process's
+//     operations to be performed, then completes them), when the process's calls
+//     on that window are lock_all and unlock_all alone, alternating from a
+//     lock_all, unguarded (so the operation is issued inside a lock_all epoch,
+//     or with an error and never live, and that unlock_all closes the epoch);
+//     the barrier must wait for x's end: x, or that unlock_all, is among the
+//     instructions that must precede the barrier (mustPrecede);
+//   - y counts only once ready or issued, and q's k-th barrier must precede it;
+//   - q returns from its k-th barrier only once every process arrived at its
+//     k-th (allArrived counts generations); no barrier is guarded (a skipped one
+//     would shift the generations), and a barrier is never in a loop body.
+//
+// Done bits and the completed status never go back, so no reachable state has
+// both. Separate windows are left out (a completed operation may stay live
+// through its dirty copy).
+func (p *Program) barrierOrdered(c *Candidate, must [][]uint64) bool {
+	if c.kind >= pairStartPost || p.hasSeparate {
+		return false
+	}
+	a, b := &p.accesses[c.A], &p.accesses[c.B]
+	if a.proc == b.proc || a.dyn || b.dyn {
+		return false
+	}
+	barriers := make([][]int, p.NProcs)
+	for q := range p.Procs {
+		barriers[q] = p.kindCalls(q, KBarrier)
+		for _, k := range barriers[q] {
+			if p.Procs[q].Code[k].GuardReg >= 0 {
+				return false
+			}
+		}
+	}
+	for _, x := range []*access{a, b} {
+		y := b
+		if x == b {
+			y = a
+		}
+		end := p.endOf(x)
+		if end < 0 {
+			continue
+		}
+		for k := 0; k < len(barriers[x.proc]) && k < len(barriers[y.proc]); k++ {
+			bx, by := barriers[x.proc][k], barriers[y.proc][k]
+			if must[x.proc][bx]&(1<<uint(end)) != 0 && must[y.proc][y.instr]&(1<<uint(by)) != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// endOf is the instruction after whose execution access x is no longer live
+// (see barrierOrdered), or -1 when none is known.
+func (p *Program) endOf(x *access) int {
+	if x.slot < 0 {
+		return x.instr
+	}
+	code := p.Procs[x.proc].Code
+	win := code[x.instr].Win
+	open, end := false, -1
+	for k := range code {
+		in := &code[k]
+		if in.Win != win || in.Kind == KRMA || in.Kind == KRemoteStore || in.Kind == KRemoteLoad || in.Kind == KPlainLoad || in.Kind == KPlainStore {
+			continue
+		}
+		switch {
+		case in.GuardReg >= 0 || in.Computed != nil:
+			return -1
+		case in.Kind == KLockAll && !open:
+			open = true
+		case in.Kind == KUnlockAll && open:
+			open = false
+			if k > x.instr && end < 0 {
+				end = k
+			}
+		case in.Kind == KFlush || in.Kind == KFlushLocal || in.Kind == KSync:
+		default:
+			return -1 // another call on the window: its epochs are not lock_all's alone
+		}
+	}
+	if open || end < 0 || code[x.instr].GuardReg >= 0 {
+		return -1
+	}
+	return end
 }

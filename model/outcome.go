@@ -90,8 +90,15 @@ func outName(r litmus.Ref) string {
 }
 
 // OutcomeValues returns the values of the outcome items (Out) in s.
-func (p *Program) OutcomeValues(s State) []int64 {
-	vals := make([]int64, len(p.Out))
+func (p *Program) OutcomeValues(s State) []int64 { return p.OutcomeValuesTo(s, nil) }
+
+// OutcomeValuesTo is OutcomeValues into buf's memory when it is large enough.
+func (p *Program) OutcomeValuesTo(s State, buf []int64) []int64 {
+	vals := buf[:0]
+	if cap(vals) < len(p.Out) {
+		vals = make([]int64, len(p.Out))
+	}
+	vals = vals[:len(p.Out)]
 	for i, o := range p.Out {
 		if o.Proc >= 0 {
 			vals[i] = p.Reg(s, o.Proc, o.Reg)

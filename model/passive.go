@@ -23,7 +23,7 @@ func (p *Program) lock(s State, proc int, in *Instr, rec *Record) bool {
 		return true
 	}
 	if in.Target < 0 {
-		return p.lockNull(s, proc, in, rec)
+		return p.nullSyncTarget(s, proc, in, rec) // E-TARGET (target.go)
 	}
 	wl := &p.Layout.Win[in.Win]
 	t := int(in.Target)
@@ -57,37 +57,27 @@ func (p *Program) lock(s State, proc int, in *Instr, rec *Record) bool {
 
 // lockMix flags a lock epoch mixed with an active-target one (E-EPOCH-MIX,
 // node330): a lock inside the caller's start epoch, or of a target in an exposure
-// epoch, posted and not yet waited, or in a fence epoch (fenceExposed). The lock
-// still proceeds, so the rest of the execution can be listed.
+// epoch, posted and not yet waited, or in a fence interval that RMA targets it in
+// (exposure.go, whichever of the lock and the RMA comes first). The lock still
+// proceeds, so the rest of the execution can be listed.
 func (p *Program) lockMix(s State, proc int, in *Instr, rec *Record, targets uint32) {
 	wl := &p.Layout.Win[in.Win]
 	if s.u32(wl.StartOpen+4*proc) != 0 {
 		p.epochMix(s, proc, in, rec, func() string { return "a lock inside a start epoch" })
 	}
+	posted := false
 	for t := 0; t < p.NProcs; t++ {
 		if targets&(1<<uint(t)) == 0 {
 			continue
 		}
-		if s.u32(wl.PostOpen+4*t) != 0 {
+		if s.u32(wl.PostOpen+4*t) != 0 && !posted {
 			p.epochMix(s, proc, in, rec, func() string { return fmt.Sprintf("a lock of rank %d, which has called post and not yet wait", t) })
-			return
+			posted = true
 		}
-		if p.fenceExposed(s, int(in.Win), t) {
-			p.epochMix(s, proc, in, rec, func() string {
-				return fmt.Sprintf("a lock of rank %d, which is in a fence exposure epoch (returned from a fence without nosucceed, before its next fence)", t)
-			})
-			return
-		}
+		p.fenceLockedBy(s, proc, in, rec, int(in.Win), t, func() string {
+			return fmt.Sprintf("a lock of rank %d during its fence interval that RMA of the same fence epoch targets (an exposure epoch: from a fence without nosucceed until rank %d calls its next fence)", t, t)
+		})
 	}
-}
-
-// fenceExposed: t is in a fence exposure epoch on win (SEMANTICS.md §5, E-EPOCH-MIX):
-// it returned from a fence without nosucceed, noprecede or not, and calls another
-// fence on win later (after its last fence there is none).
-func (p *Program) fenceExposed(s State, win, t int) bool {
-	wl := &p.Layout.Win[win]
-	k := int(s[wl.FenceDone+t])
-	return k > 0 && s[wl.FenceOpen+t]&1 != 0 && k < len(p.Wins[win].Fences[t])
 }
 
 func (p *Program) release(s State, wl *WinLayout, proc, t int) {
@@ -103,17 +93,17 @@ func (p *Program) unlock(s State, proc int, in *Instr, rec *Record) bool {
 		return true
 	}
 	if in.Target < 0 {
-		return p.unlockNull(s, proc, in, rec)
+		return p.nullSyncTarget(s, proc, in, rec) // E-TARGET (target.go)
 	}
 	wl := &p.Layout.Win[in.Win]
 	t := int(in.Target)
 	held := s.u32(wl.LockHeld + 4*proc)
 	if held&(1<<uint(t)) == 0 {
-		p.syncEpoch(s, proc, in, rec, func() string { return fmt.Sprintf("unlock of rank %d, which P%d has not locked", t, proc) })
+		p.noEpoch(s, proc, in, rec, func() string { return fmt.Sprintf("unlock of rank %d, which P%d has not locked", t, proc) })
 		return true
 	}
-	if p.pending(s, proc, int(in.Win), func(op *Instr, _ int) bool { return int(op.Target) == t }) {
-		return false // R4: performed at the target within the call
+	if p.pending(s, proc, int(in.Win), func(op *Instr, _ int) bool { return int(op.Target) == t }) || p.awaitsLocal(s, proc, int(in.Win), t) {
+		return false // R4: performed at the target within the call (R1: complete locally)
 	}
 	p.completeAtTarget(s, int(in.Win), func(origin int, op *Instr, _, _ int) bool { // R4
 		return origin == proc && int(op.Target) == t
@@ -161,11 +151,11 @@ func (p *Program) unlockAll(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	wl := &p.Layout.Win[in.Win]
 	if s[wl.LockAll+proc] == 0 {
-		p.syncEpoch(s, proc, in, rec, func() string { return "unlock_all without lock_all" })
+		p.noEpoch(s, proc, in, rec, func() string { return "unlock_all without lock_all" })
 		return true
 	}
-	if p.pending(s, proc, int(in.Win), anyOp) {
-		return false // R4
+	if p.pending(s, proc, int(in.Win), anyOp) || p.awaitsLocal(s, proc, int(in.Win), -1) {
+		return false // R4 (and R1)
 	}
 	p.completeAtTarget(s, int(in.Win), func(origin int, _ *Instr, _, _ int) bool { return origin == proc })
 	for t := 0; t < p.NProcs; t++ {
@@ -196,7 +186,7 @@ func (p *Program) flush(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	all := in.Op == litmus.OpFlushAll || in.Op == litmus.OpFlushLocalAll
 	if !all && in.Target < 0 {
-		return p.flushNull(s, proc, in, rec)
+		return p.nullSyncTarget(s, proc, in, rec) // E-TARGET (target.go)
 	}
 	if !p.passiveEpoch(s, proc, in, all) {
 		p.syncEpoch(s, proc, in, rec, func() string { return "flush outside a passive-target epoch" })
@@ -209,18 +199,18 @@ func (p *Program) flush(s State, proc int, in *Instr, rec *Record) bool {
 		}
 		return !local || op.Dst >= 0 // flush_local waits only for results to arrive
 	})
-	if busy {
-		return false
+	target := int(in.Target)
+	if all {
+		target = -1
+	}
+	if busy || p.awaitsLocal(s, proc, int(in.Win), target) {
+		return false // R1: the requests it covers complete locally first
 	}
 	if !local { // R4: flush completes the operations at the target
 		p.completeAtTarget(s, int(in.Win), func(origin int, op *Instr, _, _ int) bool {
 			return origin == proc && (all || op.Target == in.Target)
 		})
 		return true
-	}
-	target := int(in.Target)
-	if all {
-		target = -1
 	}
 	p.completeFetches(s, proc, int(in.Win), target) // §3: their results are at the origin
 	return true

@@ -115,8 +115,11 @@ type Instr struct {
 	FwdStore    int8
 	FwdBlockers uint64 // Blockers without FwdStore
 	// OriginBuf lists the earlier RMA instructions whose origin buffer this
-	// instruction touches before they complete locally (E-ORIGIN-BUF).
-	OriginBuf []int8
+	// instruction touches before they complete locally (E-ORIGIN-BUF), when it
+	// runs: a false guard cancels the use (SEMANTICS.md §2). OriginBufGuard lists
+	// those whose result register its guard reads: a use whether the guard holds
+	// or not.
+	OriginBuf, OriginBufGuard []int8
 	// AlignErr: the access is misaligned under the window's guarantee (§6); it
 	// raises E-ALIGN, with this message, when it executes.
 	AlignErr string
@@ -231,6 +234,10 @@ type Window struct {
 	Fences [][]int
 	Posts  [][][]int
 	Src    *litmus.Window
+	// FenceLock: some process fences the window and some locks it, so the state
+	// keeps which fence intervals a lock overlapped and which RMA targeted
+	// (exposure.go: E-EPOCH-MIX).
+	FenceLock bool
 }
 
 // Accumulate ordering bits (accumulate_ordering info key).

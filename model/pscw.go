@@ -71,7 +71,7 @@ func (p *Program) complete(s State, proc int, in *Instr, rec *Record) bool {
 	wl := &p.Layout.Win[in.Win]
 	group := s.u32(wl.StartOpen + 4*proc)
 	if group == 0 {
-		p.syncEpoch(s, proc, in, rec, func() string { return "complete without an open start epoch" })
+		p.noEpoch(s, proc, in, rec, func() string { return "complete without an open start epoch" })
 		return true
 	}
 	if p.pending(s, proc, int(in.Win), func(_ *Instr, kind int) bool { return kind == EpochPSCW }) {
@@ -93,7 +93,7 @@ func (p *Program) wait(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	group := s.u32(p.Layout.Win[in.Win].PostOpen + 4*proc)
 	if group == 0 {
-		p.syncEpoch(s, proc, in, rec, func() string { return in.Op.String() + " without an open exposure epoch (no post)" })
+		p.noEpoch(s, proc, in, rec, func() string { return in.Op.String() + " without an open exposure epoch (no post)" })
 		return true
 	}
 	if !p.exposureComplete(s, proc, int(in.Win), group) {

@@ -107,36 +107,23 @@ func (c *compiler) rangeInstr(proc int, ci *Instr, in *litmus.Instr) bool {
 	}
 	elems := c.t.Elems(*in.Loc)
 	regs := in.FetchRegs()
-	arg := func(k int) Operand {
-		switch {
-		case in.ArgTuple && k < len(in.Args):
-			return c.operand(proc, in.Args[k])
-		case !in.ArgTuple && len(in.Args) > 0:
-			return c.operand(proc, in.Args[0]) // "put v 7": the same value in every element
-		}
-		return Operand{Reg: -1}
-	}
 	if len(elems) == 1 {
 		cell, win, rank, _ := c.cell(elems[0])
 		ci.Cell, ci.Win, ci.Target = int8(cell), int8(win), int8(rank)
 		ci.Remote = rank != proc
-		ci.Args[0] = arg(0)
+		ci.Args[0] = c.rangeArg(proc, in, 0)
 		if len(regs) == 1 {
 			ci.Dst = c.reg(proc, regs[0])
 		}
 		return true
 	}
-	ci.Cell, ci.Elems = -1, []Elem{}
+	ci.Cell, ci.Elems = -1, c.rangeElems(proc, in, len(elems)) // range_target.go
 	w, rank, _, _, _ := c.t.ResolveLoc(*in.Loc)
 	ci.Win, ci.Target = int8(c.winIndex(w.Name)), int8(rank)
 	ci.Remote = rank != proc
 	for k, e := range elems {
 		cell, _, _, _ := c.cell(e)
-		el := Elem{Cell: int8(cell), Arg: arg(k), Dst: -1}
-		if k < len(regs) {
-			el.Dst = c.reg(proc, regs[k])
-		}
-		ci.Elems = append(ci.Elems, el)
+		ci.Elems[k].Cell = int8(cell)
 	}
 	if len(ci.Elems) > 0 && ci.Elems[0].Dst >= 0 {
 		ci.Dst = ci.Elems[0].Dst
@@ -145,11 +132,14 @@ func (c *compiler) rangeInstr(proc int, ci *Instr, in *litmus.Instr) bool {
 	return true
 }
 
-// elemCells is the set of cells a multi-element call touches.
+// elemCells is the set of cells a multi-element call touches (none at
+// MPI_PROC_NULL, whose elements name no cell).
 func elemCells(in *Instr) uint64 {
 	var m uint64
 	for _, e := range in.Elems {
-		m |= 1 << uint(e.Cell)
+		if e.Cell >= 0 {
+			m |= 1 << uint(e.Cell)
+		}
 	}
 	return m
 }
@@ -211,7 +201,7 @@ func (p *Program) accHeld(s State, k, c int, in *Instr) bool {
 // element's put, read or atomic update (SEMANTICS.md §3; node338 per element).
 func (p *Program) performElem(s State, k, e int, rec *Record) bool {
 	sl := p.Slots[k]
-	in := &p.Procs[sl.Proc].Code[sl.Instr]
+	in := p.slotOp(s, k) // resolved, for a computed range (range_target.go)
 	off := p.Layout.Slot[k]
 	if e < 0 || e >= sl.Elems || p.elemPerformed(s, k, e) {
 		return false

@@ -150,11 +150,13 @@ func (c *compiler) localKind(proc int, in *Instr) bool {
 		return true
 	case KRMA, KRemoteStore:
 		// issuing disables a noprecede fence's return at the others (without
-		// exploit it still waits for the operations it closes: noprecedeMayReturn)
-		return !c.noprecedeFenceElsewhere(proc, int(in.Win))
+		// exploit it still waits for the operations it closes: noprecedeMayReturn);
+		// on a window both fenced and locked, an issue in a fence epoch makes its
+		// target's fence interval an exposure epoch, which locks read (exposure.go)
+		return !c.noprecedeFenceElsewhere(proc, int(in.Win)) && !p.Wins[in.Win].FenceLock
 	case KWaitReq:
-		// completes a fetching operation at its target (SEMANTICS.md §3)
-		return in.ReqSlot < 0 || !fetches(&p.Procs[proc].Code[p.Slots[in.ReqSlot].Instr])
+		// completes a read-only fetching operation at its target (SEMANTICS.md §3)
+		return in.ReqSlot < 0 || !readOnlyFetch(&p.Procs[proc].Code[p.Slots[in.ReqSlot].Instr])
 	case KFlushLocal:
 		return !c.issuesFetches(proc, int(in.Win)) // it completes the caller's fetches (§3)
 	case KComplete:
@@ -163,13 +165,16 @@ func (c *compiler) localKind(proc int, in *Instr) bool {
 	case KFlush:
 		return !completes
 	case KFence:
-		// arrival only; a noprecede fence also copies, completes and opens an exposure epoch
-		return in.TwoPhase || (!p.hasSeparate && !completes && !c.windowLocked(int(in.Win)))
+		// arrival only; a noprecede fence also copies, completes and opens an exposure
+		// epoch. On a locked window the arrival ends the caller's fence interval,
+		// which locks read (E-EPOCH-MIX, exposure.go): not local there.
+		return !c.windowLocked(int(in.Win)) && (in.TwoPhase || (!p.hasSeparate && !completes))
 	case KSync:
 		return !p.hasSeparate // R5/R6 copies touch the public copy others' RMA reaches
 	case KUnlock, KUnlockAll:
-		// ending a nocheck lock epoch ends what the assertion check looks at
-		return !p.hasSeparate && !completes && !c.nocheckLock[in.Win]
+		// ending a nocheck lock epoch ends what the assertion check looks at; on a
+		// fenced window, what a target's fence return finds held (exposure.go)
+		return !p.hasSeparate && !completes && !c.nocheckLock[in.Win] && !p.Wins[in.Win].FenceLock
 	case KPost:
 		// Others' locks read the exposure (E-EPOCH-MIX), and R5 copies; a post
 		// ends the state a start-before-post (nocheck) check looks for.
@@ -209,11 +214,12 @@ func (c *compiler) windowHasOps(win int) bool {
 	return false
 }
 
-// issuesFetches: proc issues a fetching operation (get, gacc, fop, cas) on win.
+// issuesFetches: proc issues a read-only fetching operation (get, gacc or fop with
+// no_op), which flush_local and complete complete at the target (§3), on win.
 func (c *compiler) issuesFetches(proc, win int) bool {
 	for _, sl := range c.p.Slots {
 		in := &c.p.Procs[sl.Proc].Code[sl.Instr]
-		if sl.Proc == proc && int(in.Win) == win && fetches(in) {
+		if sl.Proc == proc && int(in.Win) == win && readOnlyFetch(in) {
 			return true
 		}
 	}

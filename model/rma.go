@@ -15,6 +15,9 @@ import (
 // a start epoch holding the target, a lock of the target or lock_all, or a fence epoch.
 func (p *Program) epochFor(s State, proc int, in *Instr) (kind, index int) {
 	wl := &p.Layout.Win[in.Win]
+	if in.Op.IsRequest() {
+		return p.requestEpoch(s, proc, in)
+	}
 	if in.Target < 0 {
 		return p.nullEpoch(s, proc, in) // MPI_PROC_NULL (target.go)
 	}
@@ -28,6 +31,21 @@ func (p *Program) epochFor(s State, proc int, in *Instr) (kind, index int) {
 	}
 	if k := int(s[wl.FenceDone+proc]); k > 0 && s[wl.FenceOpen+proc]&1 != 0 && in.FenceAfter {
 		return EpochFence, k
+	}
+	return 0, 0
+}
+
+// requestEpoch finds the access epoch a request-based operation (rput, rget, racc,
+// rgacc) is issued in: a passive-target one only, a lock of its target (of any
+// target, for MPI_PROC_NULL) or lock_all. MPI-4.1 §12.3.5: request-based
+// RMA operations are "only valid within a passive target epoch"; in a fence or
+// PSCW epoch the call is E-EPOCH (SEMANTICS.md §3).
+func (p *Program) requestEpoch(s State, proc int, in *Instr) (kind, index int) {
+	wl := &p.Layout.Win[in.Win]
+	held := s.u32(wl.LockHeld + 4*proc)
+	switch {
+	case s[wl.LockAll+proc] != 0, in.Target < 0 && held != 0, in.Target >= 0 && held&(1<<uint(in.Target)) != 0:
+		return EpochPassive, 0
 	}
 	return 0, 0
 }
@@ -65,7 +83,7 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 		in = r
 	}
 	kind, index := p.epochFor(s, proc, in)
-	if kind == 0 && s[wl.FenceDone+proc] > 0 && s[wl.FenceOpen+proc]&1 == 0 && in.FenceAfter {
+	if kind == 0 && !in.Op.IsRequest() && s[wl.FenceDone+proc] > 0 && s[wl.FenceOpen+proc]&1 == 0 && in.FenceAfter {
 		p.assertFalse(s, rec, proc, in, func() string { return "an RMA call after a fence that asserted nosucceed" })
 	}
 	if kind == 0 {
@@ -74,6 +92,9 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 			what = "remote store (an RMA operation under ls_is_rma)"
 		}
 		p.raise(s, rec, spec.EEpoch, proc, in, func() string {
+			if in.Op.IsRequest() {
+				return fmt.Sprintf("%s: a request-based operation outside a passive-target epoch on window %s (MPI-4.1 §12.3.5: \"only valid within a passive target epoch\"; a fence or PSCW epoch does not do)", in.Text, w.Name)
+			}
 			if in.Target < 0 {
 				return fmt.Sprintf("%s: %s to MPI_PROC_NULL outside any access epoch on window %s (it moves no data, and still needs one)", in.Text, what, w.Name)
 			}
@@ -83,6 +104,9 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	if in.Target >= 0 { // MPI_PROC_NULL updates nobody
 		p.checkNoput(s, rec, proc, in, kind, index)
+	}
+	if kind == EpochFence {
+		p.fenceTargeted(s, proc, in, rec, int(in.Win), int(in.Target), index) // E-EPOCH-MIX (exposure.go)
 	}
 	off := p.Layout.Slot[in.Slot]
 	s[off] = SlotPending
@@ -100,12 +124,13 @@ func (p *Program) issue(s State, proc int, in *Instr, rec *Record) bool {
 			s[off] = SlotCompleted // MPI_PROC_NULL: no data moves, nothing to wait for
 		}
 	}
+	p.issueRequest(s, proc, in, off) // its local completion is a step to come (completion.go)
 	if rec.full() {
 		switch {
 		case computed && in.Target < 0:
 			rec.Text += fmt.Sprintf("  (to MPI_PROC_NULL: no effect, in %s)", epochName(kind, index))
 		case computed:
-			rec.Text += fmt.Sprintf("  (to %s, issued in %s)", p.Cells[in.Cell].Name, epochName(kind, index))
+			rec.Text += fmt.Sprintf("  (to %s, issued in %s)", p.cellsName(in), epochName(kind, index))
 		default:
 			rec.Text += fmt.Sprintf("  (issued in %s)", epochName(kind, index))
 		}
@@ -138,6 +163,9 @@ func (p *Program) remoteLoad(s State, proc int, in *Instr, rec *Record) bool {
 	}
 	if !p.exposed(s, int(in.Win), proc, int(in.Target), kind, index) {
 		return false
+	}
+	if kind == EpochFence {
+		p.fenceTargeted(s, proc, in, rec, int(in.Win), int(in.Target), index) // E-EPOCH-MIX (exposure.go)
 	}
 	v := p.pub(s, int(in.Cell))
 	p.setReg(s, proc, int(in.Dst), v)
@@ -295,13 +323,20 @@ func (p *Program) waitReq(s State, proc int, in *Instr) bool {
 // fetches: a get, gacc, fop or cas, whose result register the perform step writes.
 func fetches(in *Instr) bool { return in.Kind == KRMA && in.Dst >= 0 }
 
-// completeFetches marks proc's performed fetching operations on win to target (any
-// target when target < 0) complete at the target (SEMANTICS.md §3): their result
-// is available at the origin, so their read, and a gacc/fop/cas update, happened
-// when they performed; they are not live any more and conflict with nothing later.
+// readOnlyFetch: a get, rget, or gacc/rgacc/fop with no_op, which only reads its
+// target. An updating fetch (gacc, rgacc or fop with another op, cas) is not.
+func readOnlyFetch(in *Instr) bool { return fetches(in) && !accWrites(in) }
+
+// completeFetches marks proc's performed read-only fetching operations on win to
+// target (any target when target < 0) complete at the target (SEMANTICS.md §3):
+// their result is available at the origin, so their read happened when they
+// performed; they are not live any more and conflict with nothing later. An
+// updating fetch stays live for its update until R2-R4: local completion "does not
+// indicate that the operation has been completed at the target window" (MPI-4.1,
+// MPI_RGET_ACCUMULATE).
 func (p *Program) completeFetches(s State, proc, win, target int) {
 	p.completeAtTarget(s, win, func(origin int, op *Instr, _, _ int) bool {
-		return origin == proc && fetches(op) && (target < 0 || int(op.Target) == target)
+		return origin == proc && readOnlyFetch(op) && (target < 0 || int(op.Target) == target)
 	})
 }
 

@@ -396,8 +396,8 @@ func TestErrors(t *testing.T) {
 			two + " free W | free W ;\n lock W 1 excl | ;\n unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpoch}},
 		{"flush-no-epoch", "E-SYNC-EPOCH: flush outside a passive-target epoch", "mpi-3.0", spec.Relaxed,
 			two + " flush W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.ESyncEpoch}},
-		{"unlock-no-lock", "E-SYNC-EPOCH: unlock without lock", "mpi-3.0", spec.Relaxed,
-			two + " unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.ESyncEpoch}},
+		{"unlock-no-lock", "E-EPOCH: unlock without lock (no epoch open)", "mpi-3.0", spec.Relaxed,
+			two + " unlock W 1 | ;\nexists (x=0)\n", []string{"x=0;"}, []spec.RuleID{spec.EEpoch}},
 		{"origin-buf-source", "E-ORIGIN-BUF: the source register of a put rewritten before completion", "mpi-3.0", spec.Relaxed,
 			`{ win W allocate size=1; x = W@1[0]; 0:r0 = 1; }
  P0            | P1 ;

@@ -30,7 +30,7 @@ const (
 	// specOK + 1 + i: the read broke specRules[i] (and read nothing)
 )
 
-var specRules = [...]spec.RuleID{spec.EEpoch, spec.ESeparateSHM, spec.ELSAccess}
+var specRules = [...]spec.RuleID{spec.EEpoch, spec.ESeparateSHM, spec.ELSAccess, spec.ETarget}
 
 // specRead is the mask of proc's speculative loads that have read and not committed.
 func (p *Program) specRead(s State, proc int) uint64 {
@@ -54,15 +54,22 @@ func speculative(in *Instr, done uint64) bool { return in.Spec >= 0 && in.Commit
 func (p *Program) specReadStep(s State, proc, j int, in *Instr, rec *Record) bool {
 	off := p.specOff(proc, in)
 	status, v := byte(specOK), int64(0)
-	if rule := p.lsProblem(s, proc, in); rule != spec.NoRule {
-		for i, r := range specRules {
-			if r == rule {
+	// A load through an address register reads the cell its address names now: the
+	// register's writer is among its Blockers (target.go).
+	r := p.peekResolved(s, proc, in)
+	rule := spec.ETarget
+	if r != nil {
+		rule = p.lsProblem(s, proc, r)
+	}
+	if rule != spec.NoRule {
+		for i, x := range specRules {
+			if x == rule {
 				status = byte(specOK + 1 + i)
 			}
 		}
 	} else {
-		s.setU64(off+9, p.pairsAtRead(s, proc, j, in))
-		v = p.loadValue(s, proc, in)
+		s.setU64(off+9, p.pairsAtRead(s, proc, j, in, int(r.Cell)))
+		v = p.loadValue(s, proc, r)
 	}
 	s[off] = status
 	s.setI64(off+1, v)
@@ -70,11 +77,11 @@ func (p *Program) specReadStep(s State, proc, j int, in *Instr, rec *Record) boo
 	s.setU64(sr, s.u64(sr)|1<<uint(j))
 	if rec.full() {
 		if status == specOK {
-			p.noteLoad(s, proc, in, rec)
+			p.noteLoad(s, proc, r, rec)
 		}
 		rec.Text = fmt.Sprintf("P%d row %d: %s", proc, in.Row, in.Text)
 		if status == specOK {
-			rec.Text += fmt.Sprintf("  (reads %s=%d, speculatively: %s)", p.Cells[in.Cell].Name, v, p.awaited(proc, in, p.done(s, proc)))
+			rec.Text += fmt.Sprintf("  (reads %s=%d, speculatively: %s)", p.Cells[r.Cell].Name, v, p.awaited(proc, in, p.done(s, proc)))
 		} else {
 			rec.Text += fmt.Sprintf("  (speculatively, breaking %s: %s)", specRules[status-specOK-1], p.awaited(proc, in, p.done(s, proc)))
 		}
@@ -97,8 +104,9 @@ func (p *Program) awaited(proc int, in *Instr, done uint64) string {
 }
 
 // pairsAtRead is the mask (over in.SpecCands) of the candidate pairs concurrent in s
-// with the load about to read.
-func (p *Program) pairsAtRead(s State, proc, j int, in *Instr) uint64 {
+// with the load about to read cell (the one its address names, for a load through
+// an address register: its accesses of other cells read nothing).
+func (p *Program) pairsAtRead(s State, proc, j int, in *Instr, cell int) uint64 {
 	var m uint64
 	for k, ci := range in.SpecCands {
 		cand := &p.Candidates[ci]
@@ -106,6 +114,9 @@ func (p *Program) pairsAtRead(s State, proc, j int, in *Instr) uint64 {
 		reading := a
 		if a.proc != proc || a.instr != j {
 			reading = b
+		}
+		if reading.dyn && reading.cell != cell {
+			continue
 		}
 		if b.rma && !a.rma {
 			a, b = b, a
@@ -124,14 +135,19 @@ func (p *Program) commit(s State, proc, j int, in *Instr, rec *Record) {
 	off := p.specOff(proc, in)
 	status, v := s[off], s.i64(off+1)
 	// the guard is read now, whether it holds or not: a guard on a get's result
-	// register uses its origin buffer (E-ORIGIN-BUF), as the unspeculated step does
-	p.originBufferUse(s, proc, in, rec)
+	// register uses its origin buffer (E-ORIGIN-BUF), as the unspeculated step does;
+	// the load's own use of a buffer is cancelled with it by a false guard (§2)
+	p.originBufferUse(s, proc, in, in.OriginBufGuard, rec)
 	holds := in.GuardReg < 0 || p.guardHolds(s, proc, in)
 	if holds {
+		p.originBufferUse(s, proc, in, in.OriginBuf, rec)
 		switch {
+		case status > specOK && specRules[status-specOK-1] == spec.ETarget:
+			_, _, bad, _ := p.resolve(s, proc, in) // the address register is as it was at the read
+			p.raise(s, rec, spec.ETarget, proc, in, func() string { return bad.message(p, proc, in) })
 		case status > specOK:
 			rule := specRules[status-specOK-1]
-			p.raise(s, rec, rule, proc, in, p.lsMessage(s, proc, rule, in))
+			p.raise(s, rec, rule, proc, in, p.lsMessage(s, proc, rule, p.peekResolved(s, proc, in)))
 		default:
 			p.setReg(s, proc, int(in.Dst), v)
 			if in.AlignErr != "" {

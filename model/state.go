@@ -33,6 +33,10 @@ type Layout struct {
 	// its request-based operations (by instruction) that a waitreq or a successful
 	// testreq completed (E-EPOCH-END, completion.go).
 	ReqDone []int
+	// ReqLocal: uint64 per process (-1 as ReqDone), its request-based operations
+	// (by instruction) that completed locally, a step of their own (StepLocal,
+	// SEMANTICS.md §3): what waitreq waits for and testreq tests.
+	ReqLocal []int
 	// SpecRead: uint64 per process, its speculative instructions that have read and
 	// not yet committed; Spec: per process, one entry per speculative instruction
 	// (Proc.Specs): status uint8 (specNone, specRead, or the rule the read raises),
@@ -58,6 +62,11 @@ type Layout struct {
 
 	// per channel: sent uint8, received uint8, values int64 * Cap
 	Chan []int
+
+	// zeroOff and zeroLen are the block every field the program never changes
+	// points into (buildLayout; zeroOff -1 when there is none): StateParts leaves
+	// it out.
+	zeroOff, zeroLen int
 }
 
 // WinLayout holds the offsets of one window's synchronization state.
@@ -75,6 +84,10 @@ type WinLayout struct {
 	StartCnt  int // uint8 [origin][target]
 	DoneCnt   int // uint8 [origin][target]: completes of origin to target
 	SQ        int // uint8 [caller][target]: shared_query answer, 0 unknown, 1 segment, 2 none
+	// FenceLocked / FenceTargeted: uint64 per target, its fence intervals (bit k:
+	// the one after its k-th fence) that a lock on it overlapped / that RMA of
+	// fence epoch k targeted it in (exposure.go); only when Window.FenceLock.
+	FenceLocked, FenceTargeted int
 }
 
 // Slot status values.
@@ -101,7 +114,7 @@ func (p *Program) buildLayout() {
 	n := p.NProcs
 	l := &p.Layout
 	off := 0
-	zeroPad := max(4*n, n*n, 8)
+	zeroPad := max(8*n, n*n, 8)
 	zero := -1
 	take := func(size int, needed bool) int {
 		if !needed {
@@ -116,6 +129,7 @@ func (p *Program) buildLayout() {
 		return o
 	}
 	uses := p.uses()
+	defer func() { l.zeroOff, l.zeroLen = zero, zeroPad }()
 	l.Flags = take(4, true)
 	for i := 0; i < n; i++ {
 		pr := &p.Procs[i]
@@ -131,8 +145,10 @@ func (p *Program) buildLayout() {
 		l.Barrs = append(l.Barrs, take(1, uses.barrier))
 		l.StoredOwn = append(l.StoredOwn, take(8, p.usesNostore))
 		l.ReqDone = append(l.ReqDone, -1)
+		l.ReqLocal = append(l.ReqLocal, -1)
 		if p.hasRequests(i) {
 			l.ReqDone[i] = take(8, true)
+			l.ReqLocal[i] = take(8, true)
 		}
 		l.SpecRead = append(l.SpecRead, take(8, len(pr.Specs) > 0))
 		l.Spec = append(l.Spec, take(specEntry*len(pr.Specs), len(pr.Specs) > 0))
@@ -159,6 +175,8 @@ func (p *Program) buildLayout() {
 		w.StartCnt = take(n*n, u.start)
 		w.DoneCnt = take(n*n, u.start)
 		w.SQ = take(n*n, u.query)
+		w.FenceLocked = take(8*n, p.Wins[wi].FenceLock)
+		w.FenceTargeted = take(8*n, p.Wins[wi].FenceLock)
 		l.Win = append(l.Win, w)
 	}
 	for k := range p.Slots {

@@ -15,13 +15,14 @@ const (
 	StepReturn                  // a process returns from the two-phase call it arrived at
 	StepPerform                 // a pending RMA operation is performed at its target
 	StepDrain                   // tso: the oldest entry of a store buffer reaches memory
+	StepLocal                   // a request-based operation completes locally at its origin (completion.go)
 )
 
 // Step is one transition. It is a small value: a trace is a list of steps.
 type Step struct {
 	Kind   StepKind
-	Proc   int8 // the process (StepExec, StepReturn, StepDrain)
-	Index  int8 // the instruction (StepExec, StepReturn) or the slot (StepPerform)
+	Proc   int8 // the process (StepExec, StepReturn, StepDrain; the origin for StepLocal)
+	Index  int8 // the instruction (StepExec, StepReturn) or the slot (StepPerform, StepLocal)
 	Choice int8 // shared_query under sq_any_flavor: 1 the segment, 2 size 0
 }
 
@@ -91,6 +92,7 @@ func (p *Program) SuccessorsWith(s, scratch State, r Reduction, rec *Record, emi
 			emit(st, scratch)
 		}
 	}
+	p.localSuccessors(s, scratch, rec, emit) // requests completing locally (completion.go)
 }
 
 // try applies st to a copy of s in scratch, with rec emptied first.
@@ -182,6 +184,8 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 		return p.perform(s, int(st.Index), int(st.Choice), rec)
 	case StepReturn:
 		return p.returnFrom(s, int(st.Proc), int(st.Index), rec)
+	case StepLocal:
+		return p.completeLocally(s, int(st.Index), rec)
 	}
 	proc, j := int(st.Proc), int(st.Index)
 	in := &p.Procs[proc].Code[j]
@@ -197,7 +201,7 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 	if rec.full() {
 		rec.Text = fmt.Sprintf("P%d row %d: %s", proc, in.Row, in.Text)
 	}
-	p.originBufferUse(s, proc, in, rec)
+	p.originBufferUse(s, proc, in, in.OriginBufGuard, rec) // the guard is read either way
 	if in.GuardReg >= 0 && !p.guardHolds(s, proc, in) {
 		p.setDone(s, proc, j)
 		if rec.full() {
@@ -205,6 +209,7 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 		}
 		return true
 	}
+	p.originBufferUse(s, proc, in, in.OriginBuf, rec)
 	if in.Computed != nil && in.Slot < 0 {
 		// lock, unlock, flush, flush_local, shared_query of a register or null
 		// (target.go); an RMA call resolves its own at issue.
@@ -234,9 +239,10 @@ func (p *Program) Apply(s State, st Step, rec *Record) bool {
 }
 
 // originBufferUse raises E-ORIGIN-BUF when the instruction touches the origin buffer
-// of an earlier RMA call that has been issued and not completed locally (§3).
-func (p *Program) originBufferUse(s State, proc int, in *Instr, rec *Record) {
-	for _, i := range in.OriginBuf {
+// of an earlier RMA call (one of rmas) that has been issued and not completed
+// locally (§3).
+func (p *Program) originBufferUse(s State, proc int, in *Instr, rmas []int8, rec *Record) {
+	for _, i := range rmas {
 		if s[p.Layout.Slot[p.Procs[proc].Code[i].Slot]] != SlotIdle {
 			rma := &p.Procs[proc].Code[i]
 			p.raise(s, rec, spec.EOriginBuf, proc, in, func() string {

@@ -76,6 +76,8 @@ const (
 	stubQuiet                    // touches only its process (and commuting lock bits)
 	stubIssue                    // a remote store's issue under ls_is_rma (stubborn_rma.go)
 	stubComplete                 // flush or unlock_all completing remote stores (stubborn_rma.go)
+	stubSync                     // fence, barrier, post, start, complete, wait (stubborn_sync.go)
+	stubLock                     // lock acquisition (stubborn_sync.go)
 )
 
 // stubborn is what the stubborn sets need, computed at compile time.
@@ -98,7 +100,8 @@ type stubborn struct {
 	// outcome item): the value they read is dead at once (the live-variable
 	// quotient drops it, live.go), so which store they read does not matter.
 	deadLoads []uint64
-	rma       *stubRMA // the slots and RMA pairs (stubborn_rma.go)
+	rma       *stubRMA      // the slots and RMA pairs (stubborn_rma.go)
+	sync      stubSyncLists // the calls of the synchronization calls' enabling sets (stubborn_sync.go)
 }
 
 // stubbornReduction computes the dependence of the stubborn sets, when the program
@@ -124,9 +127,12 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 		for j := range code {
 			in := &code[j]
 			rk, isRMA := c.stubRMAKind(in)
+			sk, isSync := c.stubSyncKind(in)
 			switch {
 			case isRMA:
 				sb.kind[q][j] = rk
+			case isSync:
+				sb.kind[q][j] = sk
 			case in.Kind == KPlainLoad || in.Kind == KPlainStore || in.Kind == KRemoteLoad:
 				sb.kind[q][j] = stubPlain
 				sb.cellMask[q][j] = overlap[in.Cell]
@@ -140,7 +146,10 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 				}
 			case in.Local && !in.TwoPhase && in.GuardReg < 0 && in.Asserts == 0 && (in.Kind == KArith || in.Kind == KUnlockAll || in.Kind == KSync || in.Kind == KFlush || in.Kind == KFlushLocal):
 				sb.kind[q][j] = stubQuiet
-			case in.Kind == KLockAll && in.Asserts == 0 && quietLockAll[in.Win]:
+			case in.Kind == KLockAll && quietLockAll[in.Win]:
+				// nocheck too: no process locks the window (quietLockAll), so
+				// no lock conflicts with it and no assertion pair reads it
+				// (assert.go), and without exploit it takes its lock as lock_all does
 				sb.kind[q][j] = stubQuiet
 			default:
 				sb.global[q] |= 1 << uint(j)
@@ -192,6 +201,7 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 		}
 	}
 	c.stubRMAReduction(sb, overlap)
+	c.stubSyncReduction(sb)
 	p.stub = sb
 }
 
@@ -250,7 +260,7 @@ func (c *compiler) stubbornAllowed() bool {
 		}
 		for k := range p.Procs[q].Code {
 			in := &p.Procs[q].Code[k]
-			if in.Kind == KRMA || in.Computed != nil || in.Elems != nil {
+			if in.Kind == KRMA && !c.stubRMAOp(in) || in.Computed != nil || in.Elems != nil {
 				return false
 			}
 		}
@@ -410,6 +420,12 @@ func (p *Program) stubClose(x *stubState, bound int, seedProc, seedInstr int, se
 				j := bits.TrailingZeros64(m)
 				seen.instr[q] |= 1 << uint(j)
 				changed = true
+				if k := sb.kind[q][j]; k == stubSync || k == stubLock {
+					if !p.stubCloseSync(x, &t, q, j) {
+						return t, false
+					}
+					continue
+				}
 				if enabled.instr[q]&(1<<uint(j)) == 0 {
 					nes, drain, ok := p.stubEnabling(s, q, j, done[q])
 					if !ok && sb.kind[q][j] == stubComplete && p.Procs[q].Code[j].Blockers&^done[q] == 0 {
@@ -502,8 +518,11 @@ func (p *Program) stubbornSuccessor(s, scratch State, rec *Record, emit func(Ste
 	total := 0
 	for q := 0; q < p.NProcs; q++ {
 		done[q] = p.done(s, q)
-		if sb.global[q]&^done[q] != 0 || s[l.InCall[q]] != 0 {
+		if sb.global[q]&^done[q] != 0 {
 			return false
+		}
+		if c := int(s[l.InCall[q]]) - 1; c >= 0 && (sb.kind[q][c] != stubSync || p.stubSyncEnabled(s, scratch, q, c, done[q])) {
+			return false // a return the local rule would have taken (reduce.go), or out of scope
 		}
 		if p.HW == spec.TSO {
 			if s[l.TSOLen[q]] > 0 {
@@ -514,6 +533,13 @@ func (p *Program) stubbornSuccessor(s, scratch State, rec *Record, emit func(Ste
 		}
 		for m := ^done[q] & (1<<uint(len(p.Procs[q].Code)) - 1); m != 0; m &= m - 1 {
 			j := bits.TrailingZeros64(m)
+			if k := sb.kind[q][j]; k == stubSync || k == stubLock {
+				if p.stubSyncEnabled(s, scratch, q, j, done[q]) {
+					enabled.instr[q] |= 1 << uint(j)
+					total++
+				}
+				continue
+			}
 			if p.ready(s, q, j, done[q]) && (sb.kind[q][j] != stubComplete || !p.completeBlocked(s, q, &p.Procs[q].Code[j])) {
 				enabled.instr[q] |= 1 << uint(j)
 				total++

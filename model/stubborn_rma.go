@@ -37,8 +37,10 @@ import (
 // with the path and changes neither side, so a state where c is concurrent stays
 // reachable (by induction on the height of the state, as for the plain pairs).
 //
-// Not covered: RMA calls (put, get, accumulates: KRMA), computed targets, ranges,
-// locks, fences, PSCW, flush to MPI_PROC_NULL, assertions.
+// Puts and gets on windows of passive-target epochs alone are issued and performed
+// as remote stores are (stubRMAOp). Not covered: accumulates, request-based calls,
+// computed targets, ranges, RMA in fence, PSCW or lock epochs, flush to
+// MPI_PROC_NULL, assertions acted on.
 
 // stubRMA is the part of the stubborn sets about slots and RMA pairs.
 type stubRMA struct {
@@ -60,8 +62,8 @@ type stubPair struct {
 	slots uint64
 }
 
-// stubRMAAllowed: every slot is a remote store's (no RMA calls), none computed or
-// a range, at most 64 of them, and no assertion is made or acted on.
+// stubRMAAllowed: every slot is a remote store's or a put's or get's (stubRMAOp),
+// none computed or a range, at most 64 of them, and no assertion is acted on.
 func (c *compiler) stubRMAAllowed() bool {
 	p := c.p
 	if len(p.Slots) > 64 || len(p.Candidates) > maxStubPairs || !c.performReductionAllowed() {
@@ -69,18 +71,27 @@ func (c *compiler) stubRMAAllowed() bool {
 	}
 	for _, sl := range p.Slots {
 		in := &p.Procs[sl.Proc].Code[sl.Instr]
-		if in.Kind != KRemoteStore || sl.Multi || in.Computed != nil || in.Elems != nil {
+		if in.Kind != KRemoteStore && !c.stubRMAOp(in) || sl.Multi || in.Computed != nil || in.Elems != nil {
 			return false
 		}
 	}
-	for q := range p.Procs {
-		for k := range p.Procs[q].Code {
-			if p.Procs[q].Code[k].Kind == KRMA {
-				return false
-			}
-		}
-	}
 	return true
+}
+
+// stubRMAOp: an RMA call the stubborn sets take as they take a remote store
+// (issue 37): a put or a get of one element, on a window whose epochs can only be
+// passive-target (no fence, PSCW or lock call on its memory: quietLockAll), so
+// that its perform, once issued, is enabled until it happens (exposed at once, no
+// accumulate ordering, no progress rule) and the window's unlock_all and flushes
+// complete it (R4). A get's perform also writes its result register, which no
+// instruction of its process touches before the operation completes (independence
+// Allowed leaves out programs with origin-buffer uses), so the completing call
+// orders them: the perform is dependent on the accesses of its cell alone.
+func (c *compiler) stubRMAOp(in *Instr) bool {
+	if in.Kind != KRMA || (in.Op != litmus.OpPut && in.Op != litmus.OpGet) || in.Computed != nil || in.Elems != nil || in.GuardReg >= 0 {
+		return false
+	}
+	return c.quietLockAll()[in.Win]
 }
 
 // stubRMAKind classifies a remote store's issue and a completing call; ok false
@@ -92,7 +103,7 @@ func (c *compiler) stubRMAKind(in *Instr) (stubKind, bool) {
 		return 0, false
 	}
 	switch {
-	case in.Kind == KRemoteStore && in.Elems == nil:
+	case in.Kind == KRemoteStore && in.Elems == nil, c.stubRMAOp(in):
 		return stubIssue, true
 	case in.Kind == KUnlockAll && !c.p.hasSeparate:
 		return stubComplete, true

@@ -31,7 +31,7 @@ func compileSource(t *testing.T, name, src, sem string, hw spec.HW) *model.Progr
 	if err := litmus.Validate(lt); err != nil {
 		t.Fatal(err)
 	}
-	preset, _ := spec.Preset(sem)
+	preset, _ := spec.Preset(spec.PresetName(sem))
 	p, err := model.Compile(lt, preset, hw)
 	if err != nil {
 		t.Fatal(err)
@@ -146,10 +146,15 @@ func TestStubbornDrains(t *testing.T) {
 }
 
 // TestStubbornScope: programs where other dependence exists are out of scope:
-// RMA operations (performs touch cells), guards.
+// accumulates (their performs wait for each other), guards; a put in lock_all
+// is in (stubborn_rma.go: issue 37).
 func TestStubbornScope(t *testing.T) {
+	put := " P0           | P1           ;\n lock_all W   | lock_all W   ;\n put x 1      | r0 = load x  ;\n unlock_all W | unlock_all W ;\n"
+	if p := stubProgram(t, put, spec.TSO); !model.StubbornInScope(p) {
+		t.Errorf("out of scope, want in:\n%s", put)
+	}
 	for _, table := range []string{
-		" P0           | P1           ;\n lock_all W   | lock_all W   ;\n put x 1      | r0 = load x  ;\n unlock_all W | unlock_all W ;\n",
+		" P0           | P1           ;\n lock_all W   | lock_all W   ;\n acc x sum 1  | r0 = load x  ;\n unlock_all W | unlock_all W ;\n",
 		" P0           | P1           ;\n lock_all W   | lock_all W   ;\n store x 1    | r0 = load x  ;\n              | [r0 == 1] store y 1 ;\n unlock_all W | unlock_all W ;\n",
 	} {
 		if p := stubProgram(t, table, spec.TSO); model.StubbornInScope(p) {

@@ -37,8 +37,17 @@ type Computed struct {
 	Null    bool
 	DispReg int8 // -1: the displacement is Disp
 	Disp    int  // the displacement, or the offset added to DispReg
-	// Loc: the instruction has a location (an RMA call), not just a target rank.
+	// Loc: the instruction has a location (an RMA call, or a load/store through an
+	// address register), not just a target rank.
 	Loc bool
+	// Range: the location names several elements (range_target.go): Offs are their
+	// displacements from the base (Disp plus DispReg's value), in typemap order;
+	// cands the resolutions the registers may give, each keyed by its first
+	// element's cell; ElemMay[e] the cells element e may name.
+	Range   bool
+	Offs    []int
+	ElemMay []uint64
+	cands   []rangeCand
 	// MayCells / MayTargets: the cells and ranks the call may name; MayNull: the
 	// target may be MPI_PROC_NULL. Known: the rank register can hold one value only
 	// (KnownRank; -1 null), from the init block or `r = IMM` (regValues).
@@ -65,9 +74,6 @@ const (
 	slotBytes     = 21
 )
 
-// nullLockBit marks in LockHeld the epoch of `lock W null` (ranks are below 16).
-const nullLockBit = 1 << 31
-
 // computedInstr fills ci.Computed for a location or target given by a register or
 // null, with the cells it may name, created now.
 func (c *compiler) computedInstr(proc int, ci *Instr, in *litmus.Instr) {
@@ -91,14 +97,18 @@ func (c *compiler) computedInstr(proc int, ci *Instr, in *litmus.Instr) {
 			}
 		}
 		ranks, disps := c.rankValues(proc, cmp, l.RankReg), c.dispValues(proc, l)
-		for _, rd := range c.t.CellsNamed(*l) {
-			if ranks != nil && !ranks[int64(rd[0])] || disps != nil && !disps[int64(rd[1])] {
-				continue // the registers never hold these
+		elems := c.t.Elems(*l) // one, or one per element of a range
+		for _, e := range elems {
+			off := int64(e.Disp - l.Disp)
+			for _, rd := range c.t.CellsNamed(e) {
+				if ranks != nil && !ranks[int64(rd[0])] || disps != nil && !disps[int64(rd[1])-off] {
+					continue // the registers never hold these
+				}
+				cell, _, _, _ := c.cell(litmus.Loc{Pos: l.Pos, Win: l.Win, Rank: rd[0], Disp: rd[1]})
+				cmp.cellAt[rd[0]][rd[1]] = int8(cell)
+				cmp.MayCells |= 1 << uint(cell)
+				cmp.MayTargets |= 1 << uint(rd[0])
 			}
-			cell, _, _, _ := c.cell(litmus.Loc{Pos: l.Pos, Win: l.Win, Rank: rd[0], Disp: rd[1]})
-			cmp.cellAt[rd[0]][rd[1]] = int8(cell)
-			cmp.MayCells |= 1 << uint(cell)
-			cmp.MayTargets |= 1 << uint(rd[0])
 		}
 		c.dynamicMayCells(cmp, win, l) // addresses of attached regions (dynamic.go)
 		ci.Win, ci.Cell, ci.Target, ci.Remote = int8(win), -1, -1, true
@@ -107,6 +117,9 @@ func (c *compiler) computedInstr(proc int, ci *Instr, in *litmus.Instr) {
 			ci.Remote = l.Rank != proc
 		}
 		ci.Computed = cmp
+		if l.Range != nil {
+			c.computedRange(proc, ci, in, ranks, disps) // range_target.go
+		}
 	case in.TargetReg != "" || in.TargetNull:
 		cmp := &Computed{RankReg: -1, DispReg: -1, Null: in.TargetNull}
 		if in.TargetReg != "" {
@@ -141,11 +154,11 @@ func (cmp *Computed) regs() uint32 {
 
 // mayCells is the set of cells the instruction may access.
 func (in *Instr) mayCells() uint64 {
-	if in.Elems != nil {
-		return elemCells(in) // every element of a range (range.go)
-	}
 	if in.Computed != nil {
 		return in.Computed.MayCells
+	}
+	if in.Elems != nil {
+		return elemCells(in) // every element of a range (range.go)
 	}
 	if in.Cell < 0 {
 		return 0
@@ -217,13 +230,27 @@ func (p *Program) resolveValues(in *Instr, rv, dv int64) (rank, cell int, bad ba
 	if cmp.DispReg >= 0 {
 		disp += dv
 	}
-	if cell, ok := p.DynamicCell(int(in.Win), rank, disp); ok && cmp.DispReg >= 0 {
-		return rank, cell, badTarget{}, true // an address in a region rank attaches (dynamic.go)
+	if cmp.Range {
+		return p.resolveRange(in, rank, disp) // range_target.go
 	}
-	if disp < 0 || disp >= int64(len(cmp.cellAt[rank])) || cmp.cellAt[rank][disp] < 0 {
+	c, found := p.cellOf(in, rank, disp)
+	if !found {
 		return 0, 0, badTarget{disp: true, v: disp, rank: rank}, false
 	}
-	return rank, int(cmp.cellAt[rank][disp]), badTarget{}, true
+	return rank, c, badTarget{}, true
+}
+
+// cellOf is the cell at displacement (or address) disp of rank's memory in the
+// window of computed location in (ok false: none).
+func (p *Program) cellOf(in *Instr, rank int, disp int64) (int, bool) {
+	cmp := in.Computed
+	if cell, ok := p.DynamicCell(int(in.Win), rank, disp); ok && cmp.DispReg >= 0 {
+		return cell, true // an address in a region rank attaches (dynamic.go)
+	}
+	if disp < 0 || disp >= int64(len(cmp.cellAt[rank])) || cmp.cellAt[rank][disp] < 0 {
+		return 0, false
+	}
+	return int(cmp.cellAt[rank][disp]), true
 }
 
 // message describes a bad target of in, a call of proc.
@@ -246,7 +273,7 @@ func (cmp *Computed) variant(rank, cell int) *Instr {
 	case rank < 0:
 		return &cmp.variants[cmp.nullVariant]
 	case cell >= 0:
-		return &cmp.variants[cmp.byCell[cell]]
+		return &cmp.variants[mustVariant(cmp.byCell[cell], "a cell")]
 	}
 	return &cmp.variants[cmp.byRank[rank]]
 }
@@ -270,6 +297,10 @@ func (c *compiler) buildVariants() {
 				return int16(len(cmp.variants) - 1)
 			}
 			cmp.nullVariant = add(-1, -1)
+			if cmp.Range {
+				c.rangeVariants(in) // range_target.go
+				continue
+			}
 			if cmp.Loc {
 				cmp.byCell = make([]int16, len(p.Cells))
 				for m := cmp.MayCells; m != 0; m &= m - 1 {
@@ -353,7 +384,7 @@ func (p *Program) slotOp(s State, k int) *Instr {
 func (p *Program) setSlotResolved(s State, k int, in *Instr) {
 	off := p.Layout.Slot[k]
 	s[off+slotTargetOff] = byte(int(in.Target) + 1)
-	s[off+slotCellOff] = byte(int(in.Cell) + 1)
+	s[off+slotCellOff] = byte(elemCell(in, 0) + 1) // a range's first element's cell keys its variant
 }
 
 // sameTarget reports whether two calls of one process surely name the same target
@@ -386,44 +417,24 @@ func (p *Program) sameTarget(proc int, a, b *Instr, ai, bi int) bool {
 	return false
 }
 
-// lockNull is `lock W null`: an access epoch that touches no process.
-func (p *Program) lockNull(s State, proc int, in *Instr, rec *Record) bool {
-	wl := &p.Layout.Win[in.Win]
-	if s.u32(wl.LockHeld+4*proc)&nullLockBit != 0 || s[wl.LockAll+proc] != 0 {
-		p.epochMix(s, proc, in, rec, func() string { return fmt.Sprintf("a second lock epoch from P%d to MPI_PROC_NULL", proc) })
-		return true
-	}
-	p.lockMix(s, proc, in, rec, 0)
-	s.setU32(wl.LockHeld+4*proc, s.u32(wl.LockHeld+4*proc)|nullLockBit)
-	return true
-}
-
-// unlockNull is `unlock W null`: it ends the epoch of `lock W null`. Operations to
-// MPI_PROC_NULL complete when issued, so it waits for none.
-func (p *Program) unlockNull(s State, proc int, in *Instr, rec *Record) bool {
-	wl := &p.Layout.Win[in.Win]
-	held := s.u32(wl.LockHeld + 4*proc)
-	if held&nullLockBit == 0 {
-		p.syncEpoch(s, proc, in, rec, func() string { return fmt.Sprintf("unlock of MPI_PROC_NULL, which P%d has not locked", proc) })
-		return true
-	}
-	s.setU32(wl.LockHeld+4*proc, held&^nullLockBit)
-	return true
-}
-
-// flushNull is a flush or flush_local of MPI_PROC_NULL: it completes nothing, and
-// needs a passive-target epoch like every flush.
-func (p *Program) flushNull(s State, proc int, in *Instr, rec *Record) bool {
-	wl := &p.Layout.Win[in.Win]
-	if s.u32(wl.LockHeld+4*proc) == 0 && s[wl.LockAll+proc] == 0 {
-		p.syncEpoch(s, proc, in, rec, func() string { return "flush outside a passive-target epoch" })
-	}
+// nullSyncTarget raises E-TARGET at lock, unlock, flush or flush_local of
+// MPI_PROC_NULL (null, or a rank register holding -1); the call has no effect.
+// MPI_PROC_NULL is a valid target rank of the RMA communication calls (node316:
+// put, get, the accumulates, and their request forms), not of the synchronization
+// calls: MPI_WIN_LOCK's, MPI_WIN_UNLOCK's and MPI_WIN_FLUSH's rank argument is the
+// "rank of locked window (non-negative integer)" (MPI-4.1 node330, node331), and
+// MPI_PROC_NULL is negative. Open MPI 4.1 refuses it with MPI_ERR_RANK; MPICH accepts
+// it (its test locknull.c), which the standard does not promise.
+func (p *Program) nullSyncTarget(s State, proc int, in *Instr, rec *Record) bool {
+	p.raise(s, rec, spec.ETarget, proc, in, func() string {
+		return fmt.Sprintf("%s: MPI_PROC_NULL is no target of %s, whose rank argument is a non-negative integer (MPI-4.1 node330/node331; MPI_PROC_NULL is valid for the RMA communication calls only, node316)", in.Text, in.Op)
+	})
 	return true
 }
 
 // nullEpoch finds the access epoch an RMA call to MPI_PROC_NULL is issued in: any
-// access epoch of the caller on the window (a start, a lock of any target or of
-// null, lock_all, or a fence epoch).
+// access epoch of the caller on the window (a start, a lock of any target,
+// lock_all, or a fence epoch).
 func (p *Program) nullEpoch(s State, proc int, in *Instr) (kind, index int) {
 	wl := &p.Layout.Win[in.Win]
 	switch {
@@ -439,18 +450,22 @@ func (p *Program) nullEpoch(s State, proc int, in *Instr) (kind, index int) {
 }
 
 // dynActive is opActive for an RMA call with a computed location, as an access of
-// cell a.cell: issued to that cell, or about to be issued with registers that name
-// it; an operation to another cell (or to MPI_PROC_NULL) is no access of this one.
+// cell a.cell (by its element a.elem, for a range): issued to that cell, or about to
+// be issued with registers that name it; an operation to another cell (or to
+// MPI_PROC_NULL) is no access of this one.
 func (p *Program) dynActive(s State, a *access, in *Instr) (status int, active bool) {
 	off := p.Layout.Slot[a.slot]
 	if st := int(s[off]); st != SlotIdle {
-		if int(s[off+slotCellOff])-1 != a.cell {
+		if elemCell(p.slotOp(s, a.slot), a.elem) != a.cell {
 			return SlotIdle, false
 		}
 		switch st {
 		case SlotPerformed:
 			return st, true
 		case SlotPending:
+			if p.Slots[a.slot].Multi && p.elemPerformed(s, a.slot, int(a.elem)) {
+				return SlotPerformed, true // this element performed, the call not yet complete
+			}
 			return st, p.exposed(s, int(in.Win), a.proc, int(s[off+slotTargetOff])-1, int(s[off+1]), int(s[off+2]))
 		}
 		return st, false
@@ -459,7 +474,7 @@ func (p *Program) dynActive(s State, a *access, in *Instr) (status int, active b
 		return SlotIdle, false
 	}
 	r := p.peekResolved(s, a.proc, in)
-	if r == nil || int(r.Cell) != a.cell {
+	if r == nil || elemCell(r, a.elem) != a.cell {
 		return SlotIdle, false
 	}
 	kind, index := p.epochFor(s, a.proc, r)
@@ -470,9 +485,20 @@ func (p *Program) dynActive(s State, a *access, in *Instr) (status int, active b
 }
 
 // regValues is the set of values register reg of proc may hold, when only the
-// init block (or the initial 0) and `reg = IMM` write it; nil when another
-// instruction writes it (a recv, a get, arithmetic: any value).
+// init block (or the initial 0), `reg = IMM`, `reg = attach W N` (the address of
+// its region, dynamic.go) and `reg = r + IMM`, `reg = r - IMM` of such a register
+// write it; nil when another instruction writes it (a recv, a get, other
+// arithmetic: any value).
 func (c *compiler) regValues(proc int, reg string) map[int64]bool {
+	return c.regValuesFrom(proc, reg, map[string]bool{})
+}
+
+func (c *compiler) regValuesFrom(proc int, reg string, visiting map[string]bool) map[int64]bool {
+	if visiting[reg] {
+		return nil // r = r + 1, or a cycle of copies: any value
+	}
+	visiting[reg] = true
+	defer delete(visiting, reg)
 	init := int64(0)
 	for _, in := range c.t.Inits {
 		if in != nil && in.Reg != nil && in.Reg.Proc == proc && in.Reg.Reg == reg {
@@ -480,16 +506,42 @@ func (c *compiler) regValues(proc int, reg string) map[int64]bool {
 		}
 	}
 	vals := map[int64]bool{init: true}
-	for _, in := range c.t.Procs[proc].Code {
+	for row, in := range c.t.Procs[proc].Code {
 		if in == nil || !slices.Contains(in.WriteRegs(), reg) && !slices.Contains(in.Dsts, reg) {
 			continue
 		}
-		if in.Op != litmus.OpMov || len(in.Args) != 1 || in.Args[0].IsReg() {
+		switch {
+		case in.Op == litmus.OpMov && len(in.Args) == 1 && !in.Args[0].IsReg():
+			vals[in.Args[0].Imm] = true
+		case in.Op == litmus.OpAttach:
+			g := c.regionAt(proc, row+1)
+			if g < 0 {
+				return nil
+			}
+			vals[Addr(g, 0)] = true
+		case (in.Op == litmus.OpMov && len(in.Args) == 1 || (in.Op == litmus.OpAdd || in.Op == litmus.OpSub) && len(in.Args) == 2 && !in.Args[1].IsReg()) && in.Args[0].IsReg():
+			from := c.regValuesFrom(proc, in.Args[0].Reg, visiting)
+			if from == nil {
+				return nil
+			}
+			for v := range from {
+				vals[arith(in.Op, v, in.Args[min(1, len(in.Args)-1)].Imm)] = true
+			}
+		default:
 			return nil
 		}
-		vals[in.Args[0].Imm] = true
 	}
 	return vals
+}
+
+// regionAt is the region of the attach of proc on row (-1: none).
+func (c *compiler) regionAt(proc, row int) int {
+	for g, r := range c.p.Regions {
+		if r.Proc == proc && r.Row == row {
+			return g
+		}
+	}
+	return -1
 }
 
 // rankValues is the set of ranks a computed rank may be (nil: any), noting in cmp
@@ -543,14 +595,24 @@ func (in *Instr) targetIsSelf(proc int) bool {
 	return in.Computed.Known && in.Computed.KnownRank == proc
 }
 
-// rerunCell is the cell an RMA call of a loop body reads when the body is run again
+// rerunCell is the cell an access of a loop body reads when the body is run again
 // on the registers regs (loop.go): its own, or the one its computed location names
 // with them; ok false for MPI_PROC_NULL and a bad target (the register keeps its
 // value, as when the call runs).
 func (p *Program) rerunCell(in *Instr, regs []int64) (int, bool) {
+	r, ok := p.rerunVariant(in, regs)
+	if !ok {
+		return 0, false
+	}
+	return int(r.Cell), true
+}
+
+// rerunVariant is in resolved on the registers regs (ok false for MPI_PROC_NULL and
+// a bad target).
+func (p *Program) rerunVariant(in *Instr, regs []int64) (*Instr, bool) {
 	cmp := in.Computed
 	if cmp == nil {
-		return int(in.Cell), true
+		return in, true
 	}
 	var rv, dv int64
 	if cmp.RankReg >= 0 {
@@ -560,5 +622,8 @@ func (p *Program) rerunCell(in *Instr, regs []int64) (int, bool) {
 		dv = regs[cmp.DispReg]
 	}
 	rank, cell, _, ok := p.resolveValues(in, rv, dv)
-	return cell, ok && rank >= 0
+	if !ok || rank < 0 {
+		return nil, false
+	}
+	return cmp.variant(rank, cell), true
 }

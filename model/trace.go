@@ -131,6 +131,10 @@ func (p *Program) StepName(st Step) string {
 		return fmt.Sprintf("perform %s of P%d row %d", in.Text, sl.Proc, in.Row)
 	case StepDrain:
 		return fmt.Sprintf("P%d store buffer drains", st.Proc)
+	case StepLocal:
+		sl := p.Slots[st.Index]
+		in := &p.Procs[sl.Proc].Code[sl.Instr]
+		return fmt.Sprintf("P%d row %d: %s completes locally", sl.Proc, in.Row, in.Text)
 	}
 	in := &p.Procs[st.Proc].Code[st.Index]
 	if st.Kind == StepReturn {
@@ -154,7 +158,8 @@ type TraceStep struct {
 	Step Step
 	Record
 	// Proc is the process the step belongs to: its own for exec, return and drain
-	// steps, the origin for a perform. Row is the instruction's row (0 for a drain).
+	// steps, the origin for a perform or a local completion. Row is the instruction's
+	// row (0 for a drain).
 	Proc, Row int
 	// At is the process where the step takes effect: the target of a perform, else
 	// Proc (the diagram's column).
@@ -199,7 +204,7 @@ func (p *Program) trace(steps []Step) Trace {
 		ts := TraceStep{Step: st, Proc: int(st.Proc)}
 		var in *Instr
 		switch st.Kind {
-		case StepPerform:
+		case StepPerform, StepLocal:
 			sl := p.Slots[st.Index]
 			ts.Proc, in = sl.Proc, &p.Procs[sl.Proc].Code[sl.Instr]
 		case StepExec, StepReturn:
@@ -215,6 +220,12 @@ func (p *Program) trace(steps []Step) Trace {
 		if st.Kind == StepExec && (in.Spec < 0 || p.specRead(s, int(st.Proc))&(1<<uint(st.Index)) == 0) {
 			ts.Early = p.earlyRows(s, int(st.Proc), int(st.Index))
 		}
+		cell := -1 // the cell of a plain access, through its address register's value now
+		if in != nil && (in.Kind == KPlainLoad || in.Kind == KPlainStore) {
+			if r := p.peekResolved(s, int(st.Proc), in); r != nil {
+				cell = int(r.Cell)
+			}
+		}
 		if !p.enabled(s, st) || !p.Apply(s, st, &ts.Record) {
 			return Trace{Steps: out, Final: s, Err: fmt.Errorf("step %d (%s) is not enabled", i+1, p.StepName(st))}
 		}
@@ -227,12 +238,12 @@ func (p *Program) trace(steps []Step) Trace {
 		}
 		switch {
 		case ts.Forwarded > 0:
-			ts.ReadsFrom = append(ts.ReadsFrom, p.readFrom(p.localCopy(int(in.Cell)), -1, p.Procs[st.Proc].Code[ts.Forwarded-1].Row))
+			ts.ReadsFrom = append(ts.ReadsFrom, p.readFrom(p.localCopy(cell), -1, p.Procs[st.Proc].Code[ts.Forwarded-1].Row))
 		case ts.Buffered && in != nil && in.Kind == KPlainLoad:
-			ts.ReadsFrom = append(ts.ReadsFrom, p.readFrom(p.localCopy(int(in.Cell)), lastBuffered[[2]int{ts.Proc, int(in.Cell)}], 0))
+			ts.ReadsFrom = append(ts.ReadsFrom, p.readFrom(p.localCopy(cell), lastBuffered[[2]int{ts.Proc, cell}], 0))
 		case ts.Buffered: // a tso store: into the buffer, in order
 			buffered[ts.Proc] = append(buffered[ts.Proc], i)
-			lastBuffered[[2]int{ts.Proc, int(in.Cell)}] = i
+			lastBuffered[[2]int{ts.Proc, cell}] = i
 		}
 		for _, c := range ts.Writes {
 			writer[c] = i

@@ -15,13 +15,7 @@ import (
 func Histogram(w io.Writer, rep *conform.Report) {
 	t := rep.Test
 	p := rep.Model.Program
-	target := rep.Target
-	if rep.Library != "" {
-		target += ": " + rep.Library
-	}
-	if rep.Transport != "" {
-		target += " over " + rep.Transport
-	}
+	target := rep.Target.String()
 	if rep.Skipped == "" && rep.SpinLimit == "" {
 		fmt.Fprintln(w, plainConform(rep, target))
 	}

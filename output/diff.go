@@ -34,14 +34,12 @@ func Diff(w io.Writer, d *explorer.Diff) {
 				sat = " (satisfies the condition)"
 			}
 			fmt.Fprintf(w, "  %s%s\n", Allows(s, other, s.Result.Program.OutcomeString(o.Values)), sat)
-			tr := o.Witness.Replay()
-			WriteTrace(w, &tr, "      ", spec.NoRule)
+			WriteTrace(w, o.Trace(), "      ", spec.NoRule)
 		}
 		for i := range s.Flags {
 			fl := &s.Flags[i]
 			fmt.Fprintf(w, "  only %s raises %s\n", s.Name, DiagnosticLine(d.Test.File, &fl.Diagnostic))
-			tr := fl.Witness.Replay()
-			WriteTrace(w, &tr, "      ", fl.Rule)
+			WriteTrace(w, fl.Trace(), "      ", fl.Rule)
 		}
 	}
 }

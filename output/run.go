@@ -48,8 +48,7 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 		}
 		fmt.Fprintln(w, line)
 		if show == ShowAll || (show == ShowWitness && o.Sat) {
-			tr := o.Witness.Replay()
-			WriteTrace(w, &tr, "     ", spec.NoRule)
+			WriteTrace(w, o.Trace(), "     ", spec.NoRule)
 		}
 	}
 	if t.Quant.Holds(r.Positive, r.Negative) {
@@ -66,8 +65,7 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 		f := &r.Flags[i]
 		fmt.Fprintf(w, "Flag %s (%s): %s\n", f.Rule, f.Class, DiagnosticLine(t.File, &f.Diagnostic))
 		if show == ShowWitness || show == ShowAll {
-			tr := f.Witness.Replay()
-			WriteTrace(w, &tr, "     ", f.Rule)
+			WriteTrace(w, f.Trace(), "     ", f.Rule)
 		}
 	}
 	fmt.Fprintf(w, "Condition %s (%s)\n", t.Quant, litmus.CondString(t.Cond))
@@ -223,7 +221,7 @@ func (t *TableWriter) column(jr *explorer.JobResult) (col int, label string) {
 		label += " " + c
 	}
 	for i := range t.sems {
-		if t.sems[i].Name == jr.Sem.Preset {
+		if t.sems[i].Name == string(jr.Sem.Preset) {
 			return i, label
 		}
 	}

@@ -21,8 +21,8 @@ import (
 // come from the error's type, not from its text.
 func TestFailedConform(t *testing.T) {
 	lt := &litmus.Test{Name: "SB", File: "sb.lit"}
-	sem, _ := spec.Preset("mpi-4.1")
-	mpich, _ := conform.KnownLibrary("mpich")
+	sem, _ := spec.Preset(spec.DefaultPreset)
+	target := conform.TargetInfo{Kind: conform.KindMPI, Family: conform.MPICH, Version: "MPICH 4.0.2", Transport: "shm", Launcher: "mpiexec.mpich"}
 	refused := &conform.RunError{Test: "SB", Lib: "MPICH", Reason: "MPICH busy-polls: refusing to run 3 ranks on 2 cores", Hint: "--oversubscribe runs them anyway", Refused: true}
 	crashed := &conform.RunError{Test: "SB", Lib: "Open MPI", Reason: "mpiexec.openmpi -n 2 SB: exit status 139", Output: "[vm] Signal code\n"}
 	tests := []struct {
@@ -39,14 +39,14 @@ func TestFailedConform(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := FailedConform(lt, sem, conform.MPI{Lib: mpich}, spec.TSO, 7, tt.err)
-			if c.Target != "mpich" || c.Transport != "shm" || !strings.HasPrefix(c.Library, "MPICH") {
-				t.Errorf("target %q, transport %q, library %q: want the target's", c.Target, c.Transport, c.Library)
+			c := FailedConform(lt, sem, target, spec.TSO, 7, tt.err)
+			if c.Target != target {
+				t.Errorf("target %+v: want the target's", c.Target)
 			}
 			if c.Status != tt.status || c.Error != tt.message || c.Output != tt.output {
 				t.Errorf("status %v, error %q, output %q; want %v, %q, %q", c.Status, c.Error, c.Output, tt.status, tt.message, tt.output)
 			}
-			if c.Test != "SB" || c.File != "sb.lit" || c.Preset != "mpi-4.1" || c.HW != spec.TSO || c.Seed != 7 || c.Format != FormatVersion {
+			if c.Test != "SB" || c.File != "sb.lit" || c.Preset != "mpi-4.1" || c.HW != spec.TSO || c.Seed != 7 || c.Format != ConformFormat {
 				t.Errorf("record %+v", c)
 			}
 		})
@@ -59,7 +59,7 @@ func TestConformRoundTrip(t *testing.T) {
 	var recs []Conform
 	for _, st := range []conform.Status{conform.StatusOK, conform.StatusNonConforming, conform.StatusSpinLimit,
 		conform.StatusSkipped, conform.StatusFailed, conform.StatusRefused} {
-		recs = append(recs, Conform{Format: FormatVersion, Test: "SB", Target: "mpich", Preset: "A", HW: spec.SC, Status: st, Runs: 3, Positive: 1, Negative: 2,
+		recs = append(recs, Conform{Format: ConformFormat, Test: "SB", Target: conform.TargetInfo{Kind: conform.KindMPI, Family: conform.MPICH, Version: "MPICH 4.0.2", Prefix: "/opt/mpich", Transport: "net", Launcher: "mpiexec"}, Preset: "A", HW: spec.SC, Status: st, Runs: 3, Positive: 1, Negative: 2,
 			Histogram: []Bin{{Values: map[string]int64{"0:r0": 1}, Count: 3, Allowed: true}}, Unseen: []map[string]int64{}, Error: st.String()})
 	}
 	var buf bytes.Buffer
@@ -91,7 +91,7 @@ func TestConformRoundTrip(t *testing.T) {
 
 // TestProbeRoundTrip: a probe's record reads back as written.
 func TestProbeRoundTrip(t *testing.T) {
-	pr := &conform.Probe{Target: "mpich", Library: "MPICH Version: 4.0.2", Version: "4.0",
+	pr := &conform.Probe{Target: conform.MPICH, Library: "MPICH Version: 4.0.2", Version: "4.0",
 		Results: []conform.ProbeResult{{Topic: "alignment", Item: "MPI_Alloc_mem size=1 rank=0", Value: "address % 64 = 16", Verdict: "ok"}}}
 	var buf bytes.Buffer
 	if err := WriteProbe(&buf, pr); err != nil {
@@ -184,7 +184,7 @@ func TestRunRoundTrip(t *testing.T) {
 	}
 	var recs []Run
 	for _, job := range []struct {
-		preset string
+		preset spec.PresetName
 		hw     spec.HW
 	}{{"A", spec.Relaxed}, {"mpi-4.1", spec.TSO}} {
 		sem, _ := spec.Preset(job.preset)

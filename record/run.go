@@ -101,17 +101,17 @@ func NewRun(jr *explorer.JobResult) Run {
 		j.Outcomes = append(j.Outcomes, Outcome{Values: ValueMap(p, o.Values), Sat: o.Sat, Flags: flags, Erroneous: len(o.Flags) > 0})
 	}
 	for i := range r.Flags {
-		j.Flags = append(j.Flags, NewFlag(jr.Test.File, &r.Flags[i].Diagnostic))
+		j.Flags = append(j.Flags, NewFlag(jr.Test.File, &r.Flags[i]))
 	}
 	return j
 }
 
-// NewFlag is the record of a diagnostic, with its witness replayed.
-func NewFlag(file string, d *model.Diagnostic) Flag {
-	tr := d.Witness.Replay()
+// NewFlag is the record of a flag, with its witness's trace.
+func NewFlag(file string, fl *explorer.Flag) Flag {
+	d, tr := &fl.Diagnostic, fl.Trace()
 	f := Flag{Rule: d.Rule, Class: d.Class.String(), Message: d.Message, Text: output.DiagnosticLine(file, d),
 		File: file, Line: d.At.Pos.Line, Col: d.At.Pos.Col, Procs: []int{}, Rows: []int{}, Sites: []Site{},
-		Trace: output.TraceText(&tr), Steps: Steps(&tr, d.Rule)}
+		Trace: output.TraceText(tr), Steps: Steps(tr, d.Rule)}
 	for _, s := range d.Sites() {
 		f.Procs = append(f.Procs, s.Proc)
 		f.Rows = append(f.Rows, s.Row)
@@ -153,7 +153,7 @@ type ReadFrom struct {
 	FwdRow  int    `json:"fwd_row,omitempty"` // forwarded from this row's unexecuted store
 }
 
-var stepKinds = [...]string{model.StepExec: "exec", model.StepReturn: "return", model.StepPerform: "perform", model.StepDrain: "drain"}
+var stepKinds = [...]string{model.StepExec: "exec", model.StepReturn: "return", model.StepPerform: "perform", model.StepDrain: "drain", model.StepLocal: "local"}
 
 // Steps is a trace as JSON records; mark is the rule of the marked steps.
 func Steps(tr *model.Trace, mark spec.RuleID) []Step {

@@ -120,13 +120,19 @@ func (e *engine) apply(st model.Step) bool {
 	return true
 }
 
-// performSome performs each enabled pending operation with probability q.
+// performSome performs each enabled pending operation with probability q, and
+// completes each request-based operation that may complete locally with the same
+// probability (the model's StepLocal: a library copies an origin buffer, or an
+// rget's data arrives, when it does).
 func (e *engine) performSome(q float64, rng *rand.Rand) {
 	for k := range e.p.Slots {
 		for m := e.p.ElemsPending(e.s, k); m != 0; m &= m - 1 { // each element of a multi-element call on its own
 			if rng.Float64() < q {
 				e.apply(model.PerformStep(k, bits.TrailingZeros8(m)))
 			}
+		}
+		if e.p.LocalPending(e.s, k) && rng.Float64() < q {
+			e.apply(e.p.LocalStep(k))
 		}
 	}
 }
@@ -164,6 +170,9 @@ func (e *engine) drain(rng *rand.Rand) {
 				if e.apply(model.PerformStep(k, el)) {
 					progress = true
 				}
+			}
+			if e.p.LocalPending(e.s, k) && e.apply(e.p.LocalStep(k)) {
+				progress = true
 			}
 		}
 	}

@@ -110,14 +110,22 @@ func (m *machine) execute(r *rank, it int64, c int) {
 		}
 		switch in.Kind {
 		case model.KPlainLoad:
-			word := p.LocalWord(int(in.Cell))
+			cell, ok := p.AccessCell(in, r.regs) // an address register names its cell now
+			if !ok {
+				continue // E-TARGET in the model: no effect
+			}
+			word := p.LocalWord(cell)
 			if m.breakStale && !r.wrote[word] {
 				r.set(int(in.Dst), m.initMem[word]) // broken on purpose: see Options.BreakStaleLoads
 				continue
 			}
 			r.set(int(in.Dst), load(m.word(c, word)))
 		case model.KPlainStore:
-			word := p.LocalWord(int(in.Cell))
+			cell, ok := p.AccessCell(in, r.regs)
+			if !ok {
+				continue
+			}
+			word := p.LocalWord(cell)
 			if m.breakStale {
 				r.wrote[word] = true
 			}

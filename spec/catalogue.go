@@ -1,10 +1,10 @@
 package spec
 
-// Rules is the catalogue of SEMANTICS.md: the rules the model executes (R1-R6, ClassRule),
+// Rules is the catalogue (docs/rules.md is generated from it): the rules the model executes (R1-R6, ClassRule),
 // the unified/separate window rules of node337 (U1-U5, S1-S3), and the flags an execution
 // can raise (C-CONFLICT, E-*, DEADLOCK, RACE). Every error the model reports names one of
-// these ids; `rmacheck explain ID` prints the entry. The paragraphs paraphrase SEMANTICS.md
-// (which in turn reads the MPI-4.1 report); where they disagree, SEMANTICS.md wins.
+// these ids; `rmacheck explain ID` prints the entry. The paragraphs say in rmacheck's words what
+// the quoted sentences of the MPI-4.1 report say; where they disagree, the report wins.
 var Rules = []Rule{
 	// §3: completion of RMA operations (node337; ordering of accumulates node338-339).
 	{
@@ -18,6 +18,9 @@ var Rules = []Rule{
 			"the origin reuse the operation's buffer (its source and result registers).",
 		Nodes: []string{"node337"},
 		Class: ClassRule,
+		Quotes: []Quote{
+			{"node337", "An RMA operation is completed at the origin by the ensuing call to MPI_WIN_COMPLETE, MPI_WIN_FENCE, MPI_WIN_FLUSH, MPI_WIN_FLUSH_ALL, MPI_WIN_FLUSH_LOCAL, MPI_WIN_FLUSH_LOCAL_ALL, MPI_WIN_UNLOCK, or MPI_WIN_UNLOCK_ALL that synchronizes this access at the origin."},
+		},
 	},
 	{
 		ID:    R2,
@@ -28,6 +31,9 @@ var Rules = []Rule{
 			"the window's group: a target cannot otherwise know that no more operations are coming.",
 		Nodes: []string{"node337"},
 		Class: ClassRule,
+		Quotes: []Quote{
+			{"node337", "If an RMA operation is completed at the origin by a call to MPI_WIN_FENCE then the operation is completed at the target by the matching call to MPI_WIN_FENCE by the target process."},
+		},
 	},
 	{
 		ID:    R3,
@@ -37,6 +43,9 @@ var Rules = []Rule{
 			"epoch ends only after all of its updates have landed.",
 		Nodes: []string{"node337"},
 		Class: ClassRule,
+		Quotes: []Quote{
+			{"node337", "If an RMA operation is completed at the origin by a call to MPI_WIN_COMPLETE then the operation is completed at the target by the matching call to MPI_WIN_WAIT by the target process."},
+		},
 	},
 	{
 		ID:    R4,
@@ -46,6 +55,9 @@ var Rules = []Rule{
 			"there before the call returns.",
 		Nodes: []string{"node337"},
 		Class: ClassRule,
+		Quotes: []Quote{
+			{"node337", "If an RMA operation is completed at the origin by a call to MPI_WIN_UNLOCK or MPI_WIN_FLUSH (with rank = target), MPI_WIN_UNLOCK_ALL, or MPI_WIN_FLUSH_ALL, then the operation is completed at the target by that same call."},
+		},
 	},
 	{
 		ID:    R5,
@@ -57,6 +69,9 @@ var Rules = []Rule{
 			"happens at its return, after the wait and before R6, and sync does R5 first.",
 		Nodes: []string{"node337"},
 		Class: ClassRule,
+		Quotes: []Quote{
+			{"node337", "An update of a location in a private window copy in MPI process memory becomes visible in the public window copy at the latest when an ensuing call to MPI_WIN_POST, MPI_WIN_FENCE, MPI_WIN_UNLOCK, MPI_WIN_UNLOCK_ALL, or MPI_WIN_SYNC is executed on that window by the window owner."},
+		},
 	},
 	{
 		ID:    R6,
@@ -69,6 +84,9 @@ var Rules = []Rule{
 			"their return, after R5.",
 		Nodes: []string{"node337"},
 		Class: ClassRule,
+		Quotes: []Quote{
+			{"node337", "An update by a put or accumulate operation to a public window copy becomes visible in the private copy in MPI process memory at the latest when an ensuing call to MPI_WIN_WAIT, MPI_WIN_FENCE, MPI_WIN_LOCK, MPI_WIN_LOCK_ALL, or MPI_WIN_SYNC is executed on that window by the window owner."},
+		},
 	},
 
 	// §5: the window rules of node337.
@@ -81,6 +99,9 @@ var Rules = []Rule{
 			"completed.",
 		Nodes: []string{"node337"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node337", "Conversely, a store access to a location in a window must not be executed once a put or accumulate update to the same location in that target window has started and until the put or accumulate update completes at the target."},
+		},
 	},
 	{
 		ID:    U2,
@@ -92,6 +113,10 @@ var Rules = []Rule{
 			"as a race-class flag, not as Erroneous.",
 		Nodes: []string{"node337"},
 		Class: ClassRace,
+		Quotes: []Quote{
+			{"node337", "Accessing a location in the window that is also the target of a remote update is valid (not erroneous) but the precise result will depend on the behavior of the implementation."},
+			{"node337", "This permits polling on a location for a change from zero to nonzero or for a particular value, but not polling and comparing the relative magnitude of values."},
+		},
 	},
 	{
 		ID:    U3,
@@ -101,6 +126,9 @@ var Rules = []Rule{
 			"race-class flag, not as Erroneous.",
 		Nodes: []string{"node337"},
 		Class: ClassRace,
+		Quotes: []Quote{
+			{"node337", "Updating a location in the window with a store access that is also the target of a remote read (but not update) is valid (not erroneous) but the precise result will depend on the behavior of the implementation."},
+		},
 	},
 	{
 		ID:    U4,
@@ -110,6 +138,9 @@ var Rules = []Rule{
 			"under the id C-CONFLICT, not U4.",
 		Nodes: []string{"node337"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node337", "A location in a window must not be accessed as a target of an RMA operation once an update to that location has started and until the update completes at the target."},
+		},
 	},
 	{
 		ID:    U5,
@@ -119,6 +150,10 @@ var Rules = []Rule{
 			"performed: the two writes are not ordered, so the final value is undefined.",
 		Nodes: []string{"node337"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node337", "A put or accumulate must not access a target window once a store, put, or accumulate update to another (overlapping) target window has started on the same location in the target window and until the update completes at the target window."},
+			{"node316", "In addition, the outcome of concurrent load/store accesses and RMA updates to the same memory location is undefined."},
+		},
 	},
 	{
 		ID:    S1,
@@ -128,6 +163,9 @@ var Rules = []Rule{
 			"R6 call of the owner, because until then the private copy may hold either value.",
 		Nodes: []string{"node337"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node337", "A location in a window must not be accessed with load/store accesses once an update to that location has started, until the update becomes visible in the private window copy in target process memory."},
+		},
 	},
 	{
 		ID:    S2,
@@ -137,6 +175,9 @@ var Rules = []Rule{
 			"such an execution under the id C-CONFLICT, not S2.",
 		Nodes: []string{"node337"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node337", "A location in a window must not be accessed as a target of an RMA operation once an update to that location has started, until the update becomes visible in the public window copy."},
+		},
 	},
 	{
 		ID:    S3,
@@ -146,6 +187,9 @@ var Rules = []Rule{
 			"may copy the whole private copy to the public one (R5) and so overwrite the update.",
 		Nodes: []string{"node337"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node337", "Conversely, a store to MPI process memory to a location in a window must not start once a put or accumulate update to that target window has started, until the put or accumulate update becomes visible in target process memory. In both cases, the restriction applies to operations even if they access disjoint locations in the window."},
+		},
 	},
 
 	// §5: the flags an execution can raise.
@@ -160,6 +204,10 @@ var Rules = []Rule{
 			"U4 and S2 restate this rule for window updates and are reported under this id.",
 		Nodes: []string{"node316", "node338", "node315"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node316", "Two concurrent accesses are called conflicting if one of the two is a put operation, exactly one of them is an accumulate operation, or one of them is a get operation and the other is a local store access."},
+			{"node338", "The outcome of concurrent accumulate operations to the same location with the same predefined datatype is as if the accumulate operations were done at that location in some serial order."},
+		},
 	},
 	{
 		ID:    EEpoch,
@@ -167,9 +215,17 @@ var Rules = []Rule{
 		Text: "An RMA call needs an access epoch to its target on that window: a fence epoch, a start " +
 			"whose group holds the target, a lock of the target, or lock_all. Issuing one outside such " +
 			"an epoch is erroneous, as is any access to a window after it was freed, and, under " +
-			"ls_is_rma, a remote load or store outside an access epoch.",
+			"ls_is_rma, a remote load or store outside an access epoch. A call that ends an epoch " +
+			"which is not open is erroneous too: unlock or unlock_all without the lock, complete " +
+			"without start, wait or test without post (a test after one returned 1 included: it " +
+			"ended the exposure epoch). A request-based call (rput, " +
+			"rget, racc, rgacc) needs a passive-target epoch, a lock or lock_all: request-based RMA " +
+			"operations are \"only valid within a passive target epoch\" (MPI-4.1 §12.3.5).",
 		Nodes: []string{"node327"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node327", "RMA communication calls with argument win must occur at an origin process only within an access epoch for win."},
+		},
 	},
 	{
 		ID:    EEpochMix,
@@ -177,20 +233,31 @@ var Rules = []Rule{
 		Text: "Some epochs cannot be combined: a window locked and exposed at the same time, two lock " +
 			"epochs from one origin to one target, a start while another start epoch is open, or a lock " +
 			"inside a start epoch. Freeing a window with an epoch open or an operation pending is also " +
-			"this error. It is checked when the call is made, before the call would block.",
-		Nodes: []string{"node327", "node330"},
+			"this error. It is checked when the call is made, before the call would block. A fence " +
+			"exposure epoch runs from a fence without nosucceed until the target calls its next fence, " +
+			"and exists only when RMA of that fence epoch targets the window: MPI_WIN_FENCE \"starts an " +
+			"exposure epoch if it is followed by another fence call and if the local window is the " +
+			"target of RMA accesses between these two fence calls\" (node328).",
+		Nodes: []string{"node327", "node330", "node328"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node327", "Distinct access epochs for win at the same MPI process must be disjoint."},
+			{"node330", "It is erroneous to have a window locked and exposed (in an exposure epoch) concurrently."},
+			{"node328", "The call starts an exposure epoch if it is followed by another fence call and if the local window is the target of RMA accesses between these two fence calls."},
+		},
 	},
 	{
 		ID:    ESyncEpoch,
 		Title: "sync or flush outside a passive-target epoch",
 		Text: "MPI_Win_sync and the flush calls (flush, flush_all, flush_local, flush_local_all) are " +
 			"only valid inside a passive-target epoch, that is after lock or lock_all and before the " +
-			"matching unlock; calling one anywhere else is erroneous. rmacheck also reports here the " +
-			"calls that end an epoch which is not open: unlock or unlock_all without the lock, " +
-			"complete without start, wait without post.",
+			"matching unlock; calling one anywhere else is erroneous. A call that ends an epoch " +
+			"which is not open is E-EPOCH.",
 		Nodes: []string{"node331"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node331", "All flush and sync functions can be called only within passive target epochs."},
+		},
 	},
 	{
 		ID:    EOriginBuf,
@@ -202,6 +269,10 @@ var Rules = []Rule{
 			"that call to return.",
 		Nodes: []string{"node337"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node337", "The update initiated by a call to MPI_GET in the origin process memory is visible when the get operation is complete at the origin (or earlier); the update initiated by a call to MPI_PUT or an accumulate procedure in the public copy of the target window is visible when the put or accumulate operation has completed at the target (or earlier)."},
+			{"node316", "The local communication buffer of an RMA operation should not be updated after the operation started and until the operation completes at the origin. The local communication buffer of a get operation should not be accessed after the operation started and until the operation completes at the origin."},
+		},
 	},
 	{
 		ID:    EAssert,
@@ -212,6 +283,9 @@ var Rules = []Rule{
 			"in which one is false is erroneous.",
 		Nodes: []string{"node332"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node332", "The assert argument does not change program semantics if it provides correct information on the program—it is erroneous to provide incorrect information."},
+		},
 	},
 	{
 		ID:    EInfo,
@@ -221,6 +295,10 @@ var Rules = []Rule{
 			"window with accumulate_ops=same_op (a no_op beside other ops included), is erroneous.",
 		Nodes: []string{"node315"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node315", "As described in Section The Info Object, an implementation is free to ignore all hints; however, applications must comply with any info hints they provide that are used by the MPI implementation (i.e., are returned by a call to MPI_WIN_GET_INFO) and that place a restriction on the behavior of the application."},
+			{"node309", "\"no_locks\" (boolean, default: false): if set to true, then the implementation may assume that passive target synchronization (i.e., MPI_WIN_LOCK, MPI_WIN_LOCK_ALL) will not be used on the given window."},
+		},
 	},
 	{
 		ID:    ESQFlavor,
@@ -230,6 +308,9 @@ var Rules = []Rule{
 			"create windows are allowed and the result is implementation-defined.",
 		Nodes: []string{"node311"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node311", "MPI_WIN_SHARED_QUERY may only be called on windows created by a call to MPI_WIN_ALLOCATE_SHARED, MPI_WIN_ALLOCATE, or MPI_WIN_CREATE."},
+		},
 	},
 	{
 		ID:    ELSAccess,
@@ -239,6 +320,10 @@ var Rules = []Rule{
 			"greater than 0. A remote load or store to any other segment is erroneous.",
 		Nodes: []string{"node311"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node311", "Only MPI_WIN_ALLOCATE_SHARED is guaranteed to allocate shared memory."},
+			{"node311", "When the remote memory segment corresponding to a particular process cannot be accessed directly, this call returns size = 0 and a baseptr as if MPI_ALLOC_MEM was called with size = 0."},
+		},
 	},
 	{
 		ID:    ESeparateSHM,
@@ -248,6 +333,9 @@ var Rules = []Rule{
 			"switches say.",
 		Nodes: []string{"node311"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node311", "MPI does not define the semantics for accessing shared window memory in the separate memory model."},
+		},
 	},
 	{
 		ID:    EAlign,
@@ -258,6 +346,9 @@ var Rules = []Rule{
 			"assumes 8 bytes, what common libraries return.",
 		Nodes: []string{"node251"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node251", "By default, the allocated memory shall be aligned to at least the alignment required for load/store accesses of any datatype corresponding to a predefined MPI datatype."},
+		},
 	},
 	{
 		ID:    Deadlock,
@@ -273,7 +364,10 @@ var Rules = []Rule{
 			"loop's body, run once more against the final memory, would still find its condition false: " +
 			"nothing can change what it reads, so it spins forever. (A blocked loop that would now exit " +
 			"only means its last iteration ran too early: that execution is dropped, another one runs " +
-			"the iteration later.) SEMANTICS.md §2 defines it; GenMC's liveness check of await loops reads the same way.",
+			"the iteration later.) docs/semantics.md defines it (Spin loops); GenMC's liveness check of await " +
+			"loops reads the same way. Under weak_progress=on a loop can also spin forever because the " +
+			"operation it waits for needs the spinning process's own progress: that hang comes from the " +
+			"implementation, which MPI-4.1 allows (docs/semantics.md, Progress), not from the program.",
 		Class: ClassErroneous,
 	},
 	{
@@ -285,28 +379,42 @@ var Rules = []Rule{
 			"on the window, so such a program is erroneous; its RMA operations need never complete.",
 		Nodes: []string{"node313", "node327"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node313", "MPI_WIN_FREE can be invoked by an MPI process only after it has completed its involvement in RMA communications on window win: e.g., the MPI process has called MPI_WIN_FENCE, or called MPI_WIN_WAIT to match a previous call to MPI_WIN_POST, called MPI_WIN_COMPLETE to match a previous call to MPI_WIN_START, or called MPI_WIN_UNLOCK to match a previous call to MPI_WIN_LOCK."},
+		},
 	},
 	{
 		ID:    ETarget,
 		Title: "Target rank or displacement outside the window",
 		Text: "An RMA call whose target rank, computed at run time, is neither a rank of the window's " +
 			"group nor MPI_PROC_NULL, or whose displacement lies outside the target's segment, is " +
-			"erroneous; the model finds it when the call is issued. MPI_PROC_NULL is no error: the call " +
-			"moves no data and still needs its epoch. A literal rank or displacement out of range is " +
-			"refused before any run.",
+			"erroneous; the model finds it when the call is issued. MPI_PROC_NULL is no error there: the " +
+			"call moves no data and still needs its epoch. It is one for lock, unlock, flush and " +
+			"flush_local, whose rank MPI-4.1 gives as a \"non-negative integer\" (MPI_WIN_LOCK, node330; " +
+			"the flushes, node331): those calls then have no effect. A load or store through an address " +
+			"register that names no memory of its rank is this error too. A literal rank or displacement " +
+			"out of range is refused before any run.",
 		// node316 is Communication Calls (MPI_PROC_NULL as a target of every RMA call);
 		// node317, its Put subsection with the target_rank and target_disp text, is
 		// inferred from the report's numbering.
 		Nodes: []string{"node316", "node317"},
 		Class: ClassErroneous,
+		Quotes: []Quote{
+			{"node316", "MPI_PROC_NULL is a valid target rank in all MPI RMA communication calls."},
+			{"node317", "Furthermore, the target buffer must fit in the target window or in attached memory in a dynamic window."},
+		},
 	},
 	{
 		ID:    Race,
 		Title: "Data race between plain accesses",
 		Text: "Two plain loads or stores to the same cell, at least one a store, race when no chain of " +
-			"memory barrier, process synchronization and memory barrier orders them (SEMANTICS.md §7). " +
+			"memory barrier, process synchronization and memory barrier orders them (docs/semantics.md, " +
+			"Concurrency). " +
 			"Neither MPI nor the language defines the result, so it is reported as a race-class flag, " +
 			"never as erroneous MPI.",
 		Class: ClassRace,
+		Quotes: []Quote{
+			{"node311", "The consistency of load/store accesses from/to the shared memory as observed by the user program depends on the architecture."},
+		},
 	},
 }

@@ -31,7 +31,7 @@ var catalogueTable = []struct {
 	{"S3", ClassErroneous, []string{"node337"}},
 	{"C-CONFLICT", ClassErroneous, []string{"node316", "node338", "node315"}},
 	{"E-EPOCH", ClassErroneous, []string{"node327"}},
-	{"E-EPOCH-MIX", ClassErroneous, []string{"node327", "node330"}},
+	{"E-EPOCH-MIX", ClassErroneous, []string{"node327", "node330", "node328"}},
 	{"E-SYNC-EPOCH", ClassErroneous, []string{"node331"}},
 	{"E-ORIGIN-BUF", ClassErroneous, []string{"node337"}},
 	{"E-ASSERT", ClassErroneous, []string{"node332"}},

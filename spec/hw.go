@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// HW is a hardware model of plain loads and stores (SEMANTICS.md §2, --hw, hw= in
+// HW is a hardware model of plain loads and stores (docs/semantics.md, Hardware models; --hw, hw= in
 // expect lines). Its name is a string only where it is parsed (ParseHW) or printed
 // (String); the model's steps implement each (model/deps.go, model/speculate.go,
 // model/plain.go), and HardwareModels describes them.
@@ -114,6 +114,6 @@ var HardwareModels = [numHW]HardwareModel{
 			"MP+dmb.sy+ctrl). MPI calls never pass each other. Stores are multi-copy atomic, and " +
 			"a load may read its own process's earlier store before it executes (store " +
 			"forwarding), so relaxed allows everything tso allows. Races and conflicts are " +
-			"always judged on relaxed, whatever --hw says (SEMANTICS.md §7).",
+			"always judged on relaxed, whatever --hw says (docs/semantics.md, Concurrency).",
 	},
 }

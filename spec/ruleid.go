@@ -2,7 +2,7 @@ package spec
 
 import "fmt"
 
-// RuleID names one rule of the catalogue (SEMANTICS.md). Every package holds rule ids
+// RuleID names one rule of the catalogue (docs/rules.md). Every package holds rule ids
 // as this type; strings exist only where an id is parsed (ParseRuleID, UnmarshalText)
 // or printed (String, MarshalText), as herdtools7 keeps parse_kind and pp_kind beside
 // its type. A misspelt id does not compile.
@@ -32,7 +32,7 @@ const (
 	ETarget
 
 	// Never held in a state: the rules the model executes (R1-R6), the window rules
-	// of node337 and the conflicts and races the pair checks find (SEMANTICS.md §7).
+	// of node337 and the conflicts and races the pair checks find (docs/semantics.md, Concurrency).
 	R1
 	R2
 	R3
@@ -56,7 +56,7 @@ const (
 // lastFlagRule is the last rule with a bit in a state's flag word.
 const lastFlagRule = ETarget
 
-// ruleNames spell the ids as SEMANTICS.md does: the print edge, and the parse edge's table.
+// ruleNames spell the ids as docs/rules.md does: the print edge, and the parse edge's table.
 var ruleNames = [numRuleIDs]string{
 	EEpoch: "E-EPOCH", EEpochMix: "E-EPOCH-MIX", ESyncEpoch: "E-SYNC-EPOCH",
 	EOriginBuf: "E-ORIGIN-BUF", ESQFlavor: "E-SQ-FLAVOR", ELSAccess: "E-LS-ACCESS",
@@ -67,7 +67,7 @@ var ruleNames = [numRuleIDs]string{
 	CConflict: "C-CONFLICT", Race: "RACE",
 }
 
-// String is the id as SEMANTICS.md spells it ("" for NoRule).
+// String is the id as docs/rules.md spells it ("" for NoRule).
 func (r RuleID) String() string {
 	if r < numRuleIDs {
 		return ruleNames[r]
@@ -75,7 +75,7 @@ func (r RuleID) String() string {
 	return fmt.Sprintf("RuleID(%d)", uint8(r))
 }
 
-// ParseRuleID reads an id spelled exactly as SEMANTICS.md spells it.
+// ParseRuleID reads an id spelled exactly as docs/rules.md spells it.
 func ParseRuleID(s string) (RuleID, bool) {
 	for r := NoRule + 1; r < numRuleIDs; r++ {
 		if ruleNames[r] == s {

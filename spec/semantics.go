@@ -1,6 +1,6 @@
 // Package spec holds the semantics of MPI RMA as data: the switches that
 // distinguish one reading of the standard from another, the named presets
-// (SEMANTICS.md §4) and the catalogue of rules every error names.
+// (docs/semantics.md, Presets and switches) and the catalogue of rules every error names.
 //
 // Nothing here executes the semantics; model/ consults these values by name.
 package spec
@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// Switch is one yes/no choice of SEMANTICS.md §4.
+// Switch is one yes/no choice of the semantics (docs/semantics.md, Presets and switches).
 type Switch int
 
 const (
@@ -36,7 +36,7 @@ type SwitchInfo struct {
 	Basis   string // the sentence of the standard the switch rests on, with its node
 }
 
-// Switches lists every switch in column order of the SEMANTICS.md §4 table.
+// Switches lists every switch in column order of the presets table (docs/semantics.md).
 var Switches = [NumSwitches]SwitchInfo{
 	{LsIsRMA, "ls_is_rma", "a remote load/store on a shared window is an RMA operation (ticket #435 option A)",
 		"ticket #435 option A: remote load/store in a shared window are RMA operations and need an access epoch"},
@@ -57,7 +57,7 @@ var Switches = [NumSwitches]SwitchInfo{
 	{WeakProgress, "weak_progress", "an RMA operation performs, and a lock on a process is granted, only while that process is in MPI (an implementation without asynchronous progress); off in every preset",
 		`node340 (Progress): "fuzziness" in when communication is enabled leaves open whether an RMA operation completes while its target makes no MPI call; mpi-issues #635, pmodels/mpich#5565`},
 	{CasReplace, "cas_replace", "compare_and_swap counts as MPI_REPLACE for accumulate_ops=same_op_no_op, so it may meet fetch_and_op(MPI_REPLACE) on one cell (a permissive reading the standard does not state; off in every preset)",
-		`node315: accumulate_ops=same_op_no_op lets the implementation assume "the same operation or MPI_NO_OP" for concurrent accumulate calls; MPI_COMPARE_AND_SWAP takes no op, and "is atomic with respect to other accumulate operations"; reports/accumulate-ops`},
+		`node309: with accumulate_ops=same_op_no_op "the implementation will assume that all concurrent accumulate calls to the same target address will use the same operator or MPI_NO_OP"; MPI_COMPARE_AND_SWAP takes no operator (node320); reports/accumulate-ops`},
 }
 
 func (s Switch) String() string {
@@ -111,8 +111,8 @@ func (s Set) String() string {
 
 // Semantics is a named choice of switches: a preset, possibly with changes.
 type Semantics struct {
-	Name     string // "mpi-4.1", or "mpi-3.0,lock_ls=on" when switches were changed
-	Preset   string // the preset it started from
+	Name     string     // the preset's name, or with the switches changed: mpi-3.0,lock_ls=on
+	Preset   PresetName // the preset it started from
 	Switches Set
 }
 
@@ -143,9 +143,25 @@ func (s Semantics) Changes() string {
 	return strings.Join(out, " ")
 }
 
+// PresetName names a preset of SEMANTICS.md §4: the word --sem and an expect line's
+// items start with. Its words are written once, here (Presets), and read by
+// LookupPreset.
+type PresetName string
+
+// The presets, in the order of SEMANTICS.md §4's table.
+const (
+	MPI30   PresetName = "mpi-3.0"
+	OptionA PresetName = "A"
+	OptionB PresetName = "B"
+	MPI41   PresetName = "mpi-4.1"
+	// DefaultPreset is the semantics of a command given none (--sem): the current
+	// text of the standard.
+	DefaultPreset = MPI41
+)
+
 // PresetInfo describes one preset.
 type PresetInfo struct {
-	Name     string
+	Name     PresetName
 	About    string
 	Switches Set
 }
@@ -158,25 +174,25 @@ func set(sws ...Switch) Set {
 	return s
 }
 
-// Presets lists the presets of SEMANTICS.md §4 in the order of its table (and of run's columns).
+// Presets lists the presets in the order of the presets table (docs/semantics.md) (and of run's columns).
 var Presets = []PresetInfo{
-	{"mpi-3.0", "the reading ticket #435 started from (2014): sync calls order RMA operations only", set()},
-	{"A", "ticket #435 option A: remote load/store on shared windows are RMA operations", set(LsIsRMA)},
-	{"B", "ticket #435 option B: only fence and PSCW synchronize load/store", set(FenceLS, PostStartLS, CompleteWaitLS)},
-	{"mpi-4.1", "the current text of the MPI-4.1 report", set(FenceLS, CompleteWaitLS, LockLS, FlushLS, SqAnyFlavor, AlignGuarantee)},
+	{MPI30, "the reading ticket #435 started from (2014): sync calls order RMA operations only", set()},
+	{OptionA, "ticket #435 option A: remote load/store on shared windows are RMA operations", set(LsIsRMA)},
+	{OptionB, "ticket #435 option B: only fence and PSCW synchronize load/store", set(FenceLS, PostStartLS, CompleteWaitLS)},
+	{MPI41, "the current text of the MPI-4.1 report", set(FenceLS, CompleteWaitLS, LockLS, FlushLS, SqAnyFlavor, AlignGuarantee)},
 }
 
 // PresetNames returns the preset names in table order.
 func PresetNames() []string {
 	names := make([]string, len(Presets))
 	for i, p := range Presets {
-		names[i] = p.Name
+		names[i] = string(p.Name)
 	}
 	return names
 }
 
 // LookupPreset finds a preset by name.
-func LookupPreset(name string) (PresetInfo, bool) {
+func LookupPreset(name PresetName) (PresetInfo, bool) {
 	for _, p := range Presets {
 		if p.Name == name {
 			return p, true
@@ -186,12 +202,12 @@ func LookupPreset(name string) (PresetInfo, bool) {
 }
 
 // Preset returns the semantics of a named preset with no changes.
-func Preset(name string) (Semantics, bool) {
+func Preset(name PresetName) (Semantics, bool) {
 	p, ok := LookupPreset(name)
 	if !ok {
 		return Semantics{}, false
 	}
-	return Semantics{Name: p.Name, Preset: p.Name, Switches: p.Switches}, true
+	return Semantics{Name: string(p.Name), Preset: p.Name, Switches: p.Switches}, true
 }
 
 // AllPresets returns the semantics of every preset, in table order.
@@ -206,7 +222,7 @@ func AllPresets() []Semantics {
 // ParseSemantics reads PRESET[,switch=on|off...], the argument of --sem.
 func ParseSemantics(arg string) (Semantics, error) {
 	parts := strings.Split(strings.TrimSpace(arg), ",")
-	sem, ok := Preset(strings.TrimSpace(parts[0]))
+	sem, ok := Preset(PresetName(strings.TrimSpace(parts[0])))
 	if !ok {
 		return Semantics{}, fmt.Errorf("unknown preset %q in --sem %q (presets: %s)", parts[0], arg, strings.Join(PresetNames(), ", "))
 	}

@@ -66,14 +66,14 @@ func TestPresetTable(t *testing.T) {
 	}
 	for i, row := range presetTable {
 		t.Run(row.preset, func(t *testing.T) {
-			if Presets[i].Name != row.preset {
+			if Presets[i].Name != PresetName(row.preset) {
 				t.Errorf("Presets[%d] = %q, want %q", i, Presets[i].Name, row.preset)
 			}
-			sem, ok := Preset(row.preset)
+			sem, ok := Preset(PresetName(row.preset))
 			if !ok {
 				t.Fatalf("Preset(%q) not found", row.preset)
 			}
-			if sem.Name != row.preset || sem.Preset != row.preset {
+			if sem.Name != row.preset || sem.Preset != PresetName(row.preset) {
 				t.Errorf("Preset(%q) named %q from %q", row.preset, sem.Name, sem.Preset)
 			}
 			on := map[string]bool{}
@@ -159,7 +159,7 @@ func TestParseSemantics(t *testing.T) {
 			if sem.Name != tt.name {
 				t.Errorf("Name = %q, want %q", sem.Name, tt.name)
 			}
-			if sem.Preset != tt.preset {
+			if sem.Preset != PresetName(tt.preset) {
 				t.Errorf("Preset = %q, want %q", sem.Preset, tt.preset)
 			}
 			if got := names(sem); got != tt.switches {

@@ -14,7 +14,7 @@ type Contradiction struct {
 // whose reading each supports.
 var Contradictions = []Contradiction{
 	{"node329", `MPI_WIN_COMPLETE: "All updates to shared memory in win through load/store accesses executed during this epoch will be visible at the target when the call returns."`,
-		`the next sentence: the call "completes ... at the origin, but not at the target"`,
+		`the next sentence: "MPI_WIN_COMPLETE enforces completion of preceding RMA operations and visibility of load/store accesses at the origin, but not at the target"`,
 		"complete_wait_ls reads the first sentence; without it (mpi-3.0, A) complete orders nothing at the target."},
 	{"node328 / node329", `MPI_WIN_FENCE: "Store accesses to shared-memory of win will become visible before the fence call returns at the target."`,
 		`MPI_WIN_START: start only delays RMA accesses "until the target process executed the matching call to MPI_WIN_POST"`,

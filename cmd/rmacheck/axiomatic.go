@@ -91,7 +91,7 @@ func runAxiomatic(cmd *cobra.Command, args []string, f runFlags) error {
 				}
 				runs++
 				var exp *litmus.ExpectItem
-				if sem, ok := spec.Preset(m.Name); ok && f.model == "" {
+				if sem, ok := spec.Preset(spec.PresetName(m.Name)); ok && f.model == "" {
 					exp = explorer.FindExpect(t, sem, hw)
 				}
 				output.AxiomBlock(out, r, exp, output.Show(f.show))

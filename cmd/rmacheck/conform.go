@@ -68,7 +68,7 @@ func newConformCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return runConform(cmd, args, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.target.name, "target", "reference", "where to run: reference, mpich or openmpi (the test's C program from cgen, built with mpicc.mpich / mpicc.openmpi)")
+	fl.StringVar(&f.target.name, "target", conform.ReferenceName, "where to run: reference, mpich or openmpi (the test's C program from cgen, built with mpicc.mpich / mpicc.openmpi)")
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics PRESET[,switch=on|off...] to compare with; repeat for several (default mpi-4.1)")
 	fl.IntVar(&f.runs, "runs", 0, "iterations per test (0, the default: 10^6 for programs without MPI calls, 10^4 with)")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the runtime's choices")
@@ -100,7 +100,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	}
 	hw, _ := f.comparedHW() // checked by conformTarget
 	if len(f.sems) == 0 {
-		f.sems = []string{"mpi-4.1"}
+		f.sems = []string{string(spec.DefaultPreset)}
 	}
 	sems, err := parseSems(f.sems)
 	if err != nil {
@@ -115,81 +115,103 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 			return exitError{code: exitBadInput, err: fmt.Errorf("--keep-c: %w", err)}
 		}
 	}
-	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	var ctx context.Context
-	if _, isMPI := target.(conform.MPI); isMPI { // MPI processes to stop on an interrupt
+	run := &conformRun{f: f, info: target.Info(), search: search, out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), bad: bad}
+	if run.info.Kind == conform.KindMPI { // MPI processes to stop on an interrupt
 		var stop func()
-		ctx, stop = interruptible()
+		run.ctx, stop = interruptible()
 		defer stop()
 	}
-	failed, cannotRun := false, false
-	var hangs hangCount // runs that did not finish, judged on the hw model they are compared with
-	progress := newProgress(errw, "conformance runs", len(tests)*len(sems), f.json)
+	progress := newProgress(run.errw, "conformance runs", len(tests)*len(sems), f.json)
 	for ti, t := range tests {
 		for si, sem := range sems {
 			done := float64(ti*len(sems) + si)
 			progress.show(done, t.Name+" ("+sem.Name+")")
-			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, Search: search,
-				HW: hw, Context: ctx}
-			opt.Progress = func(runs, total int) { progress.show(done+float64(runs)/float64(total), t.Name) }
-			rep, err := target.Run(t, sem, opt)
+			opt := conform.Options{Runs: f.runs, Seed: f.seed, IncludeErroneous: f.includeErroneous, Search: search, HW: hw, Context: run.ctx,
+				Progress: func(runs, total int) { progress.show(done+float64(runs)/float64(total), t.Name) }}
+			rep, err := conform.Check(target, t, sem, opt)
 			progress.clear()
 			if exit, ok := interruptedExit(err); ok {
 				return exit
 			}
 			if err != nil {
-				allowed := false // a time-out the standard allows (conform.ClassifyHang)
-				if conform.TimedOut(err) {
-					allowed = hangs.judge(errw, t, sem, opt.ComparedHW(), search, err.Error(), f.strictProgress)
-				} else {
-					fmt.Fprintf(errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
-				}
-				if f.json { // a record for every run: reports read the failed ones from it
-					record.WriteLine(out, record.FailedConform(t, sem, target, opt.ComparedHW(), f.seed, err))
-				}
-				if allowed {
-					continue
-				}
-				switch conformErrorExit(err) {
-				case exitCannotRun:
-					cannotRun = true
-				case exitBadInput:
-					bad = true
-				default:
-					failed = true
-				}
-				continue
-			}
-			if rep.NonConforming > 0 {
-				failed = true
-			}
-			if rep.SpinLimit != "" {
-				what := fmt.Sprintf("the program stopped at its spin limit (%s): a rank waited without the target making progress", rep.SpinLimit)
-				if !hangs.judge(errw, t, sem, rep.HW, search, what, f.strictProgress) {
-					cannotRun = true
-				}
-			}
-			if rep.Starved {
-				fmt.Fprintf(errw, "rmacheck: %s (%s): the ranks waited for a CPU %.0f%% of the time (the machine is loaded): outcomes that need them side by side may be unseen\n",
-					t.File, sem.Name, 100*rep.Starvation)
-			}
-			if f.json {
-				record.WriteLine(out, record.NewConform(rep))
+				run.failure(t, sem, opt.ComparedHW(), err)
 			} else {
-				output.Histogram(out, rep)
+				run.report(rep)
 			}
 		}
 	}
-	hangs.summary(errw)
+	run.hangs.summary(run.errw)
 	switch {
-	case bad:
+	case run.bad:
 		return exitWith(exitBadInput)
-	case cannotRun:
+	case run.cannotRun:
 		return exitWith(exitCannotRun)
-	case failed:
+	case run.failed:
 		return exitWith(exitFailed)
 	}
 	return nil
+}
+
+// conformRun is a conform command under way: where it writes, and what its exit
+// status will say.
+type conformRun struct {
+	f                      conformFlags
+	info                   conform.TargetInfo // asked once: a library's version is asked of it
+	search                 explorer.Options
+	ctx                    context.Context
+	out, errw              io.Writer
+	bad, cannotRun, failed bool
+	hangs                  hangCount // runs that did not finish, judged on the hw model they are compared with
+}
+
+// failure says why a run gave no report (and writes its record with --json): a
+// time-out the standard allows (conform.ClassifyHang) is no failure.
+func (c *conformRun) failure(t *litmus.Test, sem spec.Semantics, hw spec.HW, err error) {
+	allowed := false
+	if conform.TimedOut(err) {
+		allowed = c.hangs.judge(c.errw, t, sem, hw, c.search, err.Error(), c.f.strictProgress)
+	} else {
+		fmt.Fprintf(c.errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
+	}
+	if c.f.json { // a record for every run: reports read the failed ones from it
+		record.WriteLine(c.out, record.FailedConform(t, sem, c.info, hw, c.f.seed, err))
+	}
+	if allowed {
+		return
+	}
+	switch conformErrorExit(err) {
+	case exitCannotRun:
+		c.cannotRun = true
+	case exitBadInput:
+		c.bad = true
+	default:
+		c.failed = true
+	}
+}
+
+// report prints a run's report (its record with --json) and notes what it means
+// for the exit status: an outcome the model forbids, a spin limit the model does
+// not explain.
+func (c *conformRun) report(rep *conform.Report) {
+	t, sem := rep.Test, rep.Sem
+	if rep.NonConforming > 0 {
+		c.failed = true
+	}
+	if rep.SpinLimit != "" {
+		what := fmt.Sprintf("the program stopped at its spin limit (%s): a rank waited without the target making progress", rep.SpinLimit)
+		if !c.hangs.judge(c.errw, t, sem, rep.HW, c.search, what, c.f.strictProgress) {
+			c.cannotRun = true
+		}
+	}
+	if rep.Starved {
+		fmt.Fprintf(c.errw, "rmacheck: %s (%s): the ranks waited for a CPU %.0f%% of the time (the machine is loaded): outcomes that need them side by side may be unseen\n",
+			t.File, sem.Name, 100*rep.Starvation)
+	}
+	if c.f.json {
+		record.WriteLine(c.out, record.NewConform(rep))
+	} else {
+		output.Histogram(c.out, rep)
+	}
 }
 
 // hangCount counts the runs that hung for want of the target's progress, which
@@ -231,17 +253,16 @@ func (h *hangCount) summary(w io.Writer) {
 
 // conformTarget checks the flags of the target they name and makes it.
 func (f conformFlags) conformTarget(cmd *cobra.Command) (conform.Target, error) {
-	if f.target.name == conform.ReferenceName && !f.target.install() {
-		if f.hw != "" || f.target.launchFlagsSet() {
-			return nil, usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile, --timeout, --mpiexec-args, --env and --transport are for MPI libraries (--target mpich or openmpi, --mpi PREFIX)")
-		}
+	kind, _, err := f.target.named()
+	switch {
+	case err != nil:
+		return nil, err
+	case kind == conform.KindReference && (f.hw != "" || f.target.launchFlagsSet()):
+		return nil, usageErrorf("--hw, --oversubscribe, --keep-c, --launcher, --hostfile, --timeout, --mpiexec-args, --env and --transport are for MPI libraries (--target mpich or openmpi, --mpi PREFIX)")
+	case kind == conform.KindReference:
 		return conform.Reference{Runtime: reference.Options{Batch: f.batch}}, nil
-	}
-	if f.batch != 0 {
+	case f.batch != 0:
 		return nil, usageErrorf("--batch is for the reference runtime (--target reference): a library's C program runs its own batches")
-	}
-	if _, ok := conform.KnownLibrary(f.target.name); !ok && !f.target.install() {
-		return f.target.target() // the usage error naming the targets
 	}
 	if _, err := f.comparedHW(); err != nil {
 		return nil, err
@@ -249,7 +270,7 @@ func (f conformFlags) conformTarget(cmd *cobra.Command) (conform.Target, error) 
 	if err := f.target.checkLaunch(func(err error) { printErrors(cmd.ErrOrStderr(), err) }); err != nil {
 		return nil, err
 	}
-	target, err := f.target.target()
+	target, err := f.target.target(reference.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func runCrosscheck(cmd *cobra.Command, args []string, f crosscheckFlags) error {
 		model = m
 	}
 	for _, p := range presets {
-		if _, ok := spec.Preset(p); !ok {
+		if _, ok := spec.Preset(spec.PresetName(p)); !ok {
 			return usageErrorf("--sem %q: not a preset (%s)", p, strings.Join(spec.PresetNames(), ", "))
 		}
 	}

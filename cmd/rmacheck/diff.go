@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rmacheck/rmacheck/evidence"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/spec"
@@ -80,7 +79,7 @@ func runDiff(cmd *cobra.Command, args []string, f diffFlags) error {
 		differ++
 		output.Diff(out, d)
 		if f.switches {
-			effects, err := evidence.Attribute(t, sems[0], sems[1], hw, opt)
+			effects, err := explorer.Attribute(t, sems[0], sems[1], hw, opt)
 			if err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "rmacheck: %s: --switches: %v\n", t.File, err)
 				incomplete++
@@ -108,7 +107,7 @@ func runDiff(cmd *cobra.Command, args []string, f diffFlags) error {
 	return nil
 }
 
-func writeSwitchEffects(w io.Writer, d *explorer.Diff, effects []evidence.SwitchEffect) {
+func writeSwitchEffects(w io.Writer, d *explorer.Diff, effects []explorer.SwitchEffect) {
 	for _, e := range effects {
 		verdict := "changes nothing here"
 		switch {

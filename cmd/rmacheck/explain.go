@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -16,12 +17,13 @@ func newExplainCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explain RULE|SWITCH|PRESET|HW | explain hw | explain --all",
 		Short: "Explain a rule of the semantics, a switch, a preset or a hardware model",
-		Long: `Explain prints a rule of the catalogue (SEMANTICS.md): its id, title and class,
-what it says, and the pages of the MPI-4.1 report it rests on. Rule ids are
-matched ignoring case. Given the name of a --sem switch it prints what the
-switch means and the sentence of the standard it rests on; given a preset, its
-switches; given a hardware model (sc, tso, relaxed), what it allows, and "hw"
-describes all three. With --all it lists every rule.` + "\n" + exitStatusHelp("the rule, switch, preset or hw model was found", ""),
+		Long: `Explain prints a rule of the catalogue, as docs/rules.md does: its id, title and
+class, what it says, the sentences of the MPI-4.1 report it rests on with their
+pages, and an example program. Rule ids are matched ignoring case. Given the
+name of a --sem switch it prints what the switch means and the sentence of the
+standard it rests on; given a preset, its switches; given a hardware model (sc,
+tso, relaxed), what it allows, and "hw" describes all three. With --all it
+lists every rule.` + "\n" + exitStatusHelp("the rule, switch, preset or hw model was found", ""),
 		Example: `  rmacheck explain E-EPOCH
   rmacheck explain c-conflict
   rmacheck explain fence_ls
@@ -52,7 +54,7 @@ describes all three. With --all it lists every rule.` + "\n" + exitStatusHelp("t
 				}
 			}
 			for _, p := range spec.Presets {
-				if strings.EqualFold(p.Name, name) {
+				if strings.EqualFold(string(p.Name), name) {
 					explainPreset(out, p)
 					return nil
 				}
@@ -95,46 +97,61 @@ func unknownName(name string) error {
 	return fmt.Errorf("%s", strings.TrimSuffix(b.String(), "\n"))
 }
 
-// classMeaning says in a few words what a rule of each class means for a test.
-func classMeaning(c spec.Class) string {
-	switch c {
-	case spec.ClassErroneous:
-		return "an execution that raises it is erroneous MPI"
-	case spec.ClassRace:
-		return "allowed by MPI, but the values read are unpredictable"
-	default:
-		return "a rule the model executes; it is never raised as a flag"
-	}
-}
-
 func explainHW(w io.Writer, hw spec.HW) {
 	h := hw.Info()
 	fmt.Fprintf(w, "%s: a hardware model of --hw: %s\n\n", hw, h.About)
 	fmt.Fprint(w, wrapText(h.Text, 80))
 }
 
+// explainRule prints a rule's entry of docs/rules.md (spec.RulesMarkdown) as text:
+// title and class, what it says, the report's sentences under their pages, and the
+// example program, unindented so that it can be copied to a file and run.
 func explainRule(w io.Writer, r spec.Rule) {
 	fmt.Fprintf(w, "%s: %s\n", r.ID, r.Title)
-	fmt.Fprintf(w, "class: %s (%s)\n\n", r.Class, classMeaning(r.Class))
+	fmt.Fprintf(w, "class: %s (%s)\n\n", r.Class, r.Class.Meaning())
 	fmt.Fprint(w, wrapText(r.Text, 80))
 	fmt.Fprintln(w)
-	if len(r.Nodes) == 0 {
-		fmt.Fprintln(w, "MPI-4.1 report: no page; the rule is rmacheck's (SEMANTICS.md §5)")
-		return
-	}
 	fmt.Fprintln(w, "MPI-4.1 report:")
-	for _, u := range r.URLs() {
-		fmt.Fprintf(w, "  %s\n", u)
+	for _, node := range quotedNodes(r) {
+		fmt.Fprintf(w, "  %s\n", spec.NodeURL(node))
+		for _, q := range r.Quotes {
+			if q.Node == node {
+				fmt.Fprint(w, indented(`"`+q.Text+`"`, 80, "    "))
+			}
+		}
 	}
+	if len(r.Nodes) == 0 {
+		fmt.Fprint(w, indented(spec.NoPage, 80, "  "))
+	}
+	if ex := r.Example(); ex != "" {
+		fmt.Fprintf(w, "\nExample (%s):\n\n%s", r.ExamplePath(), ex)
+	}
+}
+
+// indented fills text into lines of at most width columns, each starting with indent.
+func indented(text string, width int, indent string) string {
+	return indent + wrapIndent(text, width-len(indent), indent)
+}
+
+// quotedNodes are the rule's nodes, then the nodes of its quotes that are not among
+// them, each once.
+func quotedNodes(r spec.Rule) []string {
+	nodes := slices.Clone(r.Nodes)
+	for _, q := range r.Quotes {
+		if !slices.Contains(nodes, q.Node) {
+			nodes = append(nodes, q.Node)
+		}
+	}
+	return nodes
 }
 
 func explainSwitch(w io.Writer, si spec.SwitchInfo) {
 	var on, off []string
 	for _, p := range spec.Presets {
 		if p.Switches.Has(si.Switch) {
-			on = append(on, p.Name)
+			on = append(on, string(p.Name))
 		} else {
-			off = append(off, p.Name)
+			off = append(off, string(p.Name))
 		}
 	}
 	fmt.Fprintf(w, "%s: a switch of --sem\n", si.Name)

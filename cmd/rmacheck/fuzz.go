@@ -14,6 +14,8 @@ import (
 	"github.com/rmacheck/rmacheck/fuzz"
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
+	"github.com/rmacheck/rmacheck/reference"
+	"github.com/rmacheck/rmacheck/spec"
 )
 
 type fuzzFlags struct {
@@ -52,9 +54,9 @@ func newFuzzCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return runFuzz(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.target.name, "target", "reference", "where to run: reference, mpich or openmpi")
+	fl.StringVar(&f.target.name, "target", conform.ReferenceName, "where to run: reference, mpich or openmpi")
 	addLibraryFlags(fl, &f.target)
-	fl.StringVar(&f.sem, "sem", "mpi-4.1", "semantics PRESET[,switch=on|off...]")
+	fl.StringVar(&f.sem, "sem", string(spec.DefaultPreset), "semantics PRESET[,switch=on|off...]")
 	fl.DurationVar(&f.dur, "time", time.Minute, "stop after this long (0: no time bound, only --programs)")
 	fl.IntVar(&f.runs, "runs", 2000, "runs of each program on the target")
 	fl.IntVar(&f.programs, "programs", 0, "stop after this many programs (0: only --time)")
@@ -74,11 +76,11 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	if err != nil {
 		return err
 	}
-	target, err := f.target.target()
+	target, err := f.target.target(reference.Options{})
 	if err != nil {
 		return err
 	}
-	_, isMPI := target.(conform.MPI)
+	isMPI := target.Info().Kind == conform.KindMPI
 	var ctx context.Context
 	if isMPI { // MPI processes to stop on an interrupt
 		var stop func()
@@ -123,7 +125,7 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "Fuzz %s (semantics %s, hw %s): %d programs, %d race-free, %d runs, %.1fs; %d reproducers, %d not confirmed\n",
-		target.Name(), sems[0].Name, conform.MachineHW(), res.Programs, res.RaceFree, res.Runs, res.Elapsed.Seconds(),
+		target.Info().Name(), sems[0].Name, conform.MachineHW(), res.Programs, res.RaceFree, res.Runs, res.Elapsed.Seconds(),
 		len(res.Findings), res.Unconfirmed)
 	for _, fd := range res.Findings {
 		fmt.Fprintf(out, "\nNON-CONFORMING: program %d (%d instructions, shrunk to %d)\n", fd.Program, gen.Size(fd.Original), gen.Size(fd.Test))

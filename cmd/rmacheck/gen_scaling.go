@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/output"
 )
 
 // scalingHelp is the part of gen's help about --scaling, --plain and --herd.
@@ -18,8 +19,12 @@ var scalingHelp = wrapText(`--scaling SHAPES writes instead the thread-scaling t
 	`P0 writes the data x0 then x1, each next process reads its flag and writes the next, the last reads its `+
 	`flag then the data; condition: every flag seen, the data not) and IRIW (two writers and n-2 readers `+
 	`reading x and y in alternating orders; condition: each reader sees its first location's write and not its `+
-	`second's). Every process runs plain loads and stores in one lock_all epoch of an allocate_shared window. `+
-	`Tests are named SHAPE-nNN (SB-n04). --plain N writes instead N tests of the plain family (diy7's x86 `+
+	`second's), on plain loads and stores of an allocate_shared window, and RING (each process puts to the `+
+	`next and gets from the previous, then stores and loads its own cells, on an allocate window, in three `+
+	`rounds). --sync picks the synchronization variants: lock_all (the default: one lock_all epoch a round), `+
+	`nocheck (lock_all W nocheck), lock (each access in a lock epoch of its target, shared for reads, `+
+	`exclusive for writes), pscw (post, start, complete, wait around each round) and fence. Tests are named `+
+	`SHAPE-nNN (SB-n04) for lock_all and SHAPE+SYNC-nNN (SB+pscw-n04) for the others. --plain N writes instead N tests of the plain family (diy7's x86 `+
 	`shapes SB, MP, LB, 2+2W, R, S, WRC, IRIW with plain accesses, varied; drawn with --seed), the family of `+
 	`the benchmark of presets. --herd also writes beside each NAME.lit its x86 twin NAME.litmus for herd7 `+
 	`(the same accesses as MOV instructions, in the same order, with the same initial values and condition, `+
@@ -43,7 +48,7 @@ func addScalingFlags(fl *pflag.FlagSet, f *genFlags) {
 func genTests(cmd *cobra.Command, f genFlags) ([]gen.FamilyTest, error) {
 	var family []string
 	for _, name := range []string{"shape", "sync", "flavor", "locality", "target", "mix", "max"} {
-		if cmd.Flags().Changed(name) {
+		if cmd.Flags().Changed(name) && (name != "sync" || f.scaling == nil) { // --scaling's variants
 			family = append(family, "--"+name)
 		}
 	}
@@ -63,7 +68,7 @@ func genTests(cmd *cobra.Command, f genFlags) ([]gen.FamilyTest, error) {
 		if err != nil {
 			return nil, err
 		}
-		return gen.ScalingFamily(f.scaling, lo, hi)
+		return gen.ScalingFamily(f.scaling, lo, hi, f.syncs...)
 	case f.plain > 0:
 		return gen.PlainFamily(f.plain, f.seed)
 	}
@@ -95,7 +100,7 @@ func herdTwins(f genFlags, fam []gen.FamilyTest) ([][]byte, error) {
 	}
 	twins := make([][]byte, len(fam))
 	for i, ft := range fam {
-		tw, err := gen.HerdX86(ft.Test)
+		tw, err := output.HerdX86(ft.Test)
 		if err != nil {
 			return nil, fmt.Errorf("--herd: %v", err)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/output"
 )
 
 // TestGenScaling: gen --scaling writes SHAPE-nNN.lit for each shape and n, in
@@ -20,24 +21,44 @@ func TestGenScaling(t *testing.T) {
 	if code != 0 || out.String() != "wrote 4 tests and their x86 twins to "+dir+"\n" {
 		t.Fatalf("exit %d: %s%s", code, out.String(), errb.String())
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*"))
-	var names []string
-	for _, f := range files {
-		names = append(names, filepath.Base(f))
-	}
-	want := "IRIW-n04.lit IRIW-n04.litmus IRIW-n05.lit IRIW-n05.litmus SB-n04.lit SB-n04.litmus SB-n05.lit SB-n05.litmus"
-	if got := strings.Join(names, " "); got != want {
-		t.Fatalf("files %s, want %s", got, want)
-	}
+	wantFiles(t, dir, "*", "IRIW-n04.lit IRIW-n04.litmus IRIW-n05.lit IRIW-n05.litmus SB-n04.lit SB-n04.litmus SB-n05.lit SB-n05.litmus")
 	src, _ := os.ReadFile(filepath.Join(dir, "SB-n05.lit"))
 	lt, err := litmus.Parse("SB-n05.lit", src)
 	if err != nil || !bytes.Equal(litmus.Format(lt), src) || len(lt.Procs) != 5 {
 		t.Fatalf("SB-n05.lit not canonical, or not 5 processes: %v\n%s", err, src)
 	}
 	twin, _ := os.ReadFile(filepath.Join(dir, "SB-n05.litmus"))
-	tw, err := gen.HerdX86(lt)
+	tw, err := output.HerdX86(lt)
 	if err != nil || !bytes.Equal(twin, tw.Source) || !bytes.HasPrefix(twin, []byte("X86 SB-n05\n")) {
 		t.Errorf("SB-n05.litmus is not the twin of SB-n05.lit: %v\n%s", err, twin)
+	}
+}
+
+// TestGenScalingSyncs: --sync with --scaling writes each shape in each variant,
+// named SHAPE+SYNC-nNN but for lock_all.
+func TestGenScalingSyncs(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if code := run([]string{"gen", "--scaling", "SB,RING", "--sync", "lock_all,nocheck,fence", "--procs", "3", "--out", dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out.String(), errb.String())
+	}
+	wantFiles(t, dir, "*.lit", "RING+fence-n03.lit RING+nocheck-n03.lit RING-n03.lit SB+fence-n03.lit SB+nocheck-n03.lit SB-n03.lit")
+	src, _ := os.ReadFile(filepath.Join(dir, "SB+nocheck-n03.lit"))
+	if !bytes.Contains(src, []byte("lock_all W nocheck")) {
+		t.Errorf("SB+nocheck-n03.lit has no lock_all W nocheck:\n%s", src)
+	}
+}
+
+// wantFiles fails t unless the files of dir matching glob are want (names, in order).
+func wantFiles(t *testing.T, dir, glob, want string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, glob))
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f))
+	}
+	if got := strings.Join(names, " "); got != want {
+		t.Fatalf("files %s, want %s", got, want)
 	}
 }
 
@@ -76,7 +97,9 @@ func TestGenScalingRefuses(t *testing.T) {
 	}{
 		{[]string{"--procs", "4"}, "give --scaling too"},
 		{[]string{"--scaling", "SB", "--plain", "3"}, "give one"},
-		{[]string{"--scaling", "SB", "--sync", "fence"}, "--sync chooses tests of the diy7-style family"},
+		{[]string{"--scaling", "SB", "--shape", "MP"}, "--shape chooses tests of the diy7-style family"},
+		{[]string{"--scaling", "SB", "--sync", "fences"}, `unknown scaling sync "fences"`},
+		{[]string{"--scaling", "SB", "--sync", "pscw", "--herd"}, "no x86 twin"},
 		{[]string{"--plain", "3", "--max", "2"}, "--max chooses tests"},
 		{[]string{"--scaling", "SB", "--procs", "1-3"}, `--procs "1-3": want LO-HI or N with 2 <= LO <= HI <= 64`},
 		{[]string{"--scaling", "SB", "--procs", "6-4"}, `--procs "6-4"`},

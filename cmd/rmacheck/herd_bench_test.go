@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rmacheck/rmacheck/gen"
+	"github.com/rmacheck/rmacheck/output"
 )
 
 // The benchmarks beside herd7 (issue 22: thread scaling, and four presets against
@@ -173,11 +174,11 @@ func rmacheckRun(b *testing.B, sems []string, files ...string) (c childCost, sta
 
 // writeTwins writes each test and its x86 twin into dir, and returns the paths of
 // the .lit files and of the .litmus files, and each twin's register renaming by
-// test name (gen.HerdTwin.Regs).
+// test name (output.HerdTwin.Regs).
 func writeTwins(b testing.TB, dir string, fam []gen.FamilyTest) (lits, twins []string, regs map[string][]map[string]string) {
 	regs = map[string][]map[string]string{}
 	for _, ft := range fam {
-		tw, err := gen.HerdX86(ft.Test)
+		tw, err := output.HerdX86(ft.Test)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -199,7 +200,8 @@ func writeTwins(b testing.TB, dir string, fam []gen.FamilyTest) (lits, twins []s
 // peak RSS under mpi-4.1 and under all four presets, hw tso, beside herd7's CPU-s
 // and peak RSS on the x86 twin, and the CPU ratio of mpi-4.1 to herd7. herd7's and
 // mpi-4.1's observations of the condition must agree (plain accesses under hw tso
-// are x86-TSO's).
+// are x86-TSO's). RMACHECK_HERD_SYNCS adds rmacheck mpi-4.1 on the shape's other sync
+// variants (herdSyncs).
 func BenchmarkHerdScaling(b *testing.B) {
 	herd := herd7Bin(b)
 	lo, hi, err := parseProcs(os.Getenv("RMACHECK_HERD_PROCS"))
@@ -211,6 +213,9 @@ func BenchmarkHerdScaling(b *testing.B) {
 	}
 	dir := b.TempDir()
 	for _, sh := range gen.ScalingShapes {
+		if sh.Name == "RING" {
+			continue // RMA calls: no x86 twin
+		}
 		over := map[string]bool{} // tool -> passed a bound: the rest of the series is not run
 		for n := max(lo, 2); n <= hi; n++ {
 			if sh.Name == "IRIW" && n < 4 {
@@ -264,6 +269,23 @@ func BenchmarkHerdScaling(b *testing.B) {
 							rmObs, oneCPU = obs, c.cpu
 						}
 					}
+					for _, sync := range herdSyncs() {
+						vt, err := gen.ScalingVariant(sh.Name, sync, n)
+						if err != nil {
+							b.Fatal(err)
+						}
+						vlits := writeLits(b, dir, vt)
+						c, states, pairs, stopped, _ := rmacheckRun(b, []string{"mpi-4.1"}, vlits...)
+						b.ReportMetric(c.cpu.Seconds(), sync+"-cpu-s")
+						b.ReportMetric(float64(c.rssKB)/1024, sync+"-RSS-MiB")
+						b.ReportMetric(float64(states+pairs), sync+"-states")
+						if stopped {
+							b.ReportMetric(1, sync+"-stopped")
+						}
+						if herdCPU > 0 {
+							b.ReportMetric(c.cpu.Seconds()/herdCPU.Seconds(), sync+"/herd7")
+						}
+					}
 					if herdObs != nil && rmObs != nil {
 						if herdObs[ft.Name] != rmObs[ft.Name] {
 							b.Errorf("%s: herd7 x86tso says %s, rmacheck mpi-4.1 tso %s", ft.Name, herdObs[ft.Name], rmObs[ft.Name])
@@ -274,6 +296,25 @@ func BenchmarkHerdScaling(b *testing.B) {
 			})
 		}
 	}
+}
+
+// herdSyncs are the sync variants (gen.ScalingSyncs) BenchmarkHerdScaling also runs
+// rmacheck mpi-4.1 on beside herd7's twin of the lock_all test (the same accesses):
+// RMACHECK_HERD_SYNCS, a comma list, none by default.
+func herdSyncs() []string {
+	if s := os.Getenv("RMACHECK_HERD_SYNCS"); s != "" {
+		return strings.Split(s, ",")
+	}
+	return nil
+}
+
+// writeLits writes a test's .lit file into dir and returns its path.
+func writeLits(b *testing.B, dir string, ft gen.FamilyTest) []string {
+	path := filepath.Join(dir, ft.Name+".lit")
+	if err := os.WriteFile(path, ft.Source, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return []string{path}
 }
 
 // BenchmarkHerdPlainRatio: RMACHECK_HERD_PLAIN (default 200) tests of the plain

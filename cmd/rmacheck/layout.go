@@ -50,7 +50,7 @@ func newLayoutCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&sem, "sem", "mpi-4.1", "semantics PRESET[,switch=on|off...] (align_guarantee decides the guarantee)")
+	cmd.Flags().StringVar(&sem, "sem", string(spec.DefaultPreset), "semantics PRESET[,switch=on|off...] (align_guarantee decides the guarantee)")
 	addABIFlag(cmd.Flags(), &abi)
 	return cmd
 }

@@ -10,14 +10,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/rmacheck/rmacheck/internal/supervise"
 	"io"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -27,7 +28,7 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
-	conform.GuardMain() // the guard of MPI runs is this binary in a hidden mode
+	supervise.GuardMain() // the guard of MPI runs is this binary in a hidden mode
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -50,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if msg := errorMessage(err); msg != "" {
-		fmt.Fprintf(stderr, "rmacheck: %s\n", msg)
+		fmt.Fprintf(stderr, "rmacheck: %s\n", cutQuoted(msg))
 	}
 	if isUsage(err) && cmd != nil {
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
@@ -74,6 +75,21 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 		c.err = err
 	}
 	return n, err
+}
+
+// longQuoted matches a quoted value of more than maxQuoted bytes in a message.
+var longQuoted = regexp.MustCompile(`"((?:[^"\\]|\\.){` + strconv.Itoa(maxQuoted+1) + `,})"`)
+
+// maxQuoted is the most of a value a message quotes (issue 38 row 19: a 100 KB --sem
+// was echoed whole, twice).
+const maxQuoted = 120
+
+// cutQuoted cuts every quoted value of msg to its first maxQuoted bytes and says how
+// long it was.
+func cutQuoted(msg string) string {
+	return longQuoted.ReplaceAllStringFunc(msg, func(q string) string {
+		return q[:maxQuoted] + fmt.Sprintf(`..." (%d bytes)`, len(q)-2)
+	})
 }
 
 func errorMessage(err error) string {

@@ -268,8 +268,8 @@ func TestExplainSwitchesAndPresets(t *testing.T) {
 		}
 	}
 	for _, p := range spec.Presets {
-		code, stdout, _ := runCLI("explain", p.Name)
-		if code != 0 || !strings.HasPrefix(stdout, p.Name+": a preset of --sem\n") {
+		code, stdout, _ := runCLI("explain", string(p.Name))
+		if code != 0 || !strings.HasPrefix(stdout, string(p.Name)+": a preset of --sem\n") {
 			t.Errorf("explain %s: exit %d:\n%s", p.Name, code, stdout)
 		}
 	}
@@ -309,7 +309,7 @@ func TestPresetsTableMatchesSpec(t *testing.T) {
 	}
 	for i, p := range spec.Presets {
 		row := strings.Fields(lines[1+i])
-		if row[0] != p.Name {
+		if row[0] != string(p.Name) {
 			t.Errorf("row %d is %q, want %s", i, row[0], p.Name)
 			continue
 		}

@@ -9,7 +9,7 @@ import (
 
 // TestReportMatrix: the records of two conform runs of the fake MPI install, one per
 // transport, make a matrix whose row is the test a forbidden outcome showed on in one
-// of them, a column per transport.
+// of them, a column per transport, each naming the install.
 func TestReportMatrix(t *testing.T) {
 	dir := t.TempDir()
 	for tr, outcomes := range map[string]string{"shm": "0,1", "net": "0,1;2,2"} {
@@ -25,12 +25,85 @@ func TestReportMatrix(t *testing.T) {
 		t.Fatalf("report --matrix: exit %d, %s", code, stderr)
 	}
 	page, _ := os.ReadFile(filepath.Join(out, "README.md"))
-	for _, want := range []string{"| test | Fake MPI v9.9 over shm | Fake MPI v9.9 over net |", "| `testdata/sb.lit` | ok 40 | **NON-CONFORMING** 1/40 |"} {
+	prefix, _ := filepath.Abs(fakeMPI)
+	for _, want := range []string{"| test | Fake MPI v9.9 at " + prefix + " over shm | Fake MPI v9.9 at " + prefix + " over net |",
+		"| `testdata/sb.lit` | ok 40 | **NON-CONFORMING** 1/40 |"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("the matrix lacks %q:\n%s", want, page)
 		}
 	}
 	if code, _, stderr := runCLI("report", "--matrix", "--out", out, "testdata/sb.lit"); code != exitBadInput || !strings.Contains(stderr, "--matrix takes no files") {
 		t.Errorf("--matrix with files: exit %d, %s", code, stderr)
+	}
+}
+
+// fakeInstall copies the fake MPI install (conform/testdata/fakempi) to a prefix of
+// its own whose library says it is `library` (its MPI_Get_library_version line).
+func fakeInstall(t *testing.T, prefix, library string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(prefix, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range []string{"mpicc", "mpiexec"} {
+		src, err := os.ReadFile(filepath.Join(fakeMPI, "bin", tool))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.ReplaceAll(string(src), "Fake MPI v9.9, a test double", library)
+		if err := os.WriteFile(filepath.Join(prefix, "bin", tool), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestTwoInstallsOfOneFamily: two installs of one family (two fake MPICH prefixes
+// whose libraries say different versions) are two targets: in conform's records, two
+// columns of the matrix (even from one file), and two rows of a report's Findings,
+// each with its own version, prefix and launcher, and two columns of its summary.
+func TestTwoInstallsOfOneFamily(t *testing.T) {
+	dir := t.TempDir()
+	installs := []struct{ prefix, version string }{{filepath.Join(dir, "mpich-a"), "Fake MPI v1.0"}, {filepath.Join(dir, "mpich-b"), "Fake MPI v2.0"}}
+	var all []byte
+	for i, in := range installs {
+		fakeInstall(t, in.prefix, in.version+", a build of its own")
+		outcomes := []string{"0,1", "0,1;2,2"}[i]
+		code, stdout, stderr := runCLI("conform", "--mpi", in.prefix, "--env", "FAKE_OUTCOMES="+outcomes, "--runs", "40", "--json", "testdata/sb.lit")
+		if code != 0 && code != exitFailed {
+			t.Fatalf("conform --mpi %s: exit %d\n%s", in.prefix, code, stderr)
+		}
+		recs := conformRecords(t, stdout)
+		if len(recs) != 1 || recs[0].Target.Version != in.version || recs[0].Target.Prefix != in.prefix ||
+			recs[0].Target.Launcher != filepath.Join(in.prefix, "bin", "mpiexec") || recs[0].Target.Name() != "mpich" {
+			t.Errorf("conform --mpi %s: records %+v", in.prefix, recs)
+		}
+		all = append(all, stdout...)
+		os.WriteFile(filepath.Join(dir, filepath.Base(in.prefix)+".json"), []byte(stdout), 0o644)
+	}
+	both := filepath.Join(dir, "both.json")
+	os.WriteFile(both, all, 0o644)
+
+	out := filepath.Join(dir, "matrix")
+	if code, _, stderr := runCLI("report", "--matrix", "--out", out, "--conform", both); code != 0 {
+		t.Fatalf("report --matrix: exit %d, %s", code, stderr)
+	}
+	page, _ := os.ReadFile(filepath.Join(out, "README.md"))
+	header := "| test | Fake MPI v1.0 at " + installs[0].prefix + " over shm | Fake MPI v2.0 at " + installs[1].prefix + " over shm |"
+	if !strings.Contains(string(page), header) || !strings.Contains(string(page), "| `testdata/sb.lit` | ok 40 | **NON-CONFORMING** 1/40 |") {
+		t.Errorf("the matrix of one file of two installs lacks their two columns:\n%s", page)
+	}
+
+	rep := filepath.Join(dir, "report")
+	code, _, stderr := runCLI("report", "testdata/sb.lit", "--out", rep, "--sem", "mpi-4.1", "--hw", "tso", "--date", "2026-12-01",
+		"--conform", filepath.Join(dir, "mpich-a.json"), "--conform", filepath.Join(dir, "mpich-b.json"))
+	if code != 0 {
+		t.Fatalf("report: exit %d, %s", code, stderr)
+	}
+	md, _ := os.ReadFile(filepath.Join(rep, "report.md"))
+	for _, in := range installs {
+		row := "- **" + in.version + " at " + in.prefix + "**, run with `" + filepath.Join(in.prefix, "bin", "mpiexec") + " -n N`: of 1 runs"
+		column := "mpich (" + in.version + ", at " + in.prefix + ")"
+		if !strings.Contains(string(md), row) || !strings.Contains(string(md), column) {
+			t.Errorf("report.md lacks the Findings row %q or the summary column %q:\n%s", row, column, md)
+		}
 	}
 }

@@ -111,7 +111,7 @@ func TestConformTwoNodesNetns(t *testing.T) {
 	}
 	recs := conformRecords(t, stdout)
 	if len(recs) != 2 || !strings.Contains(recs[0].Skipped, "needs memory shared by all ranks") || recs[1].Runs != 200 ||
-		recs[1].NonConforming != 0 || recs[1].Transport != "net" || recs[1].Placement == nil || recs[1].Placement.Nodes != 2 {
+		recs[1].NonConforming != 0 || recs[1].Target.Transport != "net" || recs[1].Placement == nil || recs[1].Placement.Nodes != 2 {
 		t.Errorf("two nodes: %s", stdout)
 	}
 	launched, _ := os.ReadFile(log)

@@ -72,7 +72,7 @@ type presetsDoc struct {
 }
 
 type presetJSON struct {
-	Name     string          `json:"name"`
+	Name     spec.PresetName `json:"name"`
 	About    string          `json:"about"`
 	Switches map[string]bool `json:"switches"` // every switch, on or off
 }

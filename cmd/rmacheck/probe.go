@@ -31,9 +31,6 @@ func newProbeCmd() *cobra.Command {
 			if err := atLeast("timeout", timeout, time.Millisecond, ""); err != nil {
 				return err
 			}
-			if _, known := conform.KnownLibrary(target.name); !known && !target.install() {
-				return usageErrorf("--target %q: expected mpich or openmpi (or --mpi PREFIX)", target.name)
-			}
 			lib, err := target.library()
 			if err != nil {
 				return err
@@ -53,7 +50,7 @@ func newProbeCmd() *cobra.Command {
 					return err
 				}
 			} else {
-				fmt.Fprintf(out, "Probe %s: %s (MPI %s)\n", lib.Target, pr.Library, pr.Version)
+				fmt.Fprintf(out, "Probe %s: %s (MPI %s)\n", lib.Family, pr.Library, pr.Version)
 				for _, r := range pr.Results {
 					if r.Topic == "library" {
 						continue
@@ -62,7 +59,7 @@ func newProbeCmd() *cobra.Command {
 				}
 			}
 			if n := pr.Violations(); n > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "rmacheck: %s: %d results violate a version of MPI the library claims (MPI %s)\n", lib.Target, n, pr.Version)
+				fmt.Fprintf(cmd.ErrOrStderr(), "rmacheck: %s: %d results violate a version of MPI the library claims (MPI %s)\n", lib.Family, n, pr.Version)
 				return exitWith(exitFailed)
 			}
 			return nil

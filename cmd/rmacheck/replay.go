@@ -34,7 +34,7 @@ func newReplayCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return runReplay(cmd, args[0], f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.sem, "sem", "mpi-4.1", "semantics PRESET[,switch=on|off...]")
+	fl.StringVar(&f.sem, "sem", string(spec.DefaultPreset), "semantics PRESET[,switch=on|off...]")
 	fl.StringVar(&f.hw, "hw", spec.Relaxed.String(), "hardware model: sc, tso or relaxed")
 	fl.StringVar(&f.outcome, "outcome", "", `the outcome, e.g. '1:r0=0; x=1' or '1:r0=0 /\ x=1'`)
 	fl.StringVar(&f.flag, "flag", "", "a rule id, e.g. E-EPOCH: replay the first execution found that breaks it")
@@ -82,7 +82,7 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 		return exitError{code: exitFailed, err: jr.Err}
 	}
 	r := jr.Result
-	var witness model.Witness
+	var trace *model.Trace
 	var what string
 	var mark spec.RuleID
 	if f.flag != "" {
@@ -91,8 +91,8 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 			return exitError{code: exitFailed, err: fmt.Errorf("no execution of %s under %s (hw %s) raises %s (raised: %s)",
 				t.Name, sems[0].Name, hw, f.flag, flagNames(r))}
 		}
-		witness, what, mark = fl.Witness, "flag "+output.DiagnosticLine(t.File, &fl.Diagnostic), fl.Rule
-		if witness.Program != r.Program {
+		trace, what, mark = fl.Trace(), "flag "+output.DiagnosticLine(t.File, &fl.Diagnostic), fl.Rule
+		if fl.Witness.Program != r.Program {
 			what += " (the concurrency checks run on the relaxed model)"
 		}
 	} else {
@@ -103,12 +103,12 @@ func runReplay(cmd *cobra.Command, file string, f replayFlags) error {
 		if o == nil {
 			return exitError{code: exitFailed, err: fmt.Errorf("no execution of %s under %s (hw %s) ends in %s", t.Name, sems[0].Name, hw, f.outcome)}
 		}
-		witness, what = o.Witness, "outcome "+r.Program.OutcomeString(o.Values)
+		trace, what = o.Trace(), "outcome "+r.Program.OutcomeString(o.Values)
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "Witness of %s under %s (hw %s): %s\n", t.Name, sems[0].Name, hw, what)
-	tr := witness.Replay()
-	output.WriteTrace(out, &tr, "", mark)
+	tr := trace
+	output.WriteTrace(out, tr, "", mark)
 	switch {
 	case tr.Err != nil:
 		return exitError{code: exitFailed, err: fmt.Errorf("the witness does not replay: %v", tr.Err)}

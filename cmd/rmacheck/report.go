@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rmacheck/rmacheck/evidence"
+	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/gen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
@@ -81,44 +83,21 @@ func newReportCmd() *cobra.Command {
 
 func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	opt, err := f.search.options(0)
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
-	}
-	if f.index != "" {
-		if len(args) > 0 || f.out != "" {
-			return usageErrorf("--index takes no files and no --out")
-		}
-		page, err := evidence.Index(f.index)
-		if err != nil {
-			return exitError{code: exitBadInput, err: err}
-		}
-		path := filepath.Join(f.index, "README.md")
-		if err := atomicfile.WriteOutput(path, page, 0o644); err != nil {
-			return ioError(err)
-		}
-		fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
-		return nil
-	}
-	if f.matrix {
+	case f.index != "":
+		return writeIndex(cmd, args, f)
+	case f.matrix:
 		return writeMatrix(cmd, args, f)
-	}
-	if len(args) == 0 {
+	case len(args) == 0:
 		return usageErrorf("give the test files (or --index DIR)")
-	}
-	if f.out == "" {
+	case f.out == "":
 		return usageErrorf("--out is required")
 	}
-	sems, err := parseSems(f.sems)
+	r, err := f.report(cmd, args)
 	if err != nil {
 		return err
-	}
-	var hws []spec.HW
-	for _, h := range f.hws {
-		hw, err := spec.ParseHW(h)
-		if err != nil {
-			return usageErrorf("--hw: %v", err)
-		}
-		hws = append(hws, hw)
 	}
 	tests, bad, err := loadTests(cmd, args, "")
 	if err != nil {
@@ -127,95 +106,150 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	if bad {
 		return exitWith(exitBadInput)
 	}
+	if err := f.readData(r); err != nil {
+		return exitError{code: exitBadInput, err: err}
+	}
+	abi, err := parseABI(f.abi)
+	if err != nil {
+		return err
+	}
+	if err := f.smallestTests(cmd, r); err != nil {
+		return err
+	}
+	if err := buildReport(cmd, r, tests, withABI(opt, abi)); err != nil {
+		return err
+	}
+	return writeReport(cmd, r, f.out, len(tests))
+}
+
+// report is the report the flags ask for, before its data: title, command, version,
+// date, semantics and hw models.
+func (f reportFlags) report(cmd *cobra.Command, args []string) (*evidence.Report, error) {
+	sems, err := parseSems(f.sems)
+	if err != nil {
+		return nil, err
+	}
+	var hws []spec.HW
+	for _, h := range f.hws {
+		hw, err := spec.ParseHW(h)
+		if err != nil {
+			return nil, usageErrorf("--hw: %v", err)
+		}
+		hws = append(hws, hw)
+	}
 	if f.date != "" {
 		if _, err := time.Parse("2006-01-02", f.date); err != nil {
-			return usageErrorf("--date %q: expected a date as YYYY-MM-DD", f.date)
+			return nil, usageErrorf("--date %q: expected a date as YYYY-MM-DD", f.date)
 		}
 	}
-	r := &evidence.Report{Title: f.title, Command: commandLine(cmd, args), Version: version,
-		Date: f.date, Sems: sems, HWs: hws, Exploit: f.exploit}
-	if r.Title == "" {
-		r.Title = "rmacheck report: " + filepath.Base(f.out)
-	}
-	if r.Date == "" {
-		r.Date = time.Now().UTC().Format("2006-01-02")
-	}
+	return &evidence.Report{Title: cmp.Or(f.title, "rmacheck report: "+filepath.Base(f.out)), Command: commandLine(cmd, args), Version: version,
+		Date: cmp.Or(f.date, time.Now().UTC().Format("2006-01-02")), Sems: sems, HWs: hws, Exploit: f.exploit}, nil
+}
+
+// readData reads the records, probes, question and upstream status the flags name
+// into the report.
+func (f reportFlags) readData(r *evidence.Report) error {
 	for _, path := range f.conform {
 		runs, err := record.ReadConform(path)
 		if err != nil {
-			return exitError{code: exitBadInput, err: err}
+			return err
 		}
 		r.Conform = append(r.Conform, runs...)
 	}
 	for _, path := range f.probes {
 		data, err := litmus.ReadFile(path, maxFileSize)
 		if err != nil {
-			return exitError{code: exitBadInput, err: err}
+			return err
 		}
 		pr, err := record.ParseProbe(path, data)
 		if err != nil {
-			return exitError{code: exitBadInput, err: err}
+			return err
 		}
 		r.Probes = append(r.Probes, evidence.Probe{Name: filepath.Base(path), Probe: *pr})
 	}
+	var err error
 	if f.question != "" {
 		if r.Question, err = evidence.ReadQuestion(f.question); err != nil {
-			return exitError{code: exitBadInput, err: err}
+			return err
 		}
 	}
 	if f.upstream != "" {
-		if r.Upstream, err = evidence.ReadUpstream(f.upstream); err != nil {
-			return exitError{code: exitBadInput, err: err}
-		}
+		r.Upstream, err = evidence.ReadUpstream(f.upstream)
 	}
-	abi, err := parseABI(f.abi)
-	if err != nil {
-		return err
+	return err
+}
+
+// smallestTests searches, with --distinguish, the smallest generated test that tells
+// each pair of the report's semantics apart.
+func (f reportFlags) smallestTests(cmd *cobra.Command, r *evidence.Report) error {
+	if !f.distinguish || len(r.Sems) < 2 {
+		return nil
 	}
-	if f.distinguish && len(sems) > 1 {
-		if f.distProcs < 1 || f.distInstrs < 1 {
-			return usageErrorf("--distinguish-procs and --distinguish-instrs must be at least 1")
-		}
-		progress := newProgress(cmd.ErrOrStderr(), "candidates (distinguishing tests)", 0, false)
-		r.Smallest, err = gen.SmallestTests(sems, f.distProcs, f.distInstrs, progress.showOf)
-		progress.clear()
-		if err != nil {
-			return exitError{code: exitFailed, err: err}
-		}
+	if f.distProcs < 1 || f.distInstrs < 1 {
+		return usageErrorf("--distinguish-procs and --distinguish-instrs must be at least 1")
 	}
-	progress := newProgress(cmd.ErrOrStderr(), "tests", len(tests), false)
-	r.Progress = progress.showOf
-	err = r.Build(tests, withABI(opt, abi))
+	progress := newProgress(cmd.ErrOrStderr(), "candidates (distinguishing tests)", 0, false)
+	var err error
+	r.Smallest, err = gen.SmallestTests(r.Sems, f.distProcs, f.distInstrs, progress.showOf)
 	progress.clear()
 	if err != nil {
 		return exitError{code: exitFailed, err: err}
 	}
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return ioError(err)
-	}
-	b := atomicfile.Batch{Outputs: true} // both or neither: never a new report.md beside an old report.html
-	b.Add(filepath.Join(f.out, "report.md"), r.Markdown(), 0o644)
-	b.Add(filepath.Join(f.out, "report.html"), r.HTML(), 0o644)
-	if err := b.Commit(); err != nil {
-		return ioError(err)
-	}
-	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s and %s (%d tests)\n", filepath.Join(f.out, "report.md"), filepath.Join(f.out, "report.html"), len(tests))
 	return nil
 }
 
-// writeMatrix writes the conformance matrix of the --conform files, one column each.
+// writeReport writes OUT/report.md and OUT/report.html, both or neither: never a new
+// report.md beside an old report.html.
+func writeReport(cmd *cobra.Command, r *evidence.Report, out string, tests int) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return ioError(err)
+	}
+	md, page := filepath.Join(out, "report.md"), filepath.Join(out, "report.html")
+	b := atomicfile.Batch{Outputs: true}
+	b.Add(md, r.Markdown(), 0o644)
+	b.Add(page, r.HTML(), 0o644)
+	if err := b.Commit(); err != nil {
+		return ioError(err)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s and %s (%d tests)\n", md, page, tests)
+	return nil
+}
+
+// writeIndex writes DIR/README.md, the index of the reports in DIR (--index).
+func writeIndex(cmd *cobra.Command, args []string, f reportFlags) error {
+	if len(args) > 0 || f.out != "" {
+		return usageErrorf("--index takes no files and no --out")
+	}
+	page, err := evidence.Index(f.index)
+	if err != nil {
+		return exitError{code: exitBadInput, err: err}
+	}
+	path := filepath.Join(f.index, "README.md")
+	if err := atomicfile.WriteOutput(path, page, 0o644); err != nil {
+		return ioError(err)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
+	return nil
+}
+
+// writeMatrix writes the conformance matrix of the --conform files, a column for
+// each target their records name.
 func writeMatrix(cmd *cobra.Command, args []string, f reportFlags) error {
 	if len(args) > 0 || f.out == "" || len(f.conform) == 0 {
 		return usageErrorf("--matrix takes no files, and needs --out and --conform")
 	}
-	var cols []evidence.MatrixColumn
+	var recs []record.Conform
 	for _, path := range f.conform {
-		recs, err := record.ReadConform(path)
+		more, err := record.ReadConform(path)
 		if err != nil {
 			return exitError{code: exitBadInput, err: err}
 		}
-		cols = append(cols, recs)
+		if len(more) == 0 { // issue 38 row 11: an empty file made a "?" column
+			return exitError{code: exitBadInput, err: fmt.Errorf("%s: no conform records (write them with rmacheck conform --json)", path)}
+		}
+		recs = append(recs, more...)
 	}
+	cols := evidence.MatrixColumns(recs)
 	title := cmp.Or(f.title, "Conformance matrix")
 	path := filepath.Join(f.out, "README.md")
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
@@ -225,5 +259,28 @@ func writeMatrix(cmd *cobra.Command, args []string, f reportFlags) error {
 		return ioError(err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
+	return nil
+}
+
+// buildReport runs the searches the report needs (explorer, over the CPUs this
+// process may use) and builds the report from their results.
+func buildReport(cmd *cobra.Command, r *evidence.Report, tests []*litmus.Test, opt explorer.Options) error {
+	jobs, err := r.Jobs(tests)
+	if err != nil {
+		return exitError{code: exitFailed, err: err}
+	}
+	results := make([]explorer.JobResult, len(jobs))
+	progress := newProgress(cmd.ErrOrStderr(), "searches", len(jobs), false)
+	explorer.Stream(jobs, 0, opt, func(i int, jr *explorer.JobResult) {
+		results[i] = *jr
+		progress.showOf(i+1, len(jobs), jr.Test.Name)
+	})
+	progress.clear()
+	if err := r.Build(tests, results); err != nil {
+		if errors.As(err, new(evidence.RecordError)) { // issue 38 row 14
+			return exitError{code: exitBadInput, err: err}
+		}
+		return exitError{code: exitFailed, err: err}
+	}
 	return nil
 }

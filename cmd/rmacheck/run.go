@@ -169,40 +169,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	if f.model != "" {
 		return usageErrorf("--model is for --engine axiomatic")
 	}
-	if err := atLeast("jobs", f.jobs, 0, "0: one per CPU"); err != nil {
-		return err
-	}
-	opt, err := f.search.options(f.jobs)
-	if err != nil {
-		return err
-	}
-	opt.NoReduce = f.noReduce
-	sems, err := parseSems(f.sems)
-	if err != nil {
-		return err
-	}
-	var hws []spec.HW // none: relaxed and the hw models of each test's expect lines
-	if f.hw != "" {
-		hw, err := spec.ParseHW(f.hw)
-		if err != nil {
-			return usageErrorf("--hw: %v", err)
-		}
-		hws = []spec.HW{hw}
-	}
-	switch f.show {
-	case "", "outcomes", "witness", "all":
-	default:
-		return usageErrorf("--show %q: expected outcomes, witness or all", f.show)
-	}
-	exploit, err := parseAssert(f.assert)
-	if err != nil {
-		return err
-	}
-	abi, err := parseABI(f.abi)
-	if err != nil {
-		return err
-	}
-	gates, err := parseFailOn(f.failOn)
+	plan, err := f.plan()
 	if err != nil {
 		return err
 	}
@@ -213,30 +180,17 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	if bad && len(tests) == 0 { // nothing to run: the errors alone, no empty table
 		return exitWith(exitBadInput)
 	}
-	var jobs []explorer.Job
-	var last []int // per test, the index of its last job
 	notes := newProgressNotes()
-	for _, t := range tests {
-		first := len(jobs)
-		for _, j := range jobsFor(t, sems, hws, len(f.sems) == 0) {
-			j.Exploit = exploit
-			jobs = append(jobs, j)
-		}
-		if !f.json { // the note is a line of the text output
-			jobs = notes.twins(jobs, first)
-		}
-		last = append(last, len(jobs)-1)
-	}
+	jobs, last := plan.jobs(tests, len(f.sems) == 0, notes, !f.json)
 	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	var table *output.TableWriter
-	if !f.json && f.show == "" && len(sems) > 1 {
-		table = output.NewTable(out, sems, tests)
+	if !f.json && f.show == "" && len(plan.sems) > 1 {
+		table = output.NewTable(out, plan.sems, tests)
 	}
 	progress := newProgress(errw, "tests", len(tests), f.json)
-	sum := runSummary{gates: gates}
+	sum := runSummary{gates: plan.gates}
 	var group []explorer.JobResult // the results of the test being printed
-	opt.ABI = abi
-	explorer.Stream(jobs, f.jobs, opt, func(i int, jr *explorer.JobResult) {
+	explorer.Stream(jobs, f.jobs, plan.opt, func(i int, jr *explorer.JobResult) {
 		switch {
 		case notes.record(i, jr): // a weak-progress search for the note: not shown
 		case f.json:
@@ -271,6 +225,70 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 		return exitWith(exitFailed)
 	}
 	return nil
+}
+
+// runPlan is what run's flags ask for: the searches' options, semantics and hw
+// models, whether assertions are exploited, and what fails the run.
+type runPlan struct {
+	opt     explorer.Options
+	sems    []spec.Semantics
+	hws     []spec.HW // none: relaxed and the hw models of each test's expect lines
+	exploit bool
+	gates   failOn
+}
+
+// plan reads and checks run's flags.
+func (f runFlags) plan() (runPlan, error) {
+	var p runPlan
+	if err := atLeast("jobs", f.jobs, 0, "0: one per CPU"); err != nil {
+		return p, err
+	}
+	var err error
+	if p.opt, err = f.search.options(f.jobs); err != nil {
+		return p, err
+	}
+	p.opt.NoReduce = f.noReduce
+	if p.sems, err = parseSems(f.sems); err != nil {
+		return p, err
+	}
+	if f.hw != "" {
+		hw, err := spec.ParseHW(f.hw)
+		if err != nil {
+			return p, usageErrorf("--hw: %v", err)
+		}
+		p.hws = []spec.HW{hw}
+	}
+	switch f.show {
+	case "", "outcomes", "witness", "all":
+	default:
+		return p, usageErrorf("--show %q: expected outcomes, witness or all", f.show)
+	}
+	if p.exploit, err = parseAssert(f.assert); err != nil {
+		return p, err
+	}
+	if p.opt.ABI, err = parseABI(f.abi); err != nil {
+		return p, err
+	}
+	p.gates, err = parseFailOn(f.failOn)
+	return p, err
+}
+
+// jobs lists the searches of the tests (every preset when no --sem was given), with
+// the weak-progress twins of the text output's notes, and the index of each test's
+// last search.
+func (p runPlan) jobs(tests []*litmus.Test, everyPreset bool, notes *progressNotes, withNotes bool) (jobs []explorer.Job, last []int) {
+	for _, t := range tests {
+		first := len(jobs)
+		for _, j := range jobsFor(t, p.sems, p.hws, everyPreset) {
+			j.Exploit = p.exploit
+			jobs = append(jobs, j)
+		}
+		if withNotes { // the note is a line of the text output
+			jobs = notes.twins(jobs, first)
+		}
+		last = append(last, len(jobs)-1)
+	}
+	return jobs, last
 }
 
 // runSummary counts what a run did, for its last line.

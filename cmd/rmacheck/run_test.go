@@ -89,7 +89,7 @@ func TestConformCLI(t *testing.T) {
 		}
 	}
 	code, out, _ = runCLI("conform", "--json", "--runs", "1000", "testdata/sb.lit")
-	if code != 0 || !strings.Contains(out, `"target":"reference"`) || !strings.Contains(out, `"histogram":[`) || !strings.Contains(out, `"nonconforming":0`) {
+	if code != 0 || !strings.Contains(out, `"target":{"kind":"reference"}`) || !strings.Contains(out, `"histogram":[`) || !strings.Contains(out, `"nonconforming":0`) {
 		t.Errorf("conform --json: exit %d\n%s", code, out)
 	}
 	if code, _, errs = runCLI("conform", "--target", "mpi", "testdata/sb.lit"); code != 2 || !strings.Contains(errs, "expected reference, mpich or openmpi") {

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -13,6 +11,7 @@ import (
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/conform/cgen"
 	"github.com/rmacheck/rmacheck/litmus"
+	"github.com/rmacheck/rmacheck/reference"
 )
 
 // targetFlags choose the conformance target and how an MPI library's programs are
@@ -36,12 +35,26 @@ type targetFlags struct {
 
 // addLibraryFlags adds the flags that name an MPI install and set its run.
 func addLibraryFlags(fl *pflag.FlagSet, f *targetFlags) {
-	fl.StringVar(&f.prefix, "mpi", "", "run on the MPI library installed at this prefix (PREFIX/bin/mpicc and PREFIX/bin/mpiexec; MPICH or Open MPI, told by mpiexec --version)")
-	fl.StringVar(&f.mpicc, "mpicc", "", "with --mpiexec: run on the MPI library of this compiler wrapper (path or name on PATH); overrides --mpi's")
-	fl.StringVar(&f.mpiexec, "mpiexec", "", "with --mpicc: launch with this mpiexec (path or name on PATH); overrides --mpi's")
+	fl.Var((*pathFlag)(&f.prefix), "mpi", "run on the MPI library installed at this prefix (PREFIX/bin/mpicc and PREFIX/bin/mpiexec; MPICH or Open MPI, told by mpiexec --version)")
+	fl.Var((*pathFlag)(&f.mpicc), "mpicc", "with --mpiexec: run on the MPI library of this compiler wrapper (path or name on PATH); overrides --mpi's")
+	fl.Var((*pathFlag)(&f.mpiexec), "mpiexec", "with --mpicc: launch with this mpiexec (path or name on PATH); overrides --mpi's")
 	fl.StringVar(&f.mpiexecArgs, "mpiexec-args", "", "further options of the library's mpiexec, before -n N (split into words as a shell does, quotes included), e.g. '--mca btl self,tcp'")
 	fl.StringVar(&f.transport, "transport", "shm", "the library's path between ranks: shm (its own choice on one node) or net (its inter-node path between ranks of this node; see README)")
 	fl.StringArrayVar(&f.env, "env", nil, "NAME=VALUE for the library's processes (repeat for several), e.g. MPIR_CVAR_ASYNC_PROGRESS=1")
+}
+
+// pathFlag is a path flag that refuses an empty value: `--mpi "$MPI_HOME"` with
+// $MPI_HOME unset must not quietly run the reference runtime (issue 38 row 6).
+type pathFlag string
+
+func (p *pathFlag) String() string { return string(*p) }
+func (p *pathFlag) Type() string   { return "PATH" }
+func (p *pathFlag) Set(v string) error {
+	if v == "" {
+		return fmt.Errorf("empty path (an unset variable such as $MPI_HOME?)")
+	}
+	*p = pathFlag(v)
+	return nil
 }
 
 // addLaunchFlags adds the flags of how a library runs (conform).
@@ -65,12 +78,13 @@ func (f targetFlags) install() bool {
 	return f.prefix != "" || f.mpicc != "" || f.mpiexec != ""
 }
 
-// target is the target the flags name: the reference runtime, a Debian library by
-// name, or the install of --mpi or --mpicc and --mpiexec (a missing library is exit
-// status 3, with what to install or give).
-func (f targetFlags) target() (conform.Target, error) {
-	if f.name == conform.ReferenceName && !f.install() {
-		return conform.Reference{}, nil
+// target is the target the flags name: the reference runtime (with ref's options),
+// a Debian library by its family's word, or the install of --mpi or --mpicc and
+// --mpiexec (a missing library is exit status 3, with what to install or give).
+func (f targetFlags) target(ref reference.Options) (conform.Target, error) {
+	kind, _, err := f.named()
+	if err != nil || kind == conform.KindReference {
+		return conform.Reference{Runtime: ref}, err
 	}
 	lib, err := f.library()
 	if err != nil {
@@ -84,7 +98,25 @@ func (f targetFlags) target() (conform.Target, error) {
 		Oversubscribe: f.oversubscribe, Launcher: launcher, Hostfile: f.hostfile}}, nil
 }
 
-// library is the MPI library the flags name, with --env and --mpiexec-args.
+// named reads what the flags name: the reference runtime, the Debian library of a
+// family (--target mpich), or an install (--mpi, --mpicc, --mpiexec: its family is
+// what its launcher says, NoFamily here).
+func (f targetFlags) named() (conform.Kind, conform.Family, error) {
+	if f.install() {
+		if f.name != conform.ReferenceName && f.name != "" {
+			return 0, 0, usageErrorf("--target %s and --mpi/--mpicc/--mpiexec name two libraries; give one", f.name)
+		}
+		return conform.KindMPI, conform.NoFamily, nil
+	}
+	kind, fam, err := conform.ParseTargetName(f.name)
+	if err != nil {
+		return 0, 0, usageErrorf("--target: %v (or --mpi PREFIX for another MPI install)", err)
+	}
+	return kind, fam, nil
+}
+
+// library is the MPI library the flags name, with --transport, --env and
+// --mpiexec-args.
 func (f targetFlags) library() (conform.Library, error) {
 	lib, err := f.namedLibrary()
 	if err != nil {
@@ -109,27 +141,21 @@ func (f targetFlags) library() (conform.Library, error) {
 // namedLibrary is the MPI library the flags name: --target's Debian library, or the
 // install of --mpi, --mpicc and --mpiexec.
 func (f targetFlags) namedLibrary() (conform.Library, error) {
-	if !f.install() {
-		if _, ok := conform.KnownLibrary(f.name); !ok {
-			return conform.Library{}, usageErrorf("--target %q: expected reference, mpich or openmpi (or --mpi PREFIX for another MPI install)", f.name)
-		}
-		lib, err := conform.LookupLibrary(f.name)
-		if err != nil {
-			return lib, exitError{code: exitCannotRun, err: err}
-		}
-		return lib, nil
-	}
-	if f.name != conform.ReferenceName && f.name != "" {
-		return conform.Library{}, usageErrorf("--target %s and --mpi/--mpicc/--mpiexec name two libraries; give one", f.name)
-	}
-	mpicc, mpiexec := f.mpicc, f.mpiexec
-	if f.prefix != "" {
-		mpicc = cmp.Or(mpicc, filepath.Join(f.prefix, "bin", "mpicc"))
-		mpiexec = cmp.Or(mpiexec, filepath.Join(f.prefix, "bin", "mpiexec"))
-	} else if mpicc == "" || mpiexec == "" {
+	kind, fam, err := f.named()
+	switch {
+	case err != nil:
+		return conform.Library{}, err
+	case kind == conform.KindReference:
+		return conform.Library{}, usageErrorf("--target %s: not an MPI library: expected mpich or openmpi (or --mpi PREFIX)", f.name)
+	case f.prefix == "" && (f.mpicc == "" || f.mpiexec == "") && fam == conform.NoFamily:
 		return conform.Library{}, usageErrorf("--mpicc and --mpiexec go together (or --mpi PREFIX for both)")
 	}
-	lib, err := conform.LibraryOf(mpicc, mpiexec)
+	var lib conform.Library
+	if fam != conform.NoFamily {
+		lib, err = conform.PackageLibrary(fam)
+	} else {
+		lib, err = conform.Install{Prefix: f.prefix, MPICC: f.mpicc, MPIExec: f.mpiexec}.Library()
+	}
 	if err != nil {
 		return lib, exitError{code: exitCannotRun, err: err}
 	}

@@ -67,7 +67,7 @@ func (e *Unsupported) Error() string {
 
 // Generate writes the C program of a validated test.
 func Generate(t *litmus.Test, opt Options) ([]byte, error) {
-	sem, _ := spec.Preset("mpi-4.1")
+	sem, _ := spec.Preset(spec.DefaultPreset)
 	p, err := model.Compile(t, sem, spec.SC)
 	if err != nil {
 		return nil, err

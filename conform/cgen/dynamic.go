@@ -53,6 +53,17 @@ static MPI_Aint __attribute__((unused)) rmc_dyn_disp(int64_t v, MPI_Aint base, i
     return MPI_Aint_add(base, (MPI_Aint)v * du);
 }
 
+/* The memory a plain load/store through an address register v (in cells) names:
+ * a cell of a region (its address is MPI_Get_address's, in cells), else a cell of
+ * the memory attached at creation, base, of n units of du bytes; NULL for none (the
+ * model's E-TARGET: the access has no effect). */
+static __attribute__((unused)) char *rmc_dyn_ptr(int64_t v, char *base, int64_t n, int du) {
+    for (int g = 0; g < NREGIONS; g++)
+        if (v >= region_cell[g] && v < region_cell[g] + region_n[g])
+            return (char *)(intptr_t)(v * 8);
+    return v >= 0 && v < n ? base + v * du : NULL;
+}
+
 static void make_regions(void) {
     for (int g = 0; g < NREGIONS; g++) {
         MPI_Aint a = 0;
@@ -147,4 +158,25 @@ func (pg *procGen) detachRegions(wi *winInfo) {
 	pg.printf("        MPI_Win_detach(win_%s, region[g]);\n", wi.id)
 	pg.printf("        attached[g] = 0;\n")
 	pg.printf("    }\n")
+}
+
+// addressPtr is the pointer expression of a load, store or await through an
+// address register (LITMUS.md, dynamic windows: W@0[r5], W@0[r5+2]), NULL when the
+// register names no memory of the rank (the model's E-TARGET: no effect); ok false
+// when the location is no such access. Through another rank's address it fails the
+// run: a dynamic window gives no load/store access (the model's E-LS-ACCESS).
+func (pg *procGen) addressPtr(l litmus.Loc, li locInfo, row int) (ptr string, ok bool) {
+	if l.DispReg == "" || li.wi.w.Flavor != litmus.FlavorDynamic {
+		return "", false
+	}
+	wi := li.wi
+	if l.Rank != pg.pi {
+		pg.printf("rmc_fail(\"load/store through an address of rank %d's memory of window %s: a dynamic window gives no load/store access\", %d);\n", l.Rank, wi.w.Name, row)
+	}
+	v := fmt.Sprintf("rmc_add(%s, %d)", regName(l.DispReg), l.Disp)
+	n := fmt.Sprintf("bytes_%s[me] / %d", wi.id, wi.du)
+	if len(pg.g.p.Regions) == 0 {
+		return fmt.Sprintf("(%s >= 0 && %s < %s ? base_%s + %s * %d : NULL)", v, v, n, wi.id, v, wi.du), true
+	}
+	return fmt.Sprintf("rmc_dyn_ptr(%s, base_%s, %s, %d)", v, wi.id, n, wi.du), true
 }

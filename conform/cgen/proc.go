@@ -255,10 +255,18 @@ func (pg *procGen) instr(k int, in *litmus.Instr) {
 	switch op := in.Op; {
 	case op == litmus.OpStore:
 		li := pg.loc(*in.Loc)
+		if a, ok := pg.addressPtr(*in.Loc, li, row); ok { // dynamic.go
+			pg.printf("{ char *p = %s; if (p) *(volatile %s *)p = %s; }\n", a, cType(li.typ), toC(li.typ, pg.value(in.Args[0])))
+			break
+		}
 		ptr := pg.plainPtr(li, row)
 		pg.printf("*%s = %s;\n", ptr, toC(li.typ, pg.value(in.Args[0])))
 	case op == litmus.OpLoad:
 		li := pg.loc(*in.Loc)
+		if a, ok := pg.addressPtr(*in.Loc, li, row); ok {
+			pg.printf("{ char *p = %s; if (p) %s = %s; }\n", a, regName(in.Dst), fromC(li.typ, fmt.Sprintf("*(volatile %s *)p", cType(li.typ))))
+			break
+		}
 		ptr := pg.plainPtr(li, row)
 		pg.printf("%s = %s;\n", regName(in.Dst), fromC(li.typ, "*"+ptr))
 	case op.IsRMA():
@@ -355,13 +363,18 @@ func (pg *procGen) instr(k int, in *litmus.Instr) {
 		pg.loopRow = 0
 	case op == litmus.OpAwait:
 		li := pg.loc(*in.Loc)
-		ptr := pg.plainPtr(li, row)
+		load := ""
+		if a, ok := pg.addressPtr(*in.Loc, li, row); ok {
+			load = fmt.Sprintf("{ char *p = %s; if (p) %s = %s; }\n", a, regName(in.Dst), fromC(li.typ, fmt.Sprintf("*(volatile %s *)p", cType(li.typ))))
+		} else {
+			load = fmt.Sprintf("%s = %s;\n", regName(in.Dst), fromC(li.typ, "*"+pg.plainPtr(li, row)))
+		}
 		pg.loopRow, pg.loopMPI = row, false
 		pg.decl("long spins_row%d;\n", row)
 		pg.printf("spins_row%d = 0;\n", row)
 		pg.printf("do {\n")
 		pg.ind += "    "
-		pg.printf("%s = %s;\n", regName(in.Dst), fromC(li.typ, "*"+ptr))
+		pg.printf("%s", load)
 		pg.spinCheck()
 		pg.ind = pg.ind[:len(pg.ind)-4]
 		pg.printf("} while (!(%s));\n", pg.loopCond(in.Until))

@@ -62,7 +62,17 @@ func (pg *procGen) rangeRMA(k int, in *litmus.Instr) bool {
 	if wi.w.Flavor == litmus.FlavorDynamic {
 		tdisp = fmt.Sprintf("MPI_Aint_add(addr_%s[%d], %d)", wi.id, li.rank, first*wi.du)
 	}
-	tgt := fmt.Sprintf("%d, %s, %d, %s", target, tdisp, tcount, tdt)
+	tgtRank := fmt.Sprint(target)
+	if l := *in.Loc; l.Computed() || l.Null {
+		// a computed base (W@1[r5+0..3], W@r1[0..3]) or MPI_PROC_NULL: the
+		// displacement of the first byte is the base's plus the datatype's start
+		// (target.go), as the model resolves it at issue
+		l.Disp, l.Range = first, nil
+		if t, d, ok := pg.computedTarget(l, li); ok {
+			tgtRank, tdisp = t, d
+		}
+	}
+	tgt := fmt.Sprintf("%s, %s, %d, %s", tgtRank, tdisp, tcount, tdt)
 	size := max(n, 1) // C has no arrays of 0 elements
 	src := func() string {
 		buf := fmt.Sprintf("src_row%d", row)
@@ -81,6 +91,9 @@ func (pg *procGen) rangeRMA(k int, in *litmus.Instr) bool {
 		pg.decl("%s %s[%d];\n", cType(li.typ), buf, size)
 		var conv []string
 		for e, d := range in.FetchRegs() {
+			// the registers' values first: a call that moves nothing (to
+			// MPI_PROC_NULL) leaves them as they were, as in the model
+			pg.printf("%s[%d] = %s;\n", buf, e, toC(li.typ, regName(d)))
 			conv = append(conv, fmt.Sprintf("%s = %s; (void)%s;", regName(d), fromC(li.typ, fmt.Sprintf("%s[%d]", buf, e)), regName(d)))
 		}
 		if len(conv) > 0 {

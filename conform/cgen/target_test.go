@@ -86,3 +86,36 @@ func wantInC(t *testing.T, src string, wants []string) {
 		}
 	}
 }
+
+// TestAddressAccessesAndComputedRangesC: LITMUS.md, the forms added in round four
+// become the C the libraries run: a store or load through an address register is a
+// plain access at the memory the address names (rmc_dyn_ptr, NULL for none: the
+// model's E-TARGET), a range relative to a register takes the register into its
+// target displacement, and a range at MPI_PROC_NULL targets MPI_PROC_NULL.
+func TestAddressAccessesAndComputedRangesC(t *testing.T) {
+	src := `MPI t
+{
+  win D dynamic;
+  win W allocate size=2;
+}
+ P0                         | P1                         ;
+ r0 = attach D 4            | r1 = recv 0                ;
+ store D@0[r0+1] 5          | lock D 0 excl              ;
+ r2 = load D@0[r0]          | put D@0[r1+0..1] (1,2)     ;
+ send 1 r0                  | (r2,r3) = get D@0[r1+{3,1}] ;
+ lock_all W                 | unlock D 0                 ;
+ put W@null[0..1] (1,2)     |                            ;
+ unlock_all W               |                            ;
+exists (1:r2=0)
+`
+	wantInC(t, src, []string{
+		"{ char *p = rmc_dyn_ptr(rmc_add(r0, 1), base_D, bytes_D[me] / 8, 8); if (p) *(volatile int64_t *)p = 5; }",
+		"{ char *p = rmc_dyn_ptr(rmc_add(r0, 0), base_D, bytes_D[me] / 8, 8); if (p) r2 = *(volatile int64_t *)p; }",
+		"MPI_Put(src_row3, 2, MPI_INT64_T, 0, rmc_dyn_disp((MPI_Aint)(r1 + 0), addr_D[0], 8), 1, tdt_row3, win_D)",
+		"MPI_Get(res_row4, 2, MPI_INT64_T, 0, rmc_dyn_disp((MPI_Aint)(r1 + 0), addr_D[0], 8), 1, tdt_row4, win_D)",
+		"MPI_Put(src_row6, 2, MPI_INT64_T, MPI_PROC_NULL, 0, 1, tdt_row6, win_W)",
+		// a range's result buffer starts as the registers: a get that moves nothing
+		// (MPI_PROC_NULL, E-TARGET) leaves them as the model does
+		"res_row4[0] = r2;",
+	})
+}

@@ -244,3 +244,19 @@ func TestMapHuge(t *testing.T) {
 	}
 	s.Put(big)
 }
+
+// TestTrim: Trim unmaps every free block and leaves the blocks handed out.
+func TestTrim(t *testing.T) {
+	var s Store
+	a, _ := s.Get(MinSize)
+	b, _ := s.Get(2 * MinSize)
+	s.Put(b)
+	if s.Mapped() != 3*MinSize {
+		t.Fatalf("mapped %d, want %d", s.Mapped(), 3*MinSize)
+	}
+	s.Trim()
+	if s.Mapped() != MinSize || !s.Holds(a) || s.Holds(b) {
+		t.Fatalf("after Trim: mapped %d, want %d, the block handed out alone", s.Mapped(), MinSize)
+	}
+	s.Put(a)
+}
