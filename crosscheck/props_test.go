@@ -14,11 +14,12 @@ import (
 )
 
 // TestRandomProgramsAgree: on random programs of gen within the axiomatic engine's
-// scope (plain accesses, put/get/accumulates, fence, PSCW, lock_all, barrier, no
-// synchronization, assertions true or false, calls of two elements), under a random preset and hw model, the two engines find the
+// scope (plain accesses, put/get/accumulates, fence, PSCW, lock_all, lock per access,
+// lock_all rounds between barriers, barrier, no synchronization, assertions true or
+// false, calls of two elements), under a random preset and hw model, the two engines find the
 // same outcomes (with the rules of their executions) and the same rules. make
 // test runs rapid's default 100 draws; the 2,000:
-// go test ./crosscheck -run RandomProgramsAgree -rapid.checks=2000.
+// make crosscheck (go test ./crosscheck -rapid.checks=2000 ...).
 func TestRandomProgramsAgree(t *testing.T) {
 	models := map[string]*axiom.Model{}
 	for _, p := range axiom.PresetNames() {
@@ -29,7 +30,8 @@ func TestRandomProgramsAgree(t *testing.T) {
 		models[p] = m
 	}
 	rapid.Check(t, func(t *rapid.T) {
-		cfg := gen.Config{MaxProcs: 3, MaxInstrs: 4, Asserts: rapid.Bool().Draw(t, "asserts"), Ranges: rapid.Bool().Draw(t, "ranges")}
+		cfg := gen.Config{MaxProcs: 3, MaxInstrs: 4, Asserts: rapid.Bool().Draw(t, "asserts"), Ranges: rapid.Bool().Draw(t, "ranges"),
+			Syncs: []string{"none", "fence", "lock_all", "pscw", "barrier", "lock", "rounds"}}
 		lt := gen.Program(cfg).Draw(t, "program")
 		preset := rapid.SampledFrom(axiom.PresetNames()).Draw(t, "preset")
 		hw := rapid.SampledFrom(spec.HWModels).Draw(t, "hw")
