@@ -33,7 +33,7 @@ var Bases = []baseName{
 	{"ISSUE", set("the issue of each RMA operation issued in an epoch (its call's event), a remote store's under ls_is_rma included")},
 	{"MPI", set("the events of MPI calls (remote loads and stores under ls_is_rma included)")},
 	{"SKIP", set("the events of instructions whose guard is false")},
-	{"NOEFF", set("the events of erroneous calls that have no effect (SEMANTICS.md §5: the call is flagged and the execution goes on)")},
+	{"NOEFF", set("the events of erroneous calls that have no effect (docs/rules.md: the call is flagged and the execution goes on)")},
 	{"LOAD", set("plain loads")}, {"STORE", set("plain stores")},
 	{"RLOAD", set("remote loads under ls_is_rma")}, {"RSTORE", set("remote stores under ls_is_rma (issue and perform)")},
 	{"RMA", set("put, get, acc, gacc, fop, cas (issue and perform)")},

@@ -117,8 +117,8 @@ func docOf(s cat.Stmt) string {
 
 const docsIntro = `# The axiomatic models
 
-rmacheck states MPI RMA twice. The operational model (model/, SEMANTICS.md's rules
-as steps) is what run searches; the axiomatic one (axiom/) describes the same
+rmacheck states MPI RMA twice. The operational model (model/, the rules of
+docs/semantics.md as steps) is what run searches; the axiomatic one (axiom/) describes the same
 executions declaratively, in the style of herd7's cat files: a candidate execution
 is a set of events with relations between them, and a model file says which
 candidates are executions (acyclic, irreflexive, empty checks) and which rules an
@@ -139,7 +139,7 @@ relation (` + "`let rec A = ... and B = ...`" + `, a least fixpoint); ` + "`acyc
 ` + "`irreflexive EXPR as NAME`" + `, ` + "`empty EXPR as NAME`" + ` are checks a candidate must pass;
 ` + "`flag ~empty EXPR as RULE`" + ` raises a rule of the catalogue (` + "`rmacheck explain RULE`" + `)
 in an execution where EXPR is not empty, and ` + "`flag relaxed ~empty ...`" + ` judges it on
-the executions of hw relaxed whatever the run's hw model (SEMANTICS.md §7:
+the executions of hw relaxed whatever the run's hw model (docs/semantics.md, Concurrency:
 concurrency is a property of the MPI program); ` + "`include \"FILE\"`" + ` reads another file
 (beside the including one, else among the built-in ones); ` + "`option ls_is_rma`" + `
 makes remote loads and stores RMA operations (it changes the events themselves).
@@ -160,10 +160,15 @@ and ` + "`ob`" + `, the order events happen in, which must contain wait, co, fro
 reads-from (but a load reading its own store before that store executes): it prunes
 candidates with them, and computes the values in the order ob gives.
 
-The scope: plain load/store, put, get, acc, gacc, fop, cas, fence, PSCW, lock,
-lock_all, flush*, sync, send/recv and barrier on allocate, allocate_shared and
-create windows in the unified model, every preset, hw sc, tso and relaxed. Spin
-loops, request-based operations and tests, ranges, computed targets, dynamic and
-separate windows, shared_query, free, assertions and weak progress are refused with
-the construct and its position.
+The scope: plain load/store, put, get, acc, gacc, fop, cas, of one element or of
+several (ranges and tuples with literal displacements), fence, PSCW, lock, lock_all,
+flush*, sync, send/recv and barrier, with their assertions, on allocate,
+allocate_shared and create windows in the unified model, every preset, hw sc, tso
+and relaxed. What it does not model it refuses, naming the construct, its file, line
+and column: spin loops (repeat/until, await), request-based operations (rput, rget,
+racc, rgacc, waitreq, testreq) and MPI_Win_test, computed targets (a rank or
+displacement from a register, MPI_PROC_NULL, register-relative ranges), dynamic
+windows (attach, detach, accesses through an address), the separate memory model,
+windows over another's memory, typed cells, byte segments and alignment info,
+shared_query, free, cas_replace=on and weak progress (weak_progress=on).
 `
