@@ -22,8 +22,8 @@ func TestAxiomaticGolden(t *testing.T) {
 		{"run_axiomatic", []string{"run", "--engine", "axiomatic", "--sem", "mpi-3.0", "--sem", "mpi-4.1", "--show", "witness", "testdata/good.lit"}, exitOK},
 		{"run_axiomatic_model", []string{"run", "--engine", "axiomatic", "--model", "testdata/axiom-mine.cat", "--hw", "relaxed", "testdata/good.lit"}, exitOK},
 		{"run_axiomatic_bad_model", []string{"run", "--engine", "axiomatic", "--model", "testdata/axiom-bad.cat", "testdata/good.lit"}, exitBadInput},
-		{"run_axiomatic_out_of_scope", []string{"run", "--engine", "axiomatic", "--sem", "A", "testdata/axiom-poll.lit"}, exitBadInput},
-		{"crosscheck", []string{"crosscheck", "testdata/good.lit", "testdata/axiom-poll.lit"}, exitOK},
+		{"run_axiomatic_out_of_scope", []string{"run", "--engine", "axiomatic", "--sem", "A", "testdata/mp-flush-poll.lit"}, exitBadInput},
+		{"crosscheck", []string{"crosscheck", "testdata/good.lit", "testdata/mp-flush-poll.lit"}, exitOK},
 		{"crosscheck_model", []string{"crosscheck", "--witness", "--sem", "mpi-3.0", "--model", "testdata/axiom-mine.cat", "--hw", "relaxed", "testdata/good.lit"}, exitFailed},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkGolden(t, c.name, c.args, c.code, maskTime) })
