@@ -80,10 +80,14 @@ func (c *compiler) stubRMAAllowed() bool {
 
 // stubRMAOp: an RMA call the stubborn sets take as they take a remote store
 // (issue 37): a put or a get of one element, on a window whose epochs can only be
-// passive-target (no fence, PSCW or lock call on its memory: quietLockAll), so
-// that its perform, once issued, is enabled until it happens (exposed at once, no
-// accumulate ordering, no progress rule) and the window's unlock_all and flushes
-// complete it (R4). A get's perform also writes its result register, which no
+// passive-target (no fence or PSCW call on its memory: passiveWindows), so that
+// its perform, once issued, is enabled until it happens (a lock or lock_all epoch
+// exposes its target at once, rma.go's exposed; no accumulate ordering, no
+// progress rule) and the window's unlock_all, the unlock of its target and the
+// flushes complete it (R4). No lock, unlock or other process's step disables a
+// pending perform, and a perform reads and writes no lock-holder bit: it commutes
+// with every lock and unlock (a lock of its target by another process waits for
+// the origin's unlock, which waits for the perform: completeBlocked). A get's perform also writes its result register, which no
 // instruction of its process touches before the operation completes (independence
 // Allowed leaves out programs with origin-buffer uses), so the completing call
 // orders them: the perform is dependent on the accesses of its cell alone.
@@ -91,7 +95,7 @@ func (c *compiler) stubRMAOp(in *Instr) bool {
 	if in.Kind != KRMA || (in.Op != litmus.OpPut && in.Op != litmus.OpGet) || in.Computed != nil || in.Elems != nil || in.GuardReg >= 0 {
 		return false
 	}
-	return c.quietLockAll()[in.Win]
+	return c.passiveWindows(true)[in.Win]
 }
 
 // stubRMAKind classifies a remote store's issue and a completing call; ok false
@@ -106,6 +110,11 @@ func (c *compiler) stubRMAKind(in *Instr) (stubKind, bool) {
 	case in.Kind == KRemoteStore && in.Elems == nil, c.stubRMAOp(in):
 		return stubIssue, true
 	case in.Kind == KUnlockAll && !c.p.hasSeparate:
+		return stubComplete, true
+	case in.Kind == KUnlock && in.Target >= 0 && c.lockWindowQuiet(int(in.Win)):
+		// it completes its target's operations (R4) and releases the lock, which
+		// only enables other processes' locks of the target (lockReleaser names
+		// it as their necessary enabling set)
 		return stubComplete, true
 	case in.Kind == KFlush && (in.Op == litmus.OpFlushAll || in.Target >= 0):
 		return stubComplete, true

@@ -91,22 +91,18 @@ func (c *compiler) remoteAsRMA() bool {
 }
 
 // lockWindowQuiet: locks on win (and the windows sharing its memory) read no other
-// epoch (no fence, post or start there), carry no nocheck pair, and complete no
-// operation.
+// epoch (no fence, post or start there), carry no nocheck pair, and the only
+// operations on it are those the stubborn sets follow (stubRMAOp: puts and gets,
+// which the unlock of their target completes, stubborn_rma.go).
 func (c *compiler) lockWindowQuiet(win int) bool {
 	p := c.p
-	if c.nocheckLock[win] || c.windowHasOps(win) {
+	if c.nocheckLock[win] || !c.passiveWindows(true)[win] {
 		return false
 	}
-	for q := range p.Procs {
-		for _, in := range p.Procs[q].Code {
-			if in.Win < 0 || p.Wins[in.Win].Base != p.Wins[win].Base {
-				continue
-			}
-			switch in.Kind {
-			case KFence, KPost, KStart, KComplete, KWait, KTest, KFree:
-				return false
-			}
+	for _, sl := range p.Slots {
+		in := &p.Procs[sl.Proc].Code[sl.Instr]
+		if p.Wins[in.Win].Base == p.Wins[win].Base && !c.stubRMAOp(in) {
+			return false
 		}
 	}
 	return true
