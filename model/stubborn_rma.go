@@ -37,10 +37,11 @@ import (
 // with the path and changes neither side, so a state where c is concurrent stays
 // reachable (by induction on the height of the state, as for the plain pairs).
 //
-// Puts and gets on windows of passive-target epochs alone are issued and performed
+// Puts and gets on windows of passive-target epochs alone (lock_all, and lock: the
+// unlock of a target completes the operations to it, R4) are issued and performed
 // as remote stores are (stubRMAOp). Not covered: accumulates, request-based calls,
-// computed targets, ranges, RMA in fence, PSCW or lock epochs, flush to
-// MPI_PROC_NULL, assertions acted on.
+// computed targets, ranges, RMA in fence or PSCW epochs, flush to MPI_PROC_NULL,
+// assertions acted on.
 
 // stubRMA is the part of the stubborn sets about slots and RMA pairs.
 type stubRMA struct {

@@ -46,7 +46,8 @@ import (
 //
 // Scope, beside stubborn.go's: no assertions acted on, no weak_progress, no
 // separate windows (R5/R6 copies reach the memory the others access), no RMA
-// operations on the window (a wait or fence that completes them is not local),
+// operations on the window (a wait or fence that completes them is not local;
+// for locks, puts and gets, which the unlock completes: stubborn_rma.go),
 // no remote access as RMA under ls_is_rma (a remote load waits for its target's
 // exposure, a transition of another process), no nocheck pair on the window
 // (assert.go: its check reads the calls), and for locks no fence, post or start
