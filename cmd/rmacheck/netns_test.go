@@ -60,8 +60,8 @@ func twoNodes(t *testing.T) (script, hosts, iface, log string) {
 while [ $# -gt 0 ] && [ "${1#-}" != "$1" ]; do shift; done
 host=$1; shift
 case $host in
-node2) exec ip netns exec ` + ns + ` sh -c "echo node2 in \$(ip netns identify \$\$) >>` + log + `; exec $*" ;;
-*) echo "$host here" >>` + log + `; exec sh -c "$*" ;;
+node2) export UCX_NET_DEVICES=` + peer + `; exec ip netns exec ` + ns + ` sh -c "echo node2 in \$(ip netns identify \$\$) >>` + log + `; exec $*" ;;
+*) echo "$host here" >>` + log + `; export UCX_NET_DEVICES=` + iface + `; exec sh -c "$*" ;;
 esac
 `
 	hosts = filepath.Join(dir, "hosts")
