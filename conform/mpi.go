@@ -1,13 +1,12 @@
 package conform
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rmacheck/rmacheck/internal/supervise"
+	"iter"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,9 +15,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rmacheck/rmacheck/conform/cgen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
+	"github.com/rmacheck/rmacheck/internal/supervise"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/reference"
@@ -147,7 +148,40 @@ func tail(s string) string {
 	if len(lines) == 1 && lines[0] == "" {
 		return ""
 	}
+	for i, l := range lines {
+		lines[i] = cutLine(l)
+	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// maxEchoedLine bounds one line of a child's output quoted in an error: a 70 KB line
+// before the results was echoed whole (issue 38 row 8).
+const maxEchoedLine = 200
+
+// cutLine is a line of a child's output as an error quotes it: at most maxEchoedLine
+// bytes, cut at a rune boundary, with the line's length when cut.
+func cutLine(l string) string {
+	if len(l) <= maxEchoedLine {
+		return l
+	}
+	n := maxEchoedLine
+	for n > 0 && !utf8.RuneStart(l[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s… (a line of %d bytes, cut)", l[:n], len(l))
+}
+
+// outputLines yields the lines of a child's output, each whole however long (the
+// output is already bounded by supervise's cap): a bufio.Scanner stopped at its 64 KiB
+// token limit, and a long line before the results read as "output is incomplete".
+func outputLines(out []byte) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for line := range bytes.Lines(out) {
+			if !yield(string(bytes.TrimRight(line, "\r\n"))) {
+				return
+			}
+		}
+	}
 }
 
 // MPI is an MPI library as a target, with how its programs are launched.
@@ -303,11 +337,10 @@ func spinLimit(out []byte) string {
 // an ERROR line (an MPI call failed, and the program aborted). A SPIN-LIMIT line is
 // a finding of the report (spinLimit).
 func programTrouble(out []byte) *RunError {
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+	for line := range outputLines(out) {
+		line = strings.TrimSpace(line)
 		if f := strings.Fields(line); len(f) > 0 && f[0] == "ERROR" {
-			return &RunError{Reason: "the program stopped with an error: " + strings.TrimSpace(strings.TrimPrefix(line, "ERROR")),
+			return &RunError{Reason: "the program stopped with an error: " + cutLine(strings.TrimSpace(strings.TrimPrefix(line, "ERROR"))),
 				Hint: "--keep-c DIR keeps the C to run it again by hand"}
 		}
 	}
@@ -340,10 +373,9 @@ func cFileName(t *litmus.Test) string {
 // launcher that printed the header and TIME but no OUTCOME line read as "Never 0 0",
 // and two counts of 2^63-1 as a negative number of runs.
 func (h *Histogram) parse(out []byte, p *model.Program, runs int) error {
-	sc := bufio.NewScanner(bytes.NewReader(out))
 	sawHeader, sawTime := false, false
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+	for line := range outputLines(out) {
+		line = strings.TrimSpace(line)
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue
@@ -362,22 +394,22 @@ func (h *Histogram) parse(out []byte, p *model.Program, runs int) error {
 			h.Skipped = "skipped: " + strings.TrimSpace(strings.TrimPrefix(line, "SKIP"))
 			return nil
 		case "ERROR":
-			return fmt.Errorf("%s", line)
+			return fmt.Errorf("%s", cutLine(line))
 		case "OUTCOME":
 			if len(f) != 2+len(p.Out) {
-				return fmt.Errorf("bad line %q: want a count and %d values", line, len(p.Out))
+				return fmt.Errorf("bad line %q: want a count and %d values", cutLine(line), len(p.Out))
 			}
 			n, err := strconv.Atoi(f[1])
 			if err != nil {
-				return fmt.Errorf("bad line %q: %v", line, err)
+				return fmt.Errorf("bad line %q: %s", cutLine(line), cutLine(err.Error()))
 			}
 			if n < 1 || n > runs-h.Runs {
-				return fmt.Errorf("bad line %q: a count of %d, with %d of the %d runs asked already counted", line, n, h.Runs, runs)
+				return fmt.Errorf("bad line %q: a count of %d, with %d of the %d runs asked already counted", cutLine(line), n, h.Runs, runs)
 			}
 			vals := make([]int64, len(p.Out))
 			for i := range vals {
 				if vals[i], err = strconv.ParseInt(f[2+i], 10, 64); err != nil {
-					return fmt.Errorf("bad line %q: %v", line, err)
+					return fmt.Errorf("bad line %q: %s", cutLine(line), cutLine(err.Error()))
 				}
 			}
 			h.Bins = append(h.Bins, reference.Bin{Values: vals, Count: n})
@@ -385,7 +417,7 @@ func (h *Histogram) parse(out []byte, p *model.Program, runs int) error {
 		case "TIME":
 			sec, err := strconv.ParseFloat(f[1], 64)
 			if err != nil {
-				return fmt.Errorf("bad line %q: %v", line, err)
+				return fmt.Errorf("bad line %q: %s", cutLine(line), cutLine(err.Error()))
 			}
 			h.Elapsed = time.Duration(sec * float64(time.Second))
 			sawTime = true
