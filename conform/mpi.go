@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -35,10 +36,33 @@ func (lib Library) CompileC(ctx context.Context, src, bin string) error {
 		return outputCapError(lib, lib.CC, out, errb)
 	}
 	if err != nil {
+		if diskFull(out) || diskFull(errb) {
+			return &DiskFullError{Dir: filepath.Dir(src), Output: tail(string(errb))}
+		}
 		return fmt.Errorf("%s %s: %v\n%s%s", lib.CC, filepath.Base(src), err, out, errb)
 	}
 	return nil
 }
+
+// diskFull says whether a compiler's output reports a full disk: gcc, as and ld
+// print strerror(ENOSPC) when a write of theirs fails.
+func diskFull(out []byte) bool {
+	return bytes.Contains(bytes.ToLower(out), []byte(syscall.ENOSPC.Error())) // "no space left on device"
+}
+
+// DiskFullError is a compile that failed because the disk of its directory filled:
+// bad environment, not a library problem (rmacheck exits 2, not 3: issue 38 row 10).
+type DiskFullError struct {
+	Dir    string // the directory the compiler wrote in
+	Output string // the end of the compiler's messages
+}
+
+func (e *DiskFullError) Error() string {
+	return fmt.Sprintf("the disk holding %s is full (no space left on device) while compiling: free space there, or set $TMPDIR to a directory on a larger disk\n%s", e.Dir, e.Output)
+}
+
+// Unwrap makes errors.Is(err, syscall.ENOSPC) hold.
+func (e *DiskFullError) Unwrap() error { return syscall.ENOSPC }
 
 // LaunchOptions say how a program's ranks are started.
 type LaunchOptions struct {
@@ -251,6 +275,9 @@ func (m MPI) Execute(x Execution) (*Histogram, error) {
 		}
 		if re := (*RunError)(nil); errors.As(err, &re) {
 			return nil, re
+		}
+		if errors.Is(err, syscall.ENOSPC) { // the environment's, not the library's
+			return nil, err
 		}
 		return nil, &RunError{Lib: lib.Family.Name(), Reason: err.Error()}
 	}

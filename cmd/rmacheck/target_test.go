@@ -75,3 +75,14 @@ func TestConformMPIFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestDiskFullWhileCompiling: a compiler that fails with "No space left on device"
+// is a full disk, exit 2 naming the directory, not a library problem (exit 3; issue
+// 38 row 10). A tmpfs to fill needs root, so the fake mpicc says what gcc would.
+func TestDiskFullWhileCompiling(t *testing.T) {
+	code, stdout, stderr := runCLI("conform", "--mpi", fakeMPI, "--env", "FAKE_OUTCOMES=0,1",
+		"--env", "FAKE_MPICC_STDERR=/usr/bin/ld: final link failed: No space left on device", "--runs", "50", "testdata/sb.lit")
+	if code != exitBadInput || !strings.Contains(stderr, "is full (no space left on device)") || !strings.Contains(stderr, os.TempDir()) {
+		t.Errorf("a full disk while compiling: exit %d, want %d naming %s\n%s%s", code, exitBadInput, os.TempDir(), stdout, stderr)
+	}
+}
