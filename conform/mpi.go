@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"iter"
@@ -378,7 +379,10 @@ func programTrouble(out []byte) *RunError {
 // which the header restricts to [A-Za-z0-9_.+-], kept as it is so that different tests
 // get different files (X+Y and X_Y were both X_Y.c, and --keep-c lost one), with
 // any other byte as %XX, and "_" put first when the name starts with "." or "_" (a test
-// named ".." compiled its program over the temporary directory itself).
+// named ".." compiled its program over the temporary directory itself). A name over
+// maxCFileName bytes is cut and ends with "~" and a hash of the whole name ("~" is
+// always escaped, so a cut name is no other test's): a 300-byte name passed check and
+// failed conform with "file name too long" (NAME_MAX is 255; issue 38 row 9).
 func cFileName(t *litmus.Test) string {
 	var b strings.Builder
 	if strings.HasPrefix(t.Name, ".") || strings.HasPrefix(t.Name, "_") || t.Name == "" {
@@ -392,8 +396,18 @@ func cFileName(t *litmus.Test) string {
 			fmt.Fprintf(&b, "%%%02X", c)
 		}
 	}
-	return b.String()
+	name := b.String()
+	if len(name) <= maxCFileName {
+		return name
+	}
+	sum := sha256.Sum256([]byte(t.Name))
+	tag := fmt.Sprintf("~%x", sum[:8])
+	return name[:maxCFileName-len(tag)] + tag
 }
+
+// maxCFileName bounds a C file's name without ".c": NAME_MAX (255 on Linux and
+// macOS) less room for ".c" and the temporary names --keep-c writes through.
+const maxCFileName = 200
 
 // parse reads the program's output (cgen's format) into the histogram, or Skipped.
 // The histogram must count exactly the runs asked, each outcome at least once: a

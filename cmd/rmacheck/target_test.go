@@ -86,3 +86,26 @@ func TestDiskFullWhileCompiling(t *testing.T) {
 		t.Errorf("a full disk while compiling: exit %d, want %d naming %s\n%s%s", code, exitBadInput, os.TempDir(), stdout, stderr)
 	}
 }
+
+// TestLongTestNameConforms: a test whose name is longer than NAME_MAX passes check and
+// runs under conform (it failed "file name too long", exit 2; issue 38 row 9).
+func TestLongTestNameConforms(t *testing.T) {
+	sb, err := os.ReadFile("testdata/sb.lit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(string(sb), "\n")
+	name := strings.Repeat("L", 300)
+	lit := filepath.Join(t.TempDir(), "long.lit")
+	if err := os.WriteFile(lit, []byte(strings.Fields(first)[0]+" "+name+"\n"+rest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	keep := t.TempDir()
+	code, stdout, stderr := runCLI("conform", "--mpi", fakeMPI, "--env", "FAKE_OUTCOMES=0,1", "--runs", "50", "--keep-c", keep, lit)
+	if code != 0 {
+		t.Errorf("a %d-byte test name: exit %d\n%s%s", len(name), code, stdout, stderr)
+	}
+	if kept, _ := os.ReadDir(keep); len(kept) != 1 {
+		t.Errorf("--keep-c kept %d files, want 1", len(kept))
+	}
+}
