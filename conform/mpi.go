@@ -42,6 +42,11 @@ func (lib Library) CompileC(ctx context.Context, src, bin string) error {
 		}
 		return fmt.Errorf("%s %s: %v\n%s%s", lib.CC, filepath.Base(src), err, out, errb)
 	}
+	if _, err := os.Stat(bin); err != nil {
+		// an mpicc that exits 0 and writes nothing was reported as mpiexec's
+		// failure, "not found" (issue 38 row 18)
+		return fmt.Errorf("%s %s exited 0 but wrote no program (%s): %v\n%s%s", lib.CC, filepath.Base(src), filepath.Base(bin), err, tail(string(out)), tail(string(errb)))
+	}
 	return nil
 }
 

@@ -109,3 +109,12 @@ func TestLongTestNameConforms(t *testing.T) {
 		t.Errorf("--keep-c kept %d files, want 1", len(kept))
 	}
 }
+
+// TestMpiccWroteNoProgram: an mpicc that exits 0 without writing the program is
+// reported as mpicc's failure, not mpiexec's "not found" (issue 38 row 18).
+func TestMpiccWroteNoProgram(t *testing.T) {
+	code, stdout, stderr := runCLI("conform", "--mpi", fakeMPI, "--env", "FAKE_OUTCOMES=0,1", "--env", "FAKE_MPICC_NO_PROGRAM=1", "--runs", "50", "testdata/sb.lit")
+	if code != exitCannotRun || !strings.Contains(stderr, "mpicc SB.c exited 0 but wrote no program") {
+		t.Errorf("an mpicc that writes no program: exit %d, want %d\n%s%s", code, exitCannotRun, stdout, stderr)
+	}
+}
