@@ -118,3 +118,14 @@ func TestMpiccWroteNoProgram(t *testing.T) {
 		t.Errorf("an mpicc that writes no program: exit %d, want %d\n%s%s", code, exitCannotRun, stdout, stderr)
 	}
 }
+
+// TestTMPDIRErrorsNameTMPDIR: a $TMPDIR that cannot hold a run's directory is named as
+// $TMPDIR, exit 2 ("stat /x: no such file or directory" did not say; issue 38).
+func TestTMPDIRErrorsNameTMPDIR(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "gone")
+	t.Setenv("TMPDIR", missing)
+	code, stdout, stderr := runCLI("conform", "--mpi", fakeMPI, "--env", "FAKE_OUTCOMES=0,1", "--runs", "50", "testdata/sb.lit")
+	if code != exitBadInput || !strings.Contains(stderr, "the temporary directory ($TMPDIR, "+missing+")") {
+		t.Errorf("a missing $TMPDIR: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
