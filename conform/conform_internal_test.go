@@ -42,6 +42,18 @@ func TestCFileNameIsSafeAndOneToOne(t *testing.T) {
 		}
 		seen[got] = name
 	}
+	// Names over NAME_MAX are cut, and still one to one (issue 38 row 9).
+	long := strings.Repeat("x", 300)
+	for _, name := range []string{long, long + "y", strings.Repeat("/", 300), strings.Repeat("%", 100), long[:200], long[:201]} {
+		got := cFileName(&litmus.Test{Name: name})
+		if len(got)+len(".c") > 255 || len(got) > maxCFileName {
+			t.Errorf("cFileName of a %d-byte name is %d bytes, over NAME_MAX", len(name), len(got))
+		}
+		if other, ok := seen[got]; ok {
+			t.Errorf("cFileName(%.20q...) = cFileName(%.20q...) = %.20q...", name, other, got)
+		}
+		seen[got] = name
+	}
 	if got := cFileName(&litmus.Test{Name: "MP+fence"}); got != "MP+fence" {
 		t.Errorf("cFileName(MP+fence) = %q, want the name itself", got)
 	}

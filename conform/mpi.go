@@ -1,13 +1,13 @@
 package conform
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
-	"github.com/rmacheck/rmacheck/internal/supervise"
+	"iter"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,10 +15,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rmacheck/rmacheck/conform/cgen"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
+	"github.com/rmacheck/rmacheck/internal/supervise"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/model"
 	"github.com/rmacheck/rmacheck/reference"
@@ -34,10 +37,38 @@ func (lib Library) CompileC(ctx context.Context, src, bin string) error {
 		return outputCapError(lib, lib.CC, out, errb)
 	}
 	if err != nil {
+		if diskFull(out) || diskFull(errb) {
+			return &DiskFullError{Dir: filepath.Dir(src), Output: tail(string(errb))}
+		}
 		return fmt.Errorf("%s %s: %v\n%s%s", lib.CC, filepath.Base(src), err, out, errb)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		// an mpicc that exits 0 and writes nothing was reported as mpiexec's
+		// failure, "not found" (issue 38 row 18)
+		return fmt.Errorf("%s %s exited 0 but wrote no program (%s): %v\n%s%s", lib.CC, filepath.Base(src), filepath.Base(bin), err, tail(string(out)), tail(string(errb)))
 	}
 	return nil
 }
+
+// diskFull says whether a compiler's output reports a full disk: gcc, as and ld
+// print strerror(ENOSPC) when a write of theirs fails.
+func diskFull(out []byte) bool {
+	return bytes.Contains(bytes.ToLower(out), []byte(syscall.ENOSPC.Error())) // "no space left on device"
+}
+
+// DiskFullError is a compile that failed because the disk of its directory filled:
+// bad environment, not a library problem (rmacheck exits 2, not 3: issue 38 row 10).
+type DiskFullError struct {
+	Dir    string // the directory the compiler wrote in
+	Output string // the end of the compiler's messages
+}
+
+func (e *DiskFullError) Error() string {
+	return fmt.Sprintf("the disk holding %s is full (no space left on device) while compiling: free space there, or set $TMPDIR to a directory on a larger disk\n%s", e.Dir, e.Output)
+}
+
+// Unwrap makes errors.Is(err, syscall.ENOSPC) hold.
+func (e *DiskFullError) Unwrap() error { return syscall.ENOSPC }
 
 // LaunchOptions say how a program's ranks are started.
 type LaunchOptions struct {
@@ -147,7 +178,40 @@ func tail(s string) string {
 	if len(lines) == 1 && lines[0] == "" {
 		return ""
 	}
+	for i, l := range lines {
+		lines[i] = cutLine(l)
+	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// maxEchoedLine bounds one line of a child's output quoted in an error: a 70 KB line
+// before the results was echoed whole (issue 38 row 8).
+const maxEchoedLine = 200
+
+// cutLine is a line of a child's output as an error quotes it: at most maxEchoedLine
+// bytes, cut at a rune boundary, with the line's length when cut.
+func cutLine(l string) string {
+	if len(l) <= maxEchoedLine {
+		return l
+	}
+	n := maxEchoedLine
+	for n > 0 && !utf8.RuneStart(l[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s… (a line of %d bytes, cut)", l[:n], len(l))
+}
+
+// outputLines yields the lines of a child's output, each whole however long (the
+// output is already bounded by supervise's cap): a bufio.Scanner stopped at its 64 KiB
+// token limit, and a long line before the results read as "output is incomplete".
+func outputLines(out []byte) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for line := range bytes.Lines(out) {
+			if !yield(string(bytes.TrimRight(line, "\r\n"))) {
+				return
+			}
+		}
+	}
 }
 
 // MPI is an MPI library as a target, with how its programs are launched.
@@ -217,6 +281,9 @@ func (m MPI) Execute(x Execution) (*Histogram, error) {
 		}
 		if re := (*RunError)(nil); errors.As(err, &re) {
 			return nil, re
+		}
+		if errors.Is(err, syscall.ENOSPC) { // the environment's, not the library's
+			return nil, err
 		}
 		return nil, &RunError{Lib: lib.Family.Name(), Reason: err.Error()}
 	}
@@ -303,11 +370,10 @@ func spinLimit(out []byte) string {
 // an ERROR line (an MPI call failed, and the program aborted). A SPIN-LIMIT line is
 // a finding of the report (spinLimit).
 func programTrouble(out []byte) *RunError {
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+	for line := range outputLines(out) {
+		line = strings.TrimSpace(line)
 		if f := strings.Fields(line); len(f) > 0 && f[0] == "ERROR" {
-			return &RunError{Reason: "the program stopped with an error: " + strings.TrimSpace(strings.TrimPrefix(line, "ERROR")),
+			return &RunError{Reason: "the program stopped with an error: " + cutLine(strings.TrimSpace(strings.TrimPrefix(line, "ERROR"))),
 				Hint: "--keep-c DIR keeps the C to run it again by hand"}
 		}
 	}
@@ -318,7 +384,10 @@ func programTrouble(out []byte) *RunError {
 // which the header restricts to [A-Za-z0-9_.+-], kept as it is so that different tests
 // get different files (X+Y and X_Y were both X_Y.c, and --keep-c lost one), with
 // any other byte as %XX, and "_" put first when the name starts with "." or "_" (a test
-// named ".." compiled its program over the temporary directory itself).
+// named ".." compiled its program over the temporary directory itself). A name over
+// maxCFileName bytes is cut and ends with "~" and a hash of the whole name ("~" is
+// always escaped, so a cut name is no other test's): a 300-byte name passed check and
+// failed conform with "file name too long" (NAME_MAX is 255; issue 38 row 9).
 func cFileName(t *litmus.Test) string {
 	var b strings.Builder
 	if strings.HasPrefix(t.Name, ".") || strings.HasPrefix(t.Name, "_") || t.Name == "" {
@@ -332,18 +401,27 @@ func cFileName(t *litmus.Test) string {
 			fmt.Fprintf(&b, "%%%02X", c)
 		}
 	}
-	return b.String()
+	name := b.String()
+	if len(name) <= maxCFileName {
+		return name
+	}
+	sum := sha256.Sum256([]byte(t.Name))
+	tag := fmt.Sprintf("~%x", sum[:8])
+	return name[:maxCFileName-len(tag)] + tag
 }
+
+// maxCFileName bounds a C file's name without ".c": NAME_MAX (255 on Linux and
+// macOS) less room for ".c" and the temporary names --keep-c writes through.
+const maxCFileName = 200
 
 // parse reads the program's output (cgen's format) into the histogram, or Skipped.
 // The histogram must count exactly the runs asked, each outcome at least once: a
 // launcher that printed the header and TIME but no OUTCOME line read as "Never 0 0",
 // and two counts of 2^63-1 as a negative number of runs.
 func (h *Histogram) parse(out []byte, p *model.Program, runs int) error {
-	sc := bufio.NewScanner(bytes.NewReader(out))
 	sawHeader, sawTime := false, false
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+	for line := range outputLines(out) {
+		line = strings.TrimSpace(line)
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue
@@ -362,22 +440,22 @@ func (h *Histogram) parse(out []byte, p *model.Program, runs int) error {
 			h.Skipped = "skipped: " + strings.TrimSpace(strings.TrimPrefix(line, "SKIP"))
 			return nil
 		case "ERROR":
-			return fmt.Errorf("%s", line)
+			return fmt.Errorf("%s", cutLine(line))
 		case "OUTCOME":
 			if len(f) != 2+len(p.Out) {
-				return fmt.Errorf("bad line %q: want a count and %d values", line, len(p.Out))
+				return fmt.Errorf("bad line %q: want a count and %d values", cutLine(line), len(p.Out))
 			}
 			n, err := strconv.Atoi(f[1])
 			if err != nil {
-				return fmt.Errorf("bad line %q: %v", line, err)
+				return fmt.Errorf("bad line %q: %s", cutLine(line), cutLine(err.Error()))
 			}
 			if n < 1 || n > runs-h.Runs {
-				return fmt.Errorf("bad line %q: a count of %d, with %d of the %d runs asked already counted", line, n, h.Runs, runs)
+				return fmt.Errorf("bad line %q: a count of %d, with %d of the %d runs asked already counted", cutLine(line), n, h.Runs, runs)
 			}
 			vals := make([]int64, len(p.Out))
 			for i := range vals {
 				if vals[i], err = strconv.ParseInt(f[2+i], 10, 64); err != nil {
-					return fmt.Errorf("bad line %q: %v", line, err)
+					return fmt.Errorf("bad line %q: %s", cutLine(line), cutLine(err.Error()))
 				}
 			}
 			h.Bins = append(h.Bins, reference.Bin{Values: vals, Count: n})
@@ -385,7 +463,7 @@ func (h *Histogram) parse(out []byte, p *model.Program, runs int) error {
 		case "TIME":
 			sec, err := strconv.ParseFloat(f[1], 64)
 			if err != nil {
-				return fmt.Errorf("bad line %q: %v", line, err)
+				return fmt.Errorf("bad line %q: %s", cutLine(line), cutLine(err.Error()))
 			}
 			h.Elapsed = time.Duration(sec * float64(time.Second))
 			sawTime = true

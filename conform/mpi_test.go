@@ -206,3 +206,38 @@ func TestMPICHBusyPollRefusal(t *testing.T) {
 		t.Errorf("more MPICH ranks than cores: %v", err)
 	}
 }
+
+// A line over 64 KiB before the results is read whole, and an error quotes at most a
+// few hundred bytes of it (issue 38 row 8: "output is incomplete" with the 70 KB line).
+func TestLongOutputLines(t *testing.T) {
+	sb := acceptance(t, "01-SB.lit")
+	allowed := explorer.Job{Test: sb, Sem: mpi41(t), HW: spec.TSO}.Run(explorer.Options{})
+	if allowed.Err != nil {
+		t.Fatal(allowed.Err)
+	}
+	p := allowed.Result.Program
+	long := strings.Repeat("x", 70_000)
+	results := "RMACHECK test=SB procs=2 out=0:r0,1:r0\nOUTCOME 7 0 1\nOUTCOME 3 2 2\nTIME 0.5 iterations=10\n"
+	h := &Histogram{}
+	if err := h.parse([]byte("warning: "+long+"\n"+results), p, 10); err != nil || h.Runs != 10 {
+		t.Errorf("a 70 KB line before the results: runs %d, err %.300v", h.Runs, err)
+	}
+	for _, out := range []string{
+		"warning: " + long + "\nRMACHECK test=SB\n",  // incomplete: quoted by tail
+		"RMACHECK test=SB\nOUTCOME 7 " + long + "\n", // a bad line: quoted by itself
+		"RMACHECK test=SB\nERROR " + long + "\n",
+	} {
+		err := (&Histogram{}).parse([]byte(out), p, 10)
+		if err == nil {
+			t.Errorf("accepted: %.100s", out)
+		} else if len(err.Error()) > 600 {
+			t.Errorf("the error quotes %d bytes: %.300s", len(err.Error()), err)
+		}
+	}
+	if re := programTrouble([]byte(long + "\nERROR MPI_Put failed: " + long + "\n")); re == nil || len(re.Reason) > 600 {
+		t.Errorf("programTrouble after a long line: %.300v", re)
+	}
+	if _, err := parseProbe(MPICH, []byte(long+"\nLIB MPICH 4.1\n")); err != nil {
+		t.Errorf("probe output after a long line: %.300v", err)
+	}
+}

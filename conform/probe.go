@@ -1,8 +1,6 @@
 package conform
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -80,10 +78,7 @@ func parseProbe(target Family, out []byte) (*Probe, error) {
 	add := func(topic, item, value, verdict string) {
 		pr.Results = append(pr.Results, ProbeResult{topic, item, value, verdict})
 	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
+	for line := range outputLines(out) {
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue
@@ -133,7 +128,7 @@ func parseProbe(target Family, out []byte) (*Probe, error) {
 			}
 			add("info", "MPI_Win_get_info of "+f[1]+" mpi_minimum_memory_alignment", val, v)
 		case "ERROR":
-			return pr, fmt.Errorf("probe: %s", line)
+			return pr, fmt.Errorf("probe: %s", cutLine(line))
 		}
 	}
 	if pr.Library == "" {

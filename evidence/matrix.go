@@ -83,7 +83,7 @@ func Matrix(title string, cols []MatrixColumn) []byte {
 	fmt.Fprintf(&b, "# %s\n\n", title)
 	b.WriteString("| test |")
 	for _, c := range cols {
-		fmt.Fprintf(&b, " %s |", c.name())
+		fmt.Fprintf(&b, " %s |", titleEscape(c.name())) // a library names itself: no markup (issue 38 row 17)
 	}
 	b.WriteString("\n|---|" + strings.Repeat("---|", len(cols)) + "\n")
 	clean := 0

@@ -34,3 +34,37 @@ func TestMatrix(t *testing.T) {
 		t.Errorf("a test with no finding is a row:\n%s", got)
 	}
 }
+
+// TestLibraryNamesEscaped: a library's name (its MPI_Get_library_version, any text)
+// goes into the matrix and the report as text: a "|" does not split a table cell and
+// HTML in it is not markup (issue 38 row 17).
+func TestLibraryNamesEscaped(t *testing.T) {
+	const evil = "Evil | MPI <script>alert(1)</script>"
+	col := MatrixColumn{{File: "a.lit", Target: conform.TargetInfo{Kind: conform.KindMPI, Family: conform.MPICH, Version: evil},
+		Status: conform.StatusNonConforming, Runs: 10, NonConforming: 1}}
+	matrix := string(Matrix("M", []MatrixColumn{col}))
+	if strings.Contains(matrix, "<script>") || !strings.Contains(matrix, `| test | Evil \| MPI \<script\>alert(1)\</script\> |`) {
+		t.Errorf("the library's name is markup in the matrix:\n%s", matrix)
+	}
+	r := smallReport(t)
+	for i := range r.Conform {
+		if r.Conform[i].Target.Family == conform.MPICH {
+			r.Conform[i].Target.Version = evil
+		}
+	}
+	r.Probes[0].Probe.Library = evil
+	if err := build(r, parseTests(t, "testdata/mp-post-start.lit", "testdata/sb.lit")); err != nil {
+		t.Fatal(err)
+	}
+	md, page := string(r.Markdown()), string(r.HTML())
+	for name, text := range map[string]string{"report.md": md, "report.html": page} {
+		if strings.Contains(text, "<script>alert") {
+			t.Errorf("%s: the library's name is markup", name)
+		}
+	}
+	for _, line := range strings.Split(md, "\n") {
+		if strings.Contains(line, "Evil") && strings.Contains(strings.ReplaceAll(line, `\|`, ""), "Evil | MPI") {
+			t.Errorf("report.md: a | in the library's name splits a cell: %s", line)
+		}
+	}
+}

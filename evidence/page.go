@@ -88,7 +88,7 @@ func (r *Report) document() *Page {
 func (r *Report) summaryTable() Table {
 	t := Table{Class: "summary"}
 	for _, h := range r.summaryHeader() {
-		t.Header = append(t.Header, P(h))
+		t.Header = append(t.Header, P(Verbatim(h))) // library names: no markup (issue 38 row 17)
 	}
 	for _, tr := range r.Tests {
 		t.Rows = append(t.Rows, r.summaryRow(tr))
@@ -201,7 +201,7 @@ func programTable(t *litmus.Test) Table {
 func conformTable(tr *TestReport) Table {
 	tb := Table{Header: []Prose{P("target"), P("semantics"), P("model (hw)"), P("runs"), P("outcomes seen"), P("allowed, unseen"), P("result")}}
 	for _, c := range tr.Conform {
-		tb.Rows = append(tb.Rows, []Prose{P(targetCell(c)), P(c.Preset), P(modelCell(tr, c.Preset, c.HW)), P(Pf("%d", c.Runs)),
+		tb.Rows = append(tb.Rows, []Prose{P(Verbatim(targetCell(c))), P(c.Preset), P(modelCell(tr, c.Preset, c.HW)), P(Pf("%d", c.Runs)),
 			histogramText(c), unseenText(c), resultText(c)})
 	}
 	for _, e := range tr.Errors {
@@ -248,7 +248,7 @@ func probeBlocks(pr *Probe) []Block {
 		tb.Rows = append(tb.Rows, []Prose{P(res.Topic), P(res.Item), P(res.Value), verdict})
 	}
 	return []Block{Heading{Level: 2, Text: P("What the library says: ", Code(pr.Name))},
-		Paragraph{Text: P(pr.Library+" (MPI "+pr.Version+"), from ", Code("rmacheck probe --target "+pr.Target.String()+" --json"), ".")}, tb}
+		Paragraph{Text: P(Verbatim(pr.Library), " (MPI "+pr.Version+"), from ", Code("rmacheck probe --target "+pr.Target.String()+" --json"), ".")}, tb}
 }
 
 // verdictProse is a verdict, coloured on the HTML page: erroneous red, racy amber.

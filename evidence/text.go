@@ -189,7 +189,7 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 	if t.Target.Kind == conform.KindReference {
 		name = upperFirst(name)
 	}
-	it.Text = P(Strong{Plain(name)}, how, Pf(": of %d runs (one per test and semantics), ", t.Records), Join(counts, ", "), ".")
+	it.Text = P(Strong{Verbatim(name)}, how, Pf(": of %d runs (one per test and semantics), ", t.Records), Join(counts, ", "), ".")
 	if t.Target.Kind == conform.KindReference {
 		it.Text = P(it.Text, " The reference runtime executes the model's own steps on real memory: its runs are evidence about the hardware and the runtime, not an independent check of the model.")
 	}
@@ -368,7 +368,7 @@ func detailName(link string) string {
 
 func probeItem(p ProbeFinding) FindingItem {
 	pr := p.Probe
-	it := FindingItem{Text: P(Strong{Plain(strings.Join(strings.Fields(pr.Library), " "))}, " (", Code(pr.Name), Pf("; it claims MPI %s):", pr.Version))}
+	it := FindingItem{Text: P(Strong{Verbatim(strings.Join(strings.Fields(pr.Library), " "))}, " (", Code(pr.Name), Pf("; it claims MPI %s):", pr.Version))}
 	if len(p.Groups) == 0 {
 		it.Text = P(it.Text, " every result meets MPI-4.0 and MPI-4.1.")
 		return it

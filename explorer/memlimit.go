@@ -163,3 +163,6 @@ func procField(path, key string) int64 {
 	}
 	return 0
 }
+
+// AddressSpaceLimit is the soft address-space limit (ulimit -v) in bytes; 0 when none.
+func AddressSpaceLimit() int64 { return rlimitAS() }

@@ -744,6 +744,9 @@ func (p *parser) parseRow() {
 		}
 		break
 	}
+	if t.Rows == MaxRows {
+		p.softf(rowPos, "row %d: rmacheck models at most %d rows (empty cells count)", t.Rows+1, MaxRows)
+	}
 	if len(cells) != n && len(p.errs) == nerr {
 		p.softf(rowPos, "row %d has %d columns, expected %d (one per process P0..P%d)", t.Rows+1, len(cells), n, n-1)
 	}

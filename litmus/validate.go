@@ -101,6 +101,13 @@ const (
 	MaxInstrs = 64 // per process, as compiled: await is two (a load and an until), repeat none
 	MaxCells  = 64 // distinct memory cells (a window over= another shares its cells)
 	MaxRegs   = 32 // per process
+	// MaxWindows: a window has a cell on each rank it is used at, so a test cannot use
+	// more than MaxCells; 5,000 unused windows gave 5 MB of C (issue 38 row 20).
+	MaxWindows = MaxCells
+	// MaxRows bounds the process table's rows, empty cells included (MaxInstrs bounds
+	// only the instructions): 50,000 empty rows gave C that gcc did not compile in
+	// 10 minutes (issue 38 row 20). Checked by the parser, row by row.
+	MaxRows = 4 * MaxInstrs
 )
 
 // limits checks the model's limits.
@@ -108,6 +115,9 @@ func (v *validator) limits() {
 	t := v.t
 	if len(t.Procs) > MaxProcs {
 		v.errorf(or(t.Procs[MaxProcs].Pos, t.NamePos), "%d processes: rmacheck models at most %d (each process set is a word)", len(t.Procs), MaxProcs)
+	}
+	if len(t.Windows) > MaxWindows {
+		v.errorf(t.Windows[MaxWindows].Pos, "%d windows: rmacheck models at most %d (each window used takes a memory cell)", len(t.Windows), MaxWindows)
 	}
 	type cellKey struct {
 		win        *Window

@@ -189,7 +189,8 @@ func TestByteOrderMark(t *testing.T) {
 
 // TestModelLimits: check refuses a test beyond the model's limits, at the place it
 // passes them: the 17th process, the 65th instruction of a process (await counts
-// two), the 33rd register of a process, the 65th memory cell.
+// two), the 33rd register of a process, the 65th memory cell, the 65th window, the
+// 257th row.
 func TestModelLimits(t *testing.T) {
 	procs := func(n int) string {
 		var head, row []string
@@ -208,6 +209,24 @@ func TestModelLimits(t *testing.T) {
 		b.WriteString("exists (true)\n")
 		return b.String()
 	}
+	windows := func(n int) string {
+		var b strings.Builder
+		b.WriteString("MPI t\n{\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "  win W%d allocate size=1;\n", i)
+		}
+		b.WriteString("}\n P0 ;\n fence W0 ;\nexists (true)\n")
+		return b.String()
+	}
+	emptyRows := func(n int) string { // a barrier, then empty rows
+		var b strings.Builder
+		b.WriteString("MPI t\n{\n}\n P0 | P1 ;\n barrier | barrier ;\n")
+		for i := 1; i < n; i++ {
+			b.WriteString(" | ;\n")
+		}
+		b.WriteString("exists (true)\n")
+		return b.String()
+	}
 	for _, c := range []struct {
 		name, src, want string
 	}{
@@ -219,6 +238,11 @@ func TestModelLimits(t *testing.T) {
 		{"32 registers", rows(32, func(i int) string { return fmt.Sprintf("r%d = 1", i) }), ""},
 		{"33 registers", rows(33, func(i int) string { return fmt.Sprintf("r%d = 1", i) }), "t.lit:38:2: register r32 is P0's 33th"},
 		{"65 cells", rows(2, func(i int) string { return fmt.Sprintf("store W@0[%d] 1", 63*i) }), ""},
+		// issue 38 row 20: 5,000 windows or 50,000 rows gave C gcc could not compile
+		{"64 windows", windows(64), ""},
+		{"65 windows", windows(65), "t.lit:67:3: 65 windows: rmacheck models at most 64"},
+		{"256 rows", emptyRows(256), ""},
+		{"257 rows", emptyRows(257), "t.lit:261:2: row 257: rmacheck models at most 256 rows"},
 	} {
 		_, err := Parse("t.lit", []byte(c.src))
 		switch {

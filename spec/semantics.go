@@ -226,6 +226,7 @@ func ParseSemantics(arg string) (Semantics, error) {
 	if !ok {
 		return Semantics{}, fmt.Errorf("unknown preset %q in --sem %q (presets: %s)", parts[0], arg, strings.Join(PresetNames(), ", "))
 	}
+	given := map[string]bool{}
 	for _, p := range parts[1:] {
 		p = strings.TrimSpace(p)
 		name, val, hasEq := strings.Cut(p, "=")
@@ -233,6 +234,10 @@ func ParseSemantics(arg string) (Semantics, error) {
 		if !ok {
 			return Semantics{}, fmt.Errorf("unknown switch %q in --sem %q (switches: %s)", name, arg, strings.Join(switchNames(), ", "))
 		}
+		if given[name] { // as in an expect line: one value a switch (issue 38)
+			return Semantics{}, fmt.Errorf("switch %s given twice in --sem %q", name, arg)
+		}
+		given[name] = true
 		var on bool
 		switch {
 		case !hasEq:

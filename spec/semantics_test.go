@@ -146,9 +146,8 @@ func TestParseSemantics(t *testing.T) {
 		{"A,ls_is_rma=false,fence_ls=true", "A,ls_is_rma=false,fence_ls=true", "A", "fence_ls"},
 		{"B,post_start_ls=off", "B,post_start_ls=off", "B", "fence_ls,complete_wait_ls"},
 		{"mpi-4.1,sq_any_flavor=off,align_guarantee=off", "mpi-4.1,sq_any_flavor=off,align_guarantee=off", "mpi-4.1", "fence_ls,complete_wait_ls,lock_ls,flush_ls"},
-		// Turning on a switch that is on changes nothing; the last word wins.
+		// Turning on a switch that is on changes nothing (a switch given twice is refused: TestParseSemanticsErrors).
 		{"mpi-4.1,fence_ls=on", "mpi-4.1,fence_ls=on", "mpi-4.1", "fence_ls,complete_wait_ls,lock_ls,flush_ls,sq_any_flavor,align_guarantee"},
-		{"mpi-3.0,lock_ls=on,lock_ls=off", "mpi-3.0,lock_ls=on,lock_ls=off", "mpi-3.0", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.arg, func(t *testing.T) {
@@ -185,6 +184,8 @@ func TestParseSemanticsErrors(t *testing.T) {
 		{"mpi-3.0,lock_ls=yes", `switch lock_ls in --sem "mpi-3.0,lock_ls=yes": expected on or off, found "yes"`},
 		{"mpi-3.0,lock_ls=", `switch lock_ls in --sem "mpi-3.0,lock_ls=": expected on or off, found ""`},
 		{"mpi-3.0,lock_ls=ON", `switch lock_ls in --sem "mpi-3.0,lock_ls=ON": expected on or off, found "ON"`},
+		{"mpi-3.0,lock_ls=on,lock_ls=off", `switch lock_ls given twice in --sem "mpi-3.0,lock_ls=on,lock_ls=off"`}, // as expect lines
+		{"mpi-3.0,lock_ls=on,lock_ls=on", `switch lock_ls given twice in --sem "mpi-3.0,lock_ls=on,lock_ls=on"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.arg, func(t *testing.T) {

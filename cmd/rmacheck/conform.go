@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -302,7 +303,7 @@ func conformErrorExit(err error) int {
 	switch {
 	case conform.CannotRun(err):
 		return exitCannotRun
-	case errors.As(err, &unsupported), errors.As(err, &pathErr), errors.As(err, &linkErr), errors.As(err, &sysErr), errors.As(err, &writeErr):
+	case errors.As(err, &unsupported), errors.Is(err, syscall.ENOSPC), errors.As(err, &pathErr), errors.As(err, &linkErr), errors.As(err, &sysErr), errors.As(err, &writeErr):
 		return exitBadInput
 	}
 	return exitFailed

@@ -109,6 +109,11 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 			return usageErrorf("--sync %q: expected none, fence, lock_all, pscw or barrier", s)
 		}
 	}
+	if f.out != "" {
+		if err := writableFolder(f.out); err != nil {
+			return ioError(fmt.Errorf("--out: %w", err))
+		}
+	}
 	errw := cmd.ErrOrStderr()
 	res, err := fuzz.Fuzz(fuzz.Options{Sem: sems[0], Target: target, Search: search, Context: ctx,
 		Config: gen.Config{MinProcs: 2, MaxProcs: f.maxProcs, MaxInstrs: f.maxInstrs, Syncs: f.syncs, Computed: f.computed, Ranges: f.ranges},
@@ -157,4 +162,19 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 		return exitWith(exitFailed)
 	}
 	return nil
+}
+
+// writableFolder makes dir (with its parents) and checks that a file can be created in
+// it, before a long run: fuzz found a reproducer after 10 minutes and only then said
+// that --out could not be written (issue 38).
+func writableFolder(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".rmacheck-writable-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

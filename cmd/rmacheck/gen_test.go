@@ -68,3 +68,17 @@ func TestFuzzCommand(t *testing.T) {
 		t.Errorf("--target cray: exit %d", code)
 	}
 }
+
+// TestFuzzOutCheckedFirst: fuzz --out that cannot be written is refused before the
+// programs run, exit 2 (issue 38: it said so only after finding a reproducer).
+func TestFuzzOutCheckedFirst(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"fuzz", "--programs", "5", "--runs", "100", "--max-procs", "2", "--out", filepath.Join(file, "repro")}, &out, &errb)
+	if code != exitBadInput || !strings.Contains(errb.String(), "--out: ") || strings.Contains(out.String(), "programs") {
+		t.Errorf("an --out under a file: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+}

@@ -65,3 +65,28 @@ func TestDefaultJobsAreGOMAXPROCS(t *testing.T) {
 		t.Errorf("-j 0: %d workers, want GOMAXPROCS %d", opt.Workers, runtime.NumCPU()+1)
 	}
 }
+
+// -j is capped by the CPUs and by the memory bound, whatever it asks (issue 38 row 5:
+// -j 1000000 --max-memory 256M used 1.3 GB).
+func TestJobsAreCapped(t *testing.T) {
+	cpus := runtime.GOMAXPROCS(0)
+	for _, c := range []struct {
+		jobs   int
+		memory string
+		most   int
+	}{
+		{1_000_000, "0", cpus},
+		{1_000_000, "256M", min(cpus, 8)},
+		{1_000_000, "1M", 1},
+		{1, "256M", 1},
+	} {
+		f := searchFlags{maxStates: defaultMaxStates, maxMemory: c.memory}
+		opt, err := f.options(c.jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opt.Workers < 1 || opt.Workers > c.most {
+			t.Errorf("-j %d --max-memory %s: %d workers, want 1 to %d", c.jobs, c.memory, opt.Workers, c.most)
+		}
+	}
+}

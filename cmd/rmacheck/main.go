@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/internal/supervise"
 	"io"
 	"os"
@@ -36,6 +37,7 @@ func main() {
 // status. Tests call it in-process.
 func run(args []string, stdout, stderr io.Writer) int {
 	out := &checkedWriter{w: stdout}
+	warnAddressSpace(stderr, explorer.AddressSpaceLimit())
 	root := newRootCmd()
 	root.SetArgs(args)
 	root.SetOut(out)

@@ -198,6 +198,23 @@ func (f reportFlags) smallestTests(cmd *cobra.Command, r *evidence.Report) error
 	return nil
 }
 
+// commitReport writes report.md and report.html of one folder under the folder's lock:
+// each rename is atomic, but two runs' renames interleaved (1 round in 5).
+func commitReport(md, page string, mdText, pageText []byte) error {
+	unlock, err := lockFolder(filepath.Dir(md))
+	if err != nil {
+		return ioError(err)
+	}
+	defer unlock()
+	b := atomicfile.Batch{Outputs: true}
+	b.Add(md, mdText, 0o644)
+	b.Add(page, pageText, 0o644)
+	if err := b.Commit(); err != nil {
+		return ioError(err)
+	}
+	return nil
+}
+
 // writeReport writes OUT/report.md and OUT/report.html, both or neither: never a new
 // report.md beside an old report.html.
 func writeReport(cmd *cobra.Command, r *evidence.Report, out string, tests int) error {
@@ -205,11 +222,8 @@ func writeReport(cmd *cobra.Command, r *evidence.Report, out string, tests int) 
 		return ioError(err)
 	}
 	md, page := filepath.Join(out, "report.md"), filepath.Join(out, "report.html")
-	b := atomicfile.Batch{Outputs: true}
-	b.Add(md, r.Markdown(), 0o644)
-	b.Add(page, r.HTML(), 0o644)
-	if err := b.Commit(); err != nil {
-		return ioError(err)
+	if err := commitReport(md, page, r.Markdown(), r.HTML()); err != nil {
+		return err
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s and %s (%d tests)\n", md, page, tests)
 	return nil

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -83,5 +84,32 @@ func TestReportTitleAndDateAreText(t *testing.T) {
 	}
 	if want := "# SB \\<script\\>x\\</script\\> \\[a\\](b) \\`c\\`\n"; !strings.Contains(string(md), want) {
 		t.Errorf("report.md's title: want %q in\n%.300s", want, md)
+	}
+}
+
+// TestConcurrentReportsReplaceAsASet: two report runs on one --out leave one run's
+// report.md and report.html, never one's beside the other's (issue 38 row 2: 1 round
+// in 5).
+func TestConcurrentReportsReplaceAsASet(t *testing.T) {
+	dir := t.TempDir()
+	md, page := filepath.Join(dir, "report.md"), filepath.Join(dir, "report.html")
+	big := strings.Repeat("x", 1<<20) // a write that takes long enough to interleave
+	for round := range 40 {
+		var wg sync.WaitGroup
+		for _, run := range []string{"A", "B"} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := commitReport(md, page, []byte(run+big), []byte(run+big)); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		a, _ := os.ReadFile(md)
+		b, _ := os.ReadFile(page)
+		if len(a) == 0 || len(b) == 0 || a[0] != b[0] {
+			t.Fatalf("round %d: report.md from run %.1s beside report.html from run %.1s", round, a, b)
+		}
 	}
 }

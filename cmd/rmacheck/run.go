@@ -173,6 +173,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
+	f.jobs = plan.opt.Workers // -j within the CPUs and the memory bound
 	tests, bad, err := loadTestsOn(cmd, args, f.shard, f.jobs)
 	if err != nil {
 		return err

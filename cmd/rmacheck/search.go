@@ -44,11 +44,28 @@ func (f *searchFlags) options(workers int) (explorer.Options, error) {
 		}
 		limit = n
 	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0) // the CPUs this process may use (a cgroup's quota counts)
-	}
 	budget := explorer.NewBudget(limit).Lowered(explorer.SystemMemory())
-	return explorer.Options{MaxStates: f.maxStates, Memory: budget, Workers: workers}, nil
+	return explorer.Options{MaxStates: f.maxStates, Memory: budget, Workers: capWorkers(workers, limit)}, nil
+}
+
+// memoryPerWorker is the least memory a worker is given: its goroutine, its level's
+// successor buffers and its share of the collector's headroom.
+const memoryPerWorker = 32 << 20
+
+// capWorkers is how many workers -j N may start: N (0: one per CPU), at most one per
+// CPU this process may use (a cgroup's quota counts; searches are CPU-bound, so more
+// only add memory), and at most one per memoryPerWorker of the memory bound (0: no
+// bound). -j 1000000 --max-memory 256M used 1.3 GB: every worker's buffers were
+// outside the bound (issue 38 row 5).
+func capWorkers(jobs int, limit int64) int {
+	cpus := runtime.GOMAXPROCS(0)
+	if jobs <= 0 || jobs > cpus {
+		jobs = cpus
+	}
+	if limit > 0 {
+		jobs = min(jobs, int(max(1, limit/memoryPerWorker)))
+	}
+	return jobs
 }
 
 // defaultMaxMemory is explorer.DefaultMemory: half of RAM, within the address-space and

@@ -75,3 +75,57 @@ func TestConformMPIFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestDiskFullWhileCompiling: a compiler that fails with "No space left on device"
+// is a full disk, exit 2 naming the directory, not a library problem (exit 3; issue
+// 38 row 10). A tmpfs to fill needs root, so the fake mpicc says what gcc would.
+func TestDiskFullWhileCompiling(t *testing.T) {
+	code, stdout, stderr := runCLI("conform", "--mpi", fakeMPI, "--env", "FAKE_OUTCOMES=0,1",
+		"--env", "FAKE_MPICC_STDERR=/usr/bin/ld: final link failed: No space left on device", "--runs", "50", "testdata/sb.lit")
+	if code != exitBadInput || !strings.Contains(stderr, "is full (no space left on device)") || !strings.Contains(stderr, os.TempDir()) {
+		t.Errorf("a full disk while compiling: exit %d, want %d naming %s\n%s%s", code, exitBadInput, os.TempDir(), stdout, stderr)
+	}
+}
+
+// TestLongTestNameConforms: a test whose name is longer than NAME_MAX passes check and
+// runs under conform (it failed "file name too long", exit 2; issue 38 row 9).
+func TestLongTestNameConforms(t *testing.T) {
+	sb, err := os.ReadFile("testdata/sb.lit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(string(sb), "\n")
+	name := strings.Repeat("L", 300)
+	lit := filepath.Join(t.TempDir(), "long.lit")
+	if err := os.WriteFile(lit, []byte(strings.Fields(first)[0]+" "+name+"\n"+rest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	keep := t.TempDir()
+	code, stdout, stderr := runCLI("conform", "--mpi", fakeMPI, "--env", "FAKE_OUTCOMES=0,1", "--runs", "50", "--keep-c", keep, lit)
+	if code != 0 {
+		t.Errorf("a %d-byte test name: exit %d\n%s%s", len(name), code, stdout, stderr)
+	}
+	if kept, _ := os.ReadDir(keep); len(kept) != 1 {
+		t.Errorf("--keep-c kept %d files, want 1", len(kept))
+	}
+}
+
+// TestMpiccWroteNoProgram: an mpicc that exits 0 without writing the program is
+// reported as mpicc's failure, not mpiexec's "not found" (issue 38 row 18).
+func TestMpiccWroteNoProgram(t *testing.T) {
+	code, stdout, stderr := runCLI("conform", "--mpi", fakeMPI, "--env", "FAKE_OUTCOMES=0,1", "--env", "FAKE_MPICC_NO_PROGRAM=1", "--runs", "50", "testdata/sb.lit")
+	if code != exitCannotRun || !strings.Contains(stderr, "mpicc SB.c exited 0 but wrote no program") {
+		t.Errorf("an mpicc that writes no program: exit %d, want %d\n%s%s", code, exitCannotRun, stdout, stderr)
+	}
+}
+
+// TestTMPDIRErrorsNameTMPDIR: a $TMPDIR that cannot hold a run's directory is named as
+// $TMPDIR, exit 2 ("stat /x: no such file or directory" did not say; issue 38).
+func TestTMPDIRErrorsNameTMPDIR(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "gone")
+	t.Setenv("TMPDIR", missing)
+	code, stdout, stderr := runCLI("conform", "--mpi", fakeMPI, "--env", "FAKE_OUTCOMES=0,1", "--runs", "50", "testdata/sb.lit")
+	if code != exitBadInput || !strings.Contains(stderr, "the temporary directory ($TMPDIR, "+missing+")") {
+		t.Errorf("a missing $TMPDIR: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

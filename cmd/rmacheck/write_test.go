@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/rmacheck/rmacheck/explorer"
 )
 
 func readString(t *testing.T, path string) string {
@@ -211,5 +213,29 @@ func TestFIFOInDirectoryIsSkipped(t *testing.T) {
 		if cmd == "run" && !strings.Contains(stdout, "1 test,") {
 			t.Errorf("run DIR with a FIFO did not run the other file:\n%s", stdout)
 		}
+	}
+}
+
+// TestAddressSpaceFloor: at the documented floor (startFloor: 2 GiB for this cgo test
+// binary) rmacheck starts and runs, and under it says at start that the limit is too
+// small, naming the floor (issue 38 row 21: under 1.2-1.9 GB the process died in the
+// Go runtime before main, with nothing said).
+func TestAddressSpaceFloor(t *testing.T) {
+	for range 3 {
+		code, stderr := runUlimit(t, fmt.Sprintf("-v %d", startFloor>>10), "run", "-j", "2", "testdata/sb.lit")
+		if code != exitOK || strings.Contains(stderr, "warning") {
+			t.Fatalf("under ulimit -v of the floor (%d KiB): exit %d\n%.600s", startFloor>>10, code, stderr)
+		}
+	}
+	var b strings.Builder
+	warnAddressSpace(&b, startFloor-1<<20)
+	if !strings.Contains(b.String(), "the address-space limit (ulimit -v) is") || !strings.Contains(b.String(), explorer.FormatBytes(startFloor)+" this build needs") {
+		t.Errorf("under the floor: %q", b.String())
+	}
+	b.Reset()
+	warnAddressSpace(&b, 0)
+	warnAddressSpace(&b, startFloor)
+	if b.Len() != 0 {
+		t.Errorf("no limit, or the floor: %q", b.String())
 	}
 }

@@ -200,17 +200,52 @@ func TestPreludeIsC(t *testing.T) {
 // an outcome item either) compiles under -Wall -Werror: gcc called it
 // unused-but-set, and conform could not run a valid test (exit 3).
 func TestUnreadRegisterCompiles(t *testing.T) {
-	if _, err := exec.LookPath("mpicc.mpich"); err != nil {
-		t.Skip("mpicc.mpich not installed")
-	}
-	lt, err := litmus.Parse("unread.lit", []byte(`MPI unread-register
+	compiles(t, `MPI unread-register
 { win W allocate size=2; }
  P0              | P1      ;
  fence W         | fence W ;
  r0 = get W@1[0] | r1 = 1  ;
  fence W         | fence W ;
 exists (0:r0=0)
-`))
+`)
+}
+
+// TestDetachWithoutAttachCompiles: a detach in a test with no attach (erroneous, so
+// the model says E-*, but conform must still run it) compiled to C naming NREGIONS,
+// which only an attach declares: exit 3 blaming the library (issue 38 row 7).
+func TestDetachWithoutAttachCompiles(t *testing.T) {
+	compiles(t, `MPI detach-without-attach
+{ win D dynamic; }
+ P0           | P1      ;
+ r0 = 5       | barrier ;
+ detach D r0  |         ;
+ barrier      |         ;
+exists (0:r0=5)
+`)
+}
+
+// TestCountingUpLoopCompiles: a loop counting a register up to its wrap-around
+// compiles under -Werror: the C adds on unsigned values, as the model wraps (signed
+// overflow is undefined, and gcc refused the loop; issue 38 row 13).
+func TestCountingUpLoopCompiles(t *testing.T) {
+	compiles(t, `MPI count-up
+{ win W allocate size=1; }
+ P0               | P1 ;
+ r0 = 1           | r1 = 0 ;
+ repeat           |        ;
+ r0 = r0 + 1      |        ;
+ until r0 == -1   |        ;
+exists (0:r0=-1)
+`)
+}
+
+// compiles translates a test and compiles its C with mpicc.mpich -O2 -Wall -Werror.
+func compiles(t *testing.T, text string) {
+	t.Helper()
+	if _, err := exec.LookPath("mpicc.mpich"); err != nil {
+		t.Skip("mpicc.mpich not installed")
+	}
+	lt, err := litmus.Parse("t.lit", []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +253,7 @@ exists (0:r0=0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := filepath.Join(t.TempDir(), "unread.c")
+	c := filepath.Join(t.TempDir(), "t.c")
 	if err := os.WriteFile(c, src, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -116,6 +116,11 @@ func (pg *procGen) attach(row int, in *litmus.Instr, wi *winInfo) {
 func (pg *procGen) detach(row int, in *litmus.Instr, wi *winInfo) {
 	a := pg.value(in.Args[0])
 	pg.printf("CHECK(%d, MPI_Win_detach(win_%s, (void *)(intptr_t)(%s * 8)));\n", row, wi.id, a)
+	if len(pg.g.p.Regions) == 0 {
+		// No attach in the test: no region to mark (and no NREGIONS: the C of a
+		// detach without an attach did not compile, issue 38 row 7).
+		return
+	}
 	pg.printf("for (int g = 0; g < NREGIONS; g++)\n")
 	pg.printf("    if (region_cell[g] == %s)\n", a)
 	pg.printf("        attached[g] = 0;\n")

@@ -22,6 +22,7 @@ package supervise
 // processes it started.
 
 import (
+	"fmt"
 	"os"
 	"sync"
 )
@@ -39,7 +40,8 @@ func MakeDir(target string) (string, error) {
 	startGuard()
 	dir, err := os.MkdirTemp("", runDirPrefix+target+"-")
 	if err != nil {
-		return "", err
+		// named as the user set it: "stat /x: no such file" did not say it was $TMPDIR
+		return "", fmt.Errorf("the temporary directory ($TMPDIR, %s): %w", os.TempDir(), err)
 	}
 	if err := writeMarker(dir); err != nil {
 		os.RemoveAll(dir)
