@@ -195,10 +195,11 @@ func TestStubbornRingStates(t *testing.T) {
 // TestStubbornPSCWRing: the RMA ring in PSCW epochs (gen --scaling RING --sync
 // pscw) gets the stubborn sets: its puts' and gets' performs wait for their
 // target's post, complete waits for them and the target's wait completes them
-// (model/stubborn_rma.go). With 6 processes, the search run's tso job makes (no
-// pair checks: its pair flags come from the relaxed search) stores under a third of
-// the states of the search without stubborn sets (7,122 against 25,053) and finds
-// the same verdict and outcomes. States are deterministic: no timing.
+// (model/stubborn_rma.go), whose perform need not take its target's accesses after
+// that wait. With 6 processes, the search run's tso job makes (no pair checks: its
+// pair flags come from the relaxed search) stores under a twentieth of the states
+// of the search without stubborn sets (299 against 25,053) and finds the same
+// verdict and outcomes. States are deterministic: no timing.
 func TestStubbornPSCWRing(t *testing.T) {
 	ft, err := gen.ScalingVariant("RING", "pscw", 6)
 	if err != nil {
@@ -224,7 +225,7 @@ func TestStubbornPSCWRing(t *testing.T) {
 	if diff := sameVerdict(without, reduced); diff != "" {
 		t.Fatalf("the stubborn sets change the result (-without +with):\n%s", diff)
 	}
-	if 3*reduced.States >= without.States {
-		t.Errorf("RING+pscw n = 6: %d states with the stubborn sets, %d without: want under a third", reduced.States, without.States)
+	if 20*reduced.States >= without.States {
+		t.Errorf("RING+pscw n = 6: %d states with the stubborn sets, %d without: want under a twentieth", reduced.States, without.States)
 	}
 }

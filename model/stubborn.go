@@ -200,7 +200,7 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 			sb.pair[b.proc][b.instr][a.proc] |= 1 << uint(a.instr)
 		}
 	}
-	c.stubRMAReduction(sb, overlap)
+	c.stubRMAReduction(sb, overlap, must)
 	c.stubSyncReduction(sb)
 	p.stub = sb
 }

@@ -73,6 +73,11 @@ type stubRMA struct {
 	slotIssue []int    // per slot: its issuing instruction
 	slotsOf   []uint64 // per process: its slots
 	pairs     []stubPair
+	// afterTarget, afterMask: per slot of a PSCW epoch, its target and the target's
+	// instructions that must follow the wait completing it (pscwWaitFor), which
+	// never run before its perform (stubClosePerform); -1 and 0 for the others
+	afterTarget []int
+	afterMask   []uint64
 }
 
 // stubPair is a candidate pair of the concurrency checks with an RMA side.
@@ -203,13 +208,30 @@ func (c *compiler) stubRMAKind(in *Instr) (stubKind, bool) {
 }
 
 // stubRMAReduction computes the slots' cells and the RMA pairs.
-func (c *compiler) stubRMAReduction(sb *stubborn, overlap []uint64) {
+func (c *compiler) stubRMAReduction(sb *stubborn, overlap []uint64, must [][]uint64) {
 	p := c.p
-	r := &stubRMA{slotCells: make([]uint64, len(p.Slots)), slotIssue: make([]int, len(p.Slots)), slotsOf: make([]uint64, p.NProcs)}
+	r := &stubRMA{slotCells: make([]uint64, len(p.Slots)), slotIssue: make([]int, len(p.Slots)), slotsOf: make([]uint64, p.NProcs),
+		afterTarget: make([]int, len(p.Slots)), afterMask: make([]uint64, len(p.Slots))}
 	for k, sl := range p.Slots {
 		r.slotCells[k] = overlap[p.Procs[sl.Proc].Code[sl.Instr].Cell]
 		r.slotIssue[k] = sl.Instr
 		r.slotsOf[sl.Proc] |= 1 << uint(k)
+		r.afterTarget[k] = -1
+	}
+	for i := range p.accesses {
+		x := &p.accesses[i]
+		if x.slot < 0 || x.dyn || x.elem >= 0 {
+			continue
+		}
+		if w := p.pscwWaitFor(x, must); w >= 0 {
+			t := int(p.Procs[x.proc].Code[x.instr].Target)
+			r.afterTarget[x.slot] = t
+			for j := range p.Procs[t].Code {
+				if must[t][j]&(1<<uint(w)) != 0 {
+					r.afterMask[x.slot] |= 1 << uint(j)
+				}
+			}
+		}
 	}
 	for ci, cd := range p.Candidates {
 		a, b := &p.accesses[cd.A], &p.accesses[cd.B]
@@ -327,14 +349,25 @@ func (p *Program) completeBlocked(s State, q int, in *Instr) bool {
 }
 
 // stubClosePerform adds to t what an enabled perform of slot k depends on: the
-// accesses of any process to an overlapping cell (but dead loads: deadLoads), the
-// drains that may write one, the other live performs on one.
+// accesses of any process to an overlapping cell (but dead loads: deadLoads, and
+// for an operation of a PSCW epoch its target's accesses after the wait that
+// completes it), the drains that may write one, the other live performs on one.
+//
+// Those target accesses never run before the perform: the wait returns only once
+// the origin's complete of the operation's epoch has run (R3), which waits for the
+// perform (R1; pscwWaitFor says which wait). So no path of steps outside the set
+// takes one before the perform, and the perform commutes with every path that can
+// run before it.
 func (p *Program) stubClosePerform(x *stubState, t *stubSet, k int) {
 	sb := p.stub
 	cells := sb.rma.slotCells[k]
 	for r := 0; r < p.NProcs; r++ {
+		after := uint64(0)
+		if r == sb.rma.afterTarget[k] {
+			after = sb.rma.afterMask[k]
+		}
 		for c := cells; c != 0; c &= c - 1 {
-			t.instr[r] |= sb.access[r][bits.TrailingZeros64(c)] &^ (x.done[r] | sb.deadLoads[r])
+			t.instr[r] |= sb.access[r][bits.TrailingZeros64(c)] &^ (x.done[r] | sb.deadLoads[r] | after)
 		}
 	}
 	if p.HW == spec.TSO {
