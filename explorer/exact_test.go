@@ -176,7 +176,8 @@ func (f *firstFailure) Fatalf(format string, args ...any) {
 
 // TestStubbornRandomSync: programs of plain accesses synchronized by fences,
 // PSCW, barriers and lock/unlock per access (model/stubborn_sync.go), random ones
-// and the scaling tests of 3 and 4 processes in that variant: the reduced search
+// and the scaling tests of 3 and 4 processes in that variant (with the RMA ring for
+// PSCW: its puts and gets, model/stubborn_rma.go): the reduced search
 // finds what the plain one finds, and the stubborn sets fire (fewer states than
 // without them) in at least one draw in five (random barrier programs, which have
 // no scaling test and are mostly reduced by the singleton rules: one in thirty).
@@ -187,7 +188,11 @@ func TestStubbornRandomSync(t *testing.T) {
 			share := 30
 			if sync != "barrier" {
 				share = 5
-				fam, err := gen.ScalingFamily([]string{"SB", "MPC", "IRIW"}, 3, 4, sync)
+				shapes := []string{"SB", "MPC", "IRIW"}
+				if sync == "pscw" {
+					shapes = append(shapes, "RING") // puts and gets in PSCW epochs (model/stubborn_rma.go)
+				}
+				fam, err := gen.ScalingFamily(shapes, 3, 4, sync)
 				if err != nil {
 					t.Fatal(err)
 				}

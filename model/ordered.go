@@ -37,7 +37,7 @@ func (p *Program) Ordered() []bool {
 			if must == nil {
 				must = (&compiler{p: p}).mustPrecede()
 			}
-			if !p.barrierOrdered(&p.Candidates[ci], must) {
+			if !p.barrierOrdered(&p.Candidates[ci], must) && !p.pscwOrdered(&p.Candidates[ci], must) {
 				continue
 			}
 		}
@@ -167,4 +167,124 @@ func (p *Program) endOf(x *access) int {
 		return -1
 	}
 	return end
+}
+
+// The third case: an RMA operation in a PSCW epoch and an access of its target
+// after the wait that ends the matching exposure epoch (issue 37: the RMA ring in
+// PSCW epochs). x, an operation of o to t on window W, issued after o's k-th start
+// naming t and before the complete that follows it; y, an access of t that cannot
+// count before t's wait following t's k-th post naming o has returned. Then:
+//   - x's epoch is the k-th start's: every start of o naming t on W must precede x
+//     or follow it (mustPrecede), and k of them precede it, so the access epoch
+//     index x is issued with is k (epochFor), or x raises an error and is never
+//     live;
+//   - that wait returns only when o's done count toward t reaches t's post count
+//     toward o (exposureComplete, R3), which is k: t's posts and waits on W
+//     alternate, so no later post has run; o's k-th complete on W (the one after
+//     x: o's starts and completes on W alternate too) waited for x to be
+//     performed (R1), and the wait completes it at t (endExposure: index k <=
+//     o's done count), or o's complete did (a get, §3);
+//   - a completed operation is never live again (no separate window: no dirty
+//     copy), and y counts only once ready or issued, after the wait (mustPrecede).
+//
+// No call of o or t on W is guarded or asserts anything, and W has no other
+// synchronization calls of theirs (pscwCalls).
+func (p *Program) pscwOrdered(c *Candidate, must [][]uint64) bool {
+	if c.kind >= pairStartPost || p.hasSeparate {
+		return false
+	}
+	a, b := &p.accesses[c.A], &p.accesses[c.B]
+	for _, x := range []*access{a, b} {
+		y := b
+		if x == b {
+			y = a
+		}
+		if x.slot < 0 || x.dyn || x.proc == y.proc || y.dyn {
+			continue
+		}
+		in := &p.Procs[x.proc].Code[x.instr]
+		if in.Kind != KRMA || in.Computed != nil || in.GuardReg >= 0 || int(in.Target) != y.proc {
+			continue
+		}
+		if w := p.pscwWaitFor(x, must); w >= 0 && must[y.proc][y.instr]&(1<<uint(w)) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// pscwWaitFor is the wait of x's target that ends the exposure epoch matching x's
+// access epoch (see pscwOrdered), or -1 when it cannot tell.
+func (p *Program) pscwWaitFor(x *access, must [][]uint64) int {
+	o, in := x.proc, &p.Procs[x.proc].Code[x.instr]
+	t, win := int(in.Target), in.Win
+	starts, ok := p.pscwCalls(o, win, KStart, KComplete, must)
+	if !ok {
+		return -1
+	}
+	k, closed := 0, false
+	for _, st := range starts {
+		call := &p.Procs[o].Code[st]
+		switch {
+		case must[o][x.instr]&(1<<uint(st)) != 0:
+			if call.Kind == KStart && call.Group&(1<<uint(t)) != 0 {
+				k++
+			}
+			closed = call.Kind == KComplete
+		case must[o][st]&(1<<uint(x.instr)) == 0:
+			return -1 // unordered with x
+		}
+	}
+	if k == 0 || closed {
+		return -1 // issued outside a start epoch: an error, never live (no need to decide)
+	}
+	posts, ok := p.pscwCalls(t, win, KPost, KWait, must)
+	if !ok {
+		return -1
+	}
+	n := 0
+	for i, pc := range posts {
+		call := &p.Procs[t].Code[pc]
+		if call.Kind == KPost && call.Group&(1<<uint(o)) != 0 {
+			if n++; n == k {
+				if i+1 < len(posts) && p.Procs[t].Code[posts[i+1]].Kind == KWait {
+					return posts[i+1]
+				}
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// pscwCalls are q's calls of kinds open and close on win, which must alternate
+// from an opening one, each preceding the next (mustPrecede), unguarded, without
+// assertions, and on win alone among the windows sharing its memory; its other
+// calls there must be PSCW ones (start and complete beside post and wait, or the
+// reverse); false otherwise.
+func (p *Program) pscwCalls(q int, win int8, open, close Kind, must [][]uint64) ([]int, bool) {
+	var out []int
+	code := p.Procs[q].Code
+	for k := range code {
+		in := &code[k]
+		if in.Win < 0 || p.Wins[in.Win].Base != p.Wins[win].Base || !in.IsMPI || in.Kind == KRMA || in.Kind == KRemoteStore {
+			continue
+		}
+		switch in.Kind {
+		case open, close:
+		case KPost, KStart, KComplete, KWait:
+			continue
+		default:
+			return nil, false // another synchronization call on the memory
+		}
+		want := open
+		if len(out)%2 == 1 {
+			want = close
+		}
+		if in.Kind != want || in.Win != win || in.GuardReg >= 0 || in.Asserts != 0 || len(out) > 0 && must[q][k]&(1<<uint(out[len(out)-1])) == 0 {
+			return nil, false
+		}
+		out = append(out, k)
+	}
+	return out, true
 }

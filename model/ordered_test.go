@@ -10,7 +10,8 @@ import (
 
 // TestOrdered: the candidate pairs Program.Ordered says can never be concurrent
 // (one process, a first access live only until it executes, a second that waits
-// for it), as "RULE P.row P.row" by their sites.
+// for it; an operation in a PSCW epoch and its target's access after the matching
+// wait), as "RULE P.row P.row" by their sites.
 func TestOrdered(t *testing.T) {
 	const decl = "{\n  win W allocate_shared size=2;\n  x = W@0[0]; y = W@1[0]; z = W@1[1];\n}\n"
 	for _, c := range []struct {
@@ -54,6 +55,30 @@ func TestOrdered(t *testing.T) {
  put W@0[0] 1    |              ;
  unlock_all W    |              ;
 `, []string{"U2 0.2 0.3"}},
+		{"mpi-4.1: a put in a PSCW epoch, then its target's load after the wait: the wait completes it", "mpi-4.1", ` P0              | P1           ;
+ start W {1}     | post W {0}   ;
+ put W@1[0] 1    | wait W       ;
+ complete W      | r0 = load y  ;
+`, []string{"U2 1.3 0.2"}},
+		{"mpi-4.1: its target's load inside the exposure epoch", "mpi-4.1", ` P0              | P1           ;
+ start W {1}     | post W {0}   ;
+ put W@1[0] 1    | r0 = load y  ;
+ complete W      | wait W       ;
+`, nil},
+		{"mpi-4.1: a put of the second epoch, the load after the first wait", "mpi-4.1", ` P0              | P1           ;
+ start W {1}     | post W {0}   ;
+ complete W      | wait W       ;
+ start W {1}     | post W {0}   ;
+ put W@1[0] 1    | r0 = load y  ;
+ complete W      | wait W       ;
+`, nil},
+		{"mpi-4.1: a put of the first epoch, the load in the second exposure epoch", "mpi-4.1", ` P0              | P1           ;
+ start W {1}     | post W {0}   ;
+ put W@1[0] 1    | wait W       ;
+ complete W      | post W {0}   ;
+ start W {1}     | r0 = load y  ;
+ complete W      | wait W       ;
+`, []string{"U2 1.4 0.2"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := compileSource(t, "ordered.lit", "MPI ordered\n"+decl+c.table+"exists (x=0)\n", c.sem, spec.Relaxed)

@@ -200,7 +200,7 @@ func (c *compiler) stubbornReduction(overlap []uint64) {
 			sb.pair[b.proc][b.instr][a.proc] |= 1 << uint(a.instr)
 		}
 	}
-	c.stubRMAReduction(sb, overlap)
+	c.stubRMAReduction(sb, overlap, must)
 	c.stubSyncReduction(sb)
 	p.stub = sb
 }
@@ -403,6 +403,9 @@ func (p *Program) stubClose(x *stubState, bound int, seedProc, seedInstr int, se
 			changed = true
 			if enabled.perf&(1<<uint(k)) != 0 {
 				p.stubClosePerform(x, &t, k)
+			} else if live&(1<<uint(k)) != 0 && s[l.Slot[k]] == SlotPending {
+				r, nes := p.exposingPost(s, k) // issued, its target not exposed: the post that exposes it
+				t.instr[r] |= nes
 			} else if live&(1<<uint(k)) != 0 {
 				t.instr[p.Slots[k].Proc] |= 1 << uint(sb.rma.slotIssue[k]) // not issued: its issue enables it
 			}
@@ -558,7 +561,7 @@ func (p *Program) stubbornSuccessor(s, scratch State, rec *Record, emit func(Ste
 	}
 	if sb.rma != nil {
 		x.live = p.slotsLive(s, done)
-		enabled.perf = p.slotsPending(s)
+		enabled.perf = p.slotsPerformable(s)
 		total += bits.OnesCount64(enabled.perf)
 	}
 	best, bestN := stubSet{}, total

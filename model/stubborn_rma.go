@@ -39,9 +39,33 @@ import (
 //
 // Puts and gets on windows of passive-target epochs alone (lock_all, and lock: the
 // unlock of a target completes the operations to it, R4) are issued and performed
-// as remote stores are (stubRMAOp). Not covered: accumulates, request-based calls,
-// computed targets, ranges, RMA in fence or PSCW epochs, flush to MPI_PROC_NULL,
-// assertions acted on.
+// as remote stores are (stubRMAOp), and so are those on windows of PSCW epochs alone
+// (pscwWindows), with three differences:
+//
+//   - a perform waits for its target's exposure (node329: the target's post that
+//     matches the origin's start, rma.go's exposed). Once exposed it stays so: the
+//     exposure count only grows, and the target's wait that ends the exposure
+//     epoch waits for the origin's complete (R3), which waits for the perform
+//     (R1). So an enabled perform is disabled by no step, and a disabled one,
+//     issued, has a necessary enabling set of one transition: the target's post
+//     that exposes it (exposingPost), every path to the perform takes it;
+//   - complete is the completing call (R1; stubComplete): enabled once its
+//     process's operations of the epoch are performed, so a disabled one's
+//     enabling set is its process's pending performs, as for unlock; once enabled,
+//     nothing of another process disables it, and what it changes beside its own
+//     process's state (the done counts of its targets) only enables their waits;
+//   - post, start and wait are stubSync calls (stubborn_sync.go). A post only
+//     enables (the exposure of the performs waiting for it, the starts under
+//     post_start_ls); a wait, enabled once its origins completed (R3), completes
+//     the epoch's operations at their target (R3): performed ones only, so it
+//     disables no perform and changes no slot a pending operation has.
+//
+// The visibility rule's vis(c) of a pair with a PSCW operation side also holds the
+// target's posts naming the origin and its waits on the window (stubPair.far):
+// exposure makes the operation live (opActive), the wait completes it. Not
+// covered: accumulates, request-based calls, computed targets, ranges, RMA in
+// fence epochs or on windows with epochs of two kinds, flush to MPI_PROC_NULL,
+// assertions (acted on, or on the PSCW calls of the window).
 
 // stubRMA is the part of the stubborn sets about slots and RMA pairs.
 type stubRMA struct {
@@ -49,6 +73,11 @@ type stubRMA struct {
 	slotIssue []int    // per slot: its issuing instruction
 	slotsOf   []uint64 // per process: its slots
 	pairs     []stubPair
+	// afterTarget, afterMask: per slot of a PSCW epoch, its target and the target's
+	// instructions that must follow the wait completing it (pscwWaitFor), which
+	// never run before its perform (stubClosePerform); -1 and 0 for the others
+	afterTarget []int
+	afterMask   []uint64
 }
 
 // stubPair is a candidate pair of the concurrency checks with an RMA side.
@@ -61,6 +90,11 @@ type stubPair struct {
 	proc  [2]int
 	instr [2]uint64
 	slots uint64
+	// far: per side that is an operation on a PSCW window, its target (farProc)
+	// and the target's posts naming the origin and waits on the window, which
+	// expose and complete it (0: none)
+	farProc [2]int
+	far     [2]uint64
 }
 
 // stubRMAAllowed: every slot is a remote store's or a put's or get's (stubRMAOp),
@@ -96,7 +130,53 @@ func (c *compiler) stubRMAOp(in *Instr) bool {
 	if in.Kind != KRMA || (in.Op != litmus.OpPut && in.Op != litmus.OpGet) || in.Computed != nil || in.Elems != nil || in.GuardReg >= 0 {
 		return false
 	}
-	return c.passiveWindows(true)[in.Win]
+	return c.passiveWindows(true)[in.Win] || c.pscwWindows()[in.Win]
+}
+
+// pscwWindows: per window, its memory's epochs can only be PSCW ones: post, start,
+// complete and wait are its only synchronization calls (no fence, lock, lock_all,
+// flush, sync, test or free), none with an assertion, no process waits on progress
+// and no window is separate (the argument above).
+func (c *compiler) pscwWindows() []bool {
+	p := c.p
+	out := make([]bool, len(p.Wins))
+	for w := range p.Wins {
+		out[w] = !p.weakProgress && !p.hasSeparate && !c.nocheckPSCW[w]
+		pscw := false
+		for q := range p.Procs {
+			for _, in := range p.Procs[q].Code {
+				if in.Win < 0 || p.Wins[in.Win].Base != p.Wins[w].Base || !in.IsMPI {
+					continue
+				}
+				switch in.Kind {
+				case KPost, KStart, KComplete, KWait:
+					pscw = true
+					out[w] = out[w] && in.Asserts == 0
+				case KRMA, KRemoteStore:
+				default:
+					out[w] = false
+				}
+			}
+		}
+		out[w] = out[w] && pscw
+	}
+	return out
+}
+
+// pscwWindowQuiet: win's epochs are PSCW ones alone (pscwWindows) and every
+// operation on its memory is one the stubborn sets follow (stubRMAOp).
+func (c *compiler) pscwWindowQuiet(win int) bool {
+	p := c.p
+	if !c.pscwWindows()[win] {
+		return false
+	}
+	for _, sl := range p.Slots {
+		in := &p.Procs[sl.Proc].Code[sl.Instr]
+		if p.Wins[in.Win].Base == p.Wins[win].Base && !c.stubRMAOp(in) {
+			return false
+		}
+	}
+	return true
 }
 
 // stubRMAKind classifies a remote store's issue and a completing call; ok false
@@ -119,18 +199,39 @@ func (c *compiler) stubRMAKind(in *Instr) (stubKind, bool) {
 		return stubComplete, true
 	case in.Kind == KFlush && (in.Op == litmus.OpFlushAll || in.Target >= 0):
 		return stubComplete, true
+	case in.Kind == KComplete && c.pscwWindowQuiet(int(in.Win)):
+		// it waits for its epoch's performs (R1) and only enables its targets'
+		// waits (R3)
+		return stubComplete, true
 	}
 	return 0, false
 }
 
 // stubRMAReduction computes the slots' cells and the RMA pairs.
-func (c *compiler) stubRMAReduction(sb *stubborn, overlap []uint64) {
+func (c *compiler) stubRMAReduction(sb *stubborn, overlap []uint64, must [][]uint64) {
 	p := c.p
-	r := &stubRMA{slotCells: make([]uint64, len(p.Slots)), slotIssue: make([]int, len(p.Slots)), slotsOf: make([]uint64, p.NProcs)}
+	r := &stubRMA{slotCells: make([]uint64, len(p.Slots)), slotIssue: make([]int, len(p.Slots)), slotsOf: make([]uint64, p.NProcs),
+		afterTarget: make([]int, len(p.Slots)), afterMask: make([]uint64, len(p.Slots))}
 	for k, sl := range p.Slots {
 		r.slotCells[k] = overlap[p.Procs[sl.Proc].Code[sl.Instr].Cell]
 		r.slotIssue[k] = sl.Instr
 		r.slotsOf[sl.Proc] |= 1 << uint(k)
+		r.afterTarget[k] = -1
+	}
+	for i := range p.accesses {
+		x := &p.accesses[i]
+		if x.slot < 0 || x.dyn || x.elem >= 0 {
+			continue
+		}
+		if w := p.pscwWaitFor(x, must); w >= 0 {
+			t := int(p.Procs[x.proc].Code[x.instr].Target)
+			r.afterTarget[x.slot] = t
+			for j := range p.Procs[t].Code {
+				if must[t][j]&(1<<uint(w)) != 0 {
+					r.afterMask[x.slot] |= 1 << uint(j)
+				}
+			}
+		}
 	}
 	for ci, cd := range p.Candidates {
 		a, b := &p.accesses[cd.A], &p.accesses[cd.B]
@@ -147,10 +248,36 @@ func (c *compiler) stubRMAReduction(sb *stubborn, overlap []uint64) {
 					}
 				}
 			}
+			pr.farProc = [2]int{-1, -1}
+			for i, x := range []*access{a, b} {
+				if x.slot >= 0 {
+					pr.farProc[i], pr.far[i] = c.exposingCalls(x)
+				}
+			}
 			r.pairs = append(r.pairs, pr)
 		}
 	}
 	sb.rma = r
+}
+
+// exposingCalls are, for operation x on a PSCW window (pscwWindows), its target
+// and the target's calls that expose it or complete it there: its posts on the
+// window naming x's process and its waits on the window; -1 and none otherwise.
+func (c *compiler) exposingCalls(x *access) (int, uint64) {
+	p := c.p
+	in := &p.Procs[x.proc].Code[x.instr]
+	if in.Target < 0 || !c.pscwWindows()[in.Win] {
+		return -1, 0
+	}
+	t := int(in.Target)
+	var m uint64
+	for j := range p.Procs[t].Code {
+		call := &p.Procs[t].Code[j]
+		if call.Win == in.Win && (call.Kind == KWait || call.Kind == KPost && call.Group&(1<<uint(x.proc)) != 0) {
+			m |= 1 << uint(j)
+		}
+	}
+	return t, m
 }
 
 // slotsLive: the slots whose perform is still to happen: pending, or idle with
@@ -165,16 +292,32 @@ func (p *Program) slotsLive(s State, done *[MaxProcs]uint64) uint64 {
 	return m
 }
 
-// slotsPending: the slots issued and not performed (their performs are enabled:
-// passive-target epochs, no progress rule, no accumulates).
-func (p *Program) slotsPending(s State) uint64 {
+// slotsPerformable: the slots issued and not performed whose target is exposed to
+// them (always, in a passive-target epoch): their performs are enabled (no
+// progress rule, no accumulates).
+func (p *Program) slotsPerformable(s State) uint64 {
 	var m uint64
-	for k := range p.Slots {
-		if s[p.Layout.Slot[k]] == SlotPending {
+	for k, sl := range p.Slots {
+		off := p.Layout.Slot[k]
+		if s[off] != SlotPending {
+			continue
+		}
+		in := &p.Procs[sl.Proc].Code[sl.Instr]
+		if p.exposed(s, int(in.Win), sl.Proc, int(in.Target), int(s[off+1]), int(s[off+2])) {
 			m |= 1 << uint(k)
 		}
 	}
 	return m
+}
+
+// exposingPost is the necessary enabling set of the perform of slot k, issued in a
+// PSCW epoch whose target has not exposed it: the target's post that does (its
+// index-th naming the origin), or none when the target makes fewer.
+func (p *Program) exposingPost(s State, k int) (int, uint64) {
+	sl := p.Slots[k]
+	in := &p.Procs[sl.Proc].Code[sl.Instr]
+	t, nes, _ := p.nth(int(in.Target), p.Wins[in.Win].Posts[in.Target][sl.Proc], int(s[p.Layout.Slot[k]+2]))
+	return t, nes
 }
 
 // slotsOnCells: the live slots whose perform may write one of cells.
@@ -192,8 +335,11 @@ func (sb *stubborn) slotsOnCells(live, cells uint64) uint64 {
 // completeBlocked: a completing call whose operations are not all performed (R4).
 func (p *Program) completeBlocked(s State, q int, in *Instr) bool {
 	wl := &p.Layout.Win[in.Win]
-	if in.Kind == KUnlockAll {
+	switch in.Kind {
+	case KUnlockAll:
 		return s[wl.LockAll+q] != 0 && p.pending(s, q, int(in.Win), anyOp)
+	case KComplete: // R1 (without an open start epoch it raises E-EPOCH at once)
+		return s.u32(wl.StartOpen+4*q) != 0 && p.pending(s, q, int(in.Win), func(_ *Instr, kind int) bool { return kind == EpochPSCW })
 	}
 	all := in.Op == litmus.OpFlushAll
 	if !p.passiveEpoch(s, q, in, all) {
@@ -203,14 +349,25 @@ func (p *Program) completeBlocked(s State, q int, in *Instr) bool {
 }
 
 // stubClosePerform adds to t what an enabled perform of slot k depends on: the
-// accesses of any process to an overlapping cell (but dead loads: deadLoads), the
-// drains that may write one, the other live performs on one.
+// accesses of any process to an overlapping cell (but dead loads: deadLoads, and
+// for an operation of a PSCW epoch its target's accesses after the wait that
+// completes it), the drains that may write one, the other live performs on one.
+//
+// Those target accesses never run before the perform: the wait returns only once
+// the origin's complete of the operation's epoch has run (R3), which waits for the
+// perform (R1; pscwWaitFor says which wait). So no path of steps outside the set
+// takes one before the perform, and the perform commutes with every path that can
+// run before it.
 func (p *Program) stubClosePerform(x *stubState, t *stubSet, k int) {
 	sb := p.stub
 	cells := sb.rma.slotCells[k]
 	for r := 0; r < p.NProcs; r++ {
+		after := uint64(0)
+		if r == sb.rma.afterTarget[k] {
+			after = sb.rma.afterMask[k]
+		}
 		for c := cells; c != 0; c &= c - 1 {
-			t.instr[r] |= sb.access[r][bits.TrailingZeros64(c)] &^ (x.done[r] | sb.deadLoads[r])
+			t.instr[r] |= sb.access[r][bits.TrailingZeros64(c)] &^ (x.done[r] | sb.deadLoads[r] | after)
 		}
 	}
 	if p.HW == spec.TSO {
@@ -254,6 +411,9 @@ func (p *Program) stubPairsClose(x *stubState, t *stubSet) bool {
 			hit := t.perf&enabled.perf&pr.slots != 0
 			for i, q := range pr.proc {
 				hit = hit || t.instr[q]&enabled.instr[q]&pr.instr[i] != 0 || p.HW == spec.TSO && t.drain&enabled.drain&(1<<uint(q)) != 0
+				if r := pr.farProc[i]; r >= 0 {
+					hit = hit || t.instr[r]&enabled.instr[r]&pr.far[i] != 0
+				}
 			}
 			if !hit {
 				continue
@@ -284,6 +444,12 @@ func (p *Program) stubPairsClose(x *stubState, t *stubSet) bool {
 				if d := uint32(1) << uint(q); p.HW == spec.TSO && t.drain&d == 0 {
 					t.drain |= d
 					grew = true
+				}
+				if r := pr.farProc[i]; r >= 0 {
+					if add := pr.far[i] &^ (done[r] | t.instr[r]); add != 0 {
+						t.instr[r] |= add
+						grew = true
+					}
 				}
 			}
 		}

@@ -47,7 +47,8 @@ import (
 // Scope, beside stubborn.go's: no assertions acted on, no weak_progress, no
 // separate windows (R5/R6 copies reach the memory the others access), no RMA
 // operations on the window (a wait or fence that completes them is not local;
-// for locks, puts and gets, which the unlock completes: stubborn_rma.go),
+// for locks, puts and gets, which the unlock completes, and for PSCW, puts and
+// gets on windows of PSCW epochs alone: stubborn_rma.go),
 // no remote access as RMA under ls_is_rma (a remote load waits for its target's
 // exposure, a transition of another process), no nocheck pair on the window
 // (assert.go: its check reads the calls), and for locks no fence, post or start
@@ -69,7 +70,14 @@ func (c *compiler) stubSyncKind(in *Instr) (stubKind, bool) {
 		return stubSync, in.TwoPhase && in.LocalReturn
 	case KFence:
 		return stubSync, in.TwoPhase && in.LocalReturn && !c.windowHasOps(w)
-	case KPost, KStart, KComplete, KWait:
+	case KPost, KStart, KWait:
+		if c.windowHasOps(w) {
+			// puts and gets in PSCW epochs alone: the performs wait for the post, and
+			// the wait completes them at their target (stubborn_rma.go)
+			return stubSync, c.pscwWindowQuiet(w)
+		}
+		return stubSync, in.Local && !c.nocheckPSCW[w]
+	case KComplete:
 		return stubSync, in.Local && !c.windowHasOps(w) && !c.nocheckPSCW[w]
 	case KLock:
 		return stubLock, c.lockWindowQuiet(w)

@@ -96,6 +96,8 @@ func Run(p *model.Program, opt Options) (*Result, error) {
 	if p.NProcs > runtime.NumCPU()*4 {
 		return nil, fmt.Errorf("%d processes on %d CPUs: too many for spinning threads", p.NProcs, runtime.NumCPU())
 	}
+	// Elapsed is the whole run's, set-up included, as an MPI target's is its launch's.
+	start := time.Now()
 	m := newMachine(p, opt)
 	if runtime.GOMAXPROCS(0) < p.NProcs {
 		old := runtime.GOMAXPROCS(p.NProcs)
@@ -103,7 +105,6 @@ func Run(p *model.Program, opt Options) (*Result, error) {
 	}
 	h := &histogram{index: map[string]int{}}
 	st := &batchStats{first: make([]int, len(m.procs))}
-	start := time.Now()
 	wait := make([]time.Duration, len(m.procs))
 	var wg sync.WaitGroup
 	for i := range m.procs {
