@@ -173,6 +173,11 @@ var families = []family{
 				env: []string{"RMACHECK_ONE_RANK_PER_NODE=1"}},
 		},
 		since: []versionedTransport{
+			// Open MPI 5.0's components as it selects them: osc sm takes allocate and
+			// allocate_shared windows only (without osc rdma a create or dynamic window
+			// fails, MPI_ERR_WIN), osc rdma the others, over btl sm; its atomics no
+			// longer crash.
+			{major: 5, name: "shm", transport: transport{}},
 			// Open MPI 5.0 removed osc pt2pt: osc rdma runs RMA over btl tcp as active
 			// messages (osc_rdma_verbose: "found alternate btl tcp").
 			{major: 5, name: "net", transport: transport{

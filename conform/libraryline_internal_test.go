@@ -67,3 +67,19 @@ func TestOpenMPI5Net(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenMPI5Shm: Open MPI 5's shm profile is its own selection (osc sm alone cannot
+// make a create window); 4.x keeps --mca osc ^rdma, whose atomics crash there.
+func TestOpenMPI5Shm(t *testing.T) {
+	for major, want := range map[int][]string{0: {"--mca", "osc", "^rdma"}, 4: {"--mca", "osc", "^rdma"}, 5: nil} {
+		lib := familyOf(OpenMPI).library("mpicc", "mpiexec", "")
+		lib.Major = major
+		lib, err := lib.Over("shm")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := lib.ExecArgs[len(familyOf(OpenMPI).execArgs):]; !slices.Equal(got, want) {
+			t.Errorf("Open MPI %d shm: options %q, want %q", major, got, want)
+		}
+	}
+}
