@@ -7,6 +7,7 @@
 #   make gen      regenerate the diy7-style family in bench/generated (rmacheck gen --mix)
 #   make conform  the corpus on the reference runtime (real shared memory), 10^5 runs a test
 #   make mpi-builds  install the MPI library builds of reports/matrix/builds.json into .cache/mpi
+#   make matrix-results  conform on every build x transport of builds.json (half an hour); make matrix-report  its page
 #   make fmt      gofmt -w and rmacheck fmt -w over the corpus
 #   make clean    remove bin/
 
@@ -23,7 +24,7 @@ LDFLAGS := $(if $(VERSION),-ldflags "-X main.version=$(VERSION)")
 # Every Go file on disk (tracked or not), outside .git and bin.
 GOFILES = $(shell find . -name '*.go' -not -path './.git/*' -not -path './bin/*')
 
-.PHONY: all build corpus test vet fmtcheck gotest exact crosscheck bench conform reports conform-results matrix-results mpi-builds fmt clean
+.PHONY: all build corpus test vet fmtcheck gotest exact crosscheck bench conform reports conform-results matrix-results matrix-report mpi-builds fmt clean
 
 all: build corpus
 
@@ -141,9 +142,7 @@ reportdata = --question reports/$(1)/question.txt --upstream reports/upstream/st
 	$(foreach t,reference mpich openmpi,$(if $(wildcard reports/$(1)/$(t).json),--conform reports/$(1)/$(t).json)) \
 	$(foreach f,$(wildcard reports/$(1)/probe-*.json),--probe $(f))
 
-reports: build
-	$(if $(MATRIXJSON),$(BIN) report --matrix --title "Conformance matrix: library x version x transport" \
-		$(foreach f,$(MATRIXJSON),--conform $(f)) --out reports/matrix)
+reports: build matrix-report
 	$(BIN) report $(T435) --out reports/ticket-435 --title "Ticket #435: are load/store on shared windows RMA operations?" \
 		$(T435SEMS) --hw relaxed --hw tso --distinguish $(call reportdata,ticket-435)
 	$(BIN) report $(SQ) --out reports/shared-query --title "MPI_Win_shared_query on every window flavor: MPI-3.0/4.0 vs 4.1" \
@@ -214,6 +213,11 @@ matrix-results: build
 	$(MATRIXRUN) -suffix gen -builds $(MATRIXNEWEST) -transports shm -- --runs $(MATRIX_GEN_RUNS) --timeout 30s \
 		--shard $(MATRIX_GEN_SHARD) bench/generated
 	$(MATRIXRUN) -suffix corpus -builds $(MATRIXNEWEST) -transports shm -- --runs $(MATRIX_RUNS) --timeout 30s $(MATRIXCORPUS)
+
+# reports/matrix/README.md from the matrix's records alone (make reports does it too).
+matrix-report: build
+	$(if $(MATRIXJSON),$(BIN) report --matrix --title "Conformance matrix: library x version x transport" \
+		$(foreach f,$(MATRIXJSON),--conform $(f)) --out reports/matrix)
 
 # The MPI library builds of the matrix (reports/matrix/builds.json: Debian's MPICH and Open
 # MPI, and pinned wheels of MPICH, Open MPI and Intel MPI from PyPI), each installed into
