@@ -7,6 +7,7 @@
 #   make gen      regenerate the diy7-style family in bench/generated (rmacheck gen --mix)
 #   make conform  the corpus on the reference runtime (real shared memory), 10^5 runs a test
 #   make mpi-builds  install the MPI library builds of reports/matrix/builds.json into .cache/mpi
+#   make matrix-results  conform on every build x transport of builds.json (half an hour); make matrix-report  its page
 #   make fmt      gofmt -w and rmacheck fmt -w over the corpus
 #   make clean    remove bin/
 
@@ -23,7 +24,7 @@ LDFLAGS := $(if $(VERSION),-ldflags "-X main.version=$(VERSION)")
 # Every Go file on disk (tracked or not), outside .git and bin.
 GOFILES = $(shell find . -name '*.go' -not -path './.git/*' -not -path './bin/*')
 
-.PHONY: all build corpus test vet fmtcheck gotest exact crosscheck bench conform reports conform-results matrix-results mpi-builds fmt clean
+.PHONY: all build corpus test vet fmtcheck gotest exact crosscheck bench conform reports conform-results matrix-results matrix-report mpi-builds fmt clean
 
 all: build corpus
 
@@ -141,9 +142,7 @@ reportdata = --question reports/$(1)/question.txt --upstream reports/upstream/st
 	$(foreach t,reference mpich openmpi,$(if $(wildcard reports/$(1)/$(t).json),--conform reports/$(1)/$(t).json)) \
 	$(foreach f,$(wildcard reports/$(1)/probe-*.json),--probe $(f))
 
-reports: build
-	$(if $(MATRIXJSON),$(BIN) report --matrix --title "Conformance matrix: library x version x transport" \
-		$(foreach f,$(MATRIXJSON),--conform $(f)) --out reports/matrix)
+reports: build matrix-report
 	$(BIN) report $(T435) --out reports/ticket-435 --title "Ticket #435: are load/store on shared windows RMA operations?" \
 		$(T435SEMS) --hw relaxed --hw tso --distinguish $(call reportdata,ticket-435)
 	$(BIN) report $(SQ) --out reports/shared-query --title "MPI_Win_shared_query on every window flavor: MPI-3.0/4.0 vs 4.1" \
@@ -184,29 +183,41 @@ conform-results: build
 		cp reports/alignment/probe-$$lib.json reports/shared-query/probe-$$lib.json; \
 	done
 
-# The data of reports/matrix: the tests of every upstream finding (reports/upstream) on each
-# library over each transport profile, one configuration at a time (real MPI, about 15 minutes
-# on 2 idle cores). MATRIX_MPI=NAME=PREFIX adds an install (conform --mpi) as
-# reports/matrix/NAME-shm.json and NAME-net.json.
-MATRIX    := ../shared/acceptance/02-SB+sync.lit ../shared/acceptance/11-MP+put+fence.lit \
+# The data of reports/matrix (`rmacheck report --matrix`): every build of
+# reports/matrix/builds.json (make mpi-builds) over each transport it has on one node
+# (shm, net), one cell at a time under nice, a cell's records NAME-TRANSPORT.json and its
+# standard error NAME-TRANSPORT.log. Every cell runs the tests of the upstream findings
+# (reports/upstream) and the acceptance tests (../shared/acceptance, when present); the
+# newest build of each family also runs the corpus (NAME-TRANSPORT-corpus.json) and, over
+# shm, a fixed shard of the generated family (NAME-shm-gen.json). A build that does not
+# install is reported and skipped. About 25 minutes on this 2-core machine (NOTES.md).
+MATRIX    := $(wildcard ../shared/acceptance/02-SB+sync.lit ../shared/acceptance/11-MP+put+fence.lit \
 	../shared/acceptance/24-create-over-shared.lit ../shared/acceptance/33-MP+flush+poll.lit \
-	../shared/acceptance/34-MP+flush+poll+sync.lit litmus/assertions/fence-noprecede-nosucceed.lit \
+	../shared/acceptance/34-MP+flush+poll+sync.lit) litmus/assertions/fence-noprecede-nosucceed.lit \
 	litmus/assertions/post-nostore-noput.lit litmus/assertions/pscw-nocheck-true.lit \
 	litmus/layout/align-v64-minalign.lit litmus/layout/disp_unit-int32.lit litmus/poll/Ex12.21-peterson.lit \
 	litmus/poll/MP+acc-flag+gacc-poll.lit litmus/poll/MP+rstore+flush+poll+sync.lit \
 	litmus/poll/poll-both-flags+fop.lit litmus/poll/poll-own+fence-put.lit litmus/poll/poll-own+lock-put.lit
-MATRIX_MPI ?=
-# the matrix's columns: the Debian libraries over shm then net, then any other install
-MATRIXDEB  := $(foreach t,openmpi-shm openmpi-net mpich-shm mpich-net,reports/matrix/$(t).json)
-MATRIXJSON  = $(strip $(wildcard $(MATRIXDEB)) $(filter-out $(MATRIXDEB),$(sort $(wildcard reports/matrix/*.json))))
-matrixrun = $(BIN) conform $(1) --transport $(3) --runs $(if $(filter net,$(3)),200,1000) --timeout 120s --json $(MATRIX) \
-	> reports/matrix/$(2)-$(3).json 2> reports/matrix/$(2)-$(3).log || true
+MATRIXTESTS  = $(sort $(MATRIX) $(wildcard ../shared/acceptance/*.lit))
+MATRIXCORPUS = $(filter-out $(MATRIX),$(sort $(wildcard $(CORPUS)/*/*.lit)))
+MATRIXNEWEST ?= mpich-5.0.2,openmpi-5.0.11,impi-2021.19.0
+MATRIX_RUNS  ?= 200
+MATRIX_NET_RUNS  ?= 50
+MATRIX_GEN_SHARD ?= 1/40
+MATRIX_GEN_RUNS  ?= 50
+MATRIXRUN = nice $(GO) run ./internal/mpibuilds matrix -bin $(BIN) -out reports/matrix -net-runs $(MATRIX_NET_RUNS)
+MATRIXJSON  = $(sort $(filter-out reports/matrix/builds.json,$(wildcard reports/matrix/*.json)))
 matrix-results: build
 	mkdir -p reports/matrix
-	for tr in shm net; do \
-		for lib in openmpi mpich; do $(call matrixrun,--target $$lib,$$lib,$$tr); done; \
-		for m in $(MATRIX_MPI); do $(call matrixrun,--mpi $${m#*=},$${m%%=*},$$tr); done; \
-	done
+	$(MATRIXRUN) -- --runs $(MATRIX_RUNS) --timeout 30s $(MATRIXTESTS)
+	$(MATRIXRUN) -suffix gen -builds $(MATRIXNEWEST) -transports shm -- --runs $(MATRIX_GEN_RUNS) --timeout 30s \
+		--shard $(MATRIX_GEN_SHARD) bench/generated
+	$(MATRIXRUN) -suffix corpus -builds $(MATRIXNEWEST) -transports shm -- --runs $(MATRIX_RUNS) --timeout 30s $(MATRIXCORPUS)
+
+# reports/matrix/README.md from the matrix's records alone (make reports does it too).
+matrix-report: build
+	$(if $(MATRIXJSON),$(BIN) report --matrix --title "Conformance matrix: library x version x transport" \
+		$(foreach f,$(MATRIXJSON),--conform $(f)) --out reports/matrix)
 
 # The MPI library builds of the matrix (reports/matrix/builds.json: Debian's MPICH and Open
 # MPI, and pinned wheels of MPICH, Open MPI and Intel MPI from PyPI), each installed into

@@ -57,7 +57,7 @@ type Report struct {
 	Negative      int
 	NonConforming int       // runs whose outcome the model forbids
 	Unseen        [][]int64 // outcomes the model allows that no run showed
-	Rate          float64   // iterations/s
+	Rate          float64   // iterations per wall second of the target's execution (the launch, for MPI)
 	Elapsed       time.Duration
 	Seed          int64
 	Skipped       string // why the test was not run, if it was not

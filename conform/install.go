@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +35,9 @@ type Library struct {
 	Env []string
 	// Transport is the transport profile the options and Env select (shm, net; Over).
 	Transport string
+	// Major is the major version the launcher's --version says (0: not asked, as for
+	// the Debian packages): profiles that changed between releases go by it (Over).
+	Major int
 }
 
 // Libraries are the MPI libraries of the Debian packages, one row for each family:
@@ -114,6 +118,15 @@ type family struct {
 	// (Transports: shm, net), each what it adds to the launcher's options and the
 	// environment.
 	transports map[string]transport
+	// since are the profiles that replace those of transports from a major version on.
+	since []versionedTransport
+}
+
+// versionedTransport is a transport profile of the releases from major on.
+type versionedTransport struct {
+	major int
+	name  string
+	transport
 }
 
 // transport is a named way to make a library's ranks talk: shm, the library's own
@@ -129,6 +142,15 @@ var Transports = []string{"shm", "net"}
 
 // families are the MPI libraries whose launchers rmacheck knows.
 var families = []family{
+	// Before MPICH: Intel's launcher is hydra too, and may say so.
+	{Family: IntelMPI, launcher: regexp.MustCompile(`Intel\(R\) MPI Library`), hostfileFlag: "-f", busyPolls: true,
+		transports: map[string]transport{
+			// Shared memory alone (I_MPI_DEBUG=5: the shm tuning file, no libfabric).
+			"shm": {env: []string{"I_MPI_FABRICS=shm"}},
+			// libfabric for every pair of ranks, its tcp provider (I_MPI_DEBUG=5:
+			// "libfabric provider: tcp;ofi_rxm"), every rank a node of its own.
+			"net": {env: []string{"I_MPI_FABRICS=ofi", "FI_PROVIDER=tcp", "RMACHECK_ONE_RANK_PER_NODE=1"}},
+		}},
 	{Family: MPICH, launcher: regexp.MustCompile(`(?i)hydra`), hostfileFlag: "-f", busyPolls: true,
 		transports: map[string]transport{
 			"shm": {},
@@ -149,6 +171,18 @@ var families = []family{
 			// tests of allocate_shared windows, which pt2pt cannot create, are skipped).
 			"net": {execArgs: []string{"--mca", "pml", "ob1", "--mca", "btl", "self,tcp", "--mca", "osc", "pt2pt"},
 				env: []string{"RMACHECK_ONE_RANK_PER_NODE=1"}},
+		},
+		since: []versionedTransport{
+			// Open MPI 5.0's components as it selects them: osc sm takes allocate and
+			// allocate_shared windows only (without osc rdma a create or dynamic window
+			// fails, MPI_ERR_WIN), osc rdma the others, over btl sm; its atomics no
+			// longer crash.
+			{major: 5, name: "shm", transport: transport{}},
+			// Open MPI 5.0 removed osc pt2pt: osc rdma runs RMA over btl tcp as active
+			// messages (osc_rdma_verbose: "found alternate btl tcp").
+			{major: 5, name: "net", transport: transport{
+				execArgs: []string{"--mca", "pml", "ob1", "--mca", "btl", "self,tcp", "--mca", "osc", "rdma"},
+				env:      []string{"RMACHECK_ONE_RANK_PER_NODE=1"}}},
 		}},
 }
 
@@ -174,6 +208,11 @@ func (lib Library) Over(name string) (Library, error) {
 	tr, ok := f.transports[name]
 	if !ok {
 		return lib, fmt.Errorf("transport %q: expected %s", name, strings.Join(Transports, " or "))
+	}
+	for _, v := range f.since {
+		if v.name == name && lib.Major >= v.major {
+			tr = v.transport
+		}
 	}
 	lib.Transport = name
 	lib.ExecArgs = append(slices.Clip(f.execArgs), tr.execArgs...)
@@ -240,10 +279,12 @@ func libraryOf(mpicc, mpiexec string) (Library, error) {
 	}
 	for _, f := range families {
 		if f.launcher.Match(out) {
-			return f.library(mpicc, mpiexec, ""), nil
+			lib := f.library(mpicc, mpiexec, "")
+			lib.Major = majorVersion(string(out))
+			return lib, nil
 		}
 	}
-	return Library{}, fmt.Errorf("%s is neither MPICH's launcher (hydra) nor Open MPI's (its --version says %q); rmacheck knows the options of these two only",
+	return Library{}, fmt.Errorf("%s is not the launcher of MPICH (hydra), Open MPI or Intel MPI (its --version says %q); rmacheck knows the options of these only",
 		mpiexec, firstLine(string(out)))
 }
 
@@ -341,8 +382,20 @@ func (lib Library) launcherVersion() string {
 	return v
 }
 
-// "Version:   4.0.2" (MPICH's hydra) or "mpiexec.openmpi (OpenRTE) 4.1.4".
-var versionRE = regexp.MustCompile(`(?:Version:\s+|\) )([0-9][0-9.a-z]*)`)
+// "Version:   4.0.2" (MPICH's hydra), "mpiexec.openmpi (OpenRTE) 4.1.4" or
+// "Intel(R) MPI Library for Linux* OS, Version 2021.19.0 Build ...".
+var versionRE = regexp.MustCompile(`(?:Version:?\s+|\) )([0-9][0-9.a-z]*)`)
+
+// majorVersion is the major version a launcher's --version says, 0 when it says none.
+func majorVersion(out string) int {
+	m := versionRE.FindStringSubmatch(out)
+	if m == nil {
+		return 0
+	}
+	major, _, _ := strings.Cut(m[1], ".")
+	n, _ := strconv.Atoi(major)
+	return n
+}
 
 // ParseEnv checks K=V settings (--env) and returns them.
 func ParseEnv(settings []string) ([]string, error) {
@@ -361,7 +414,8 @@ var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // libraryLine turns the first line of MPI_Get_library_version into the name and
 // version reports show: "MPICH Version: 4.0.2" is "MPICH 4.0.2", "Open MPI v4.1.4,
-// package: ..." is "Open MPI 4.1.4"; another library's line is kept to its first comma.
+// package: ..." is "Open MPI 4.1.4", "Intel(R) MPI Library 2021.19.0 for Linux* OS" is
+// "Intel MPI 2021.19.0"; another library's line is kept to its first comma.
 func libraryLine(line string) string {
 	line = strings.TrimSpace(line)
 	if m := mpichVersionRE.FindStringSubmatch(line); m != nil {
@@ -370,6 +424,9 @@ func libraryLine(line string) string {
 	if m := ompiVersionRE.FindStringSubmatch(line); m != nil {
 		return "Open MPI " + m[1]
 	}
+	if m := impiVersionRE.FindStringSubmatch(line); m != nil {
+		return "Intel MPI " + m[1]
+	}
 	line, _, _ = strings.Cut(line, ",")
 	return line
 }
@@ -377,4 +434,5 @@ func libraryLine(line string) string {
 var (
 	mpichVersionRE = regexp.MustCompile(`^MPICH Version:\s*([0-9][0-9.a-z]*)`)
 	ompiVersionRE  = regexp.MustCompile(`^Open MPI v([0-9][0-9.a-z]*)`)
+	impiVersionRE  = regexp.MustCompile(`^Intel\(R\) MPI Library ([0-9][0-9.a-z]*)`)
 )

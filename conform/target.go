@@ -101,19 +101,20 @@ func (k *Kind) UnmarshalText(b []byte) error {
 }
 
 // Family is an MPI library family whose launcher rmacheck knows the options of
-// (families: MPICH, Open MPI). Its word is what --target names the Debian package by.
+// (families: MPICH, Open MPI, Intel MPI). Its word is what --target names the Debian package by.
 type Family uint8
 
 const (
 	NoFamily Family = iota // the reference runtime's
 	MPICH
 	OpenMPI
+	IntelMPI // MPICH-derived, but its own launcher (hydra under another name) and fabrics
 	numFamilies
 )
 
 // familyWords are the families' words (--target, records) and names (reports).
 var familyWords = [numFamilies]struct{ word, name string }{
-	MPICH: {"mpich", "MPICH"}, OpenMPI: {"openmpi", "Open MPI"}}
+	MPICH: {"mpich", "MPICH"}, OpenMPI: {"openmpi", "Open MPI"}, IntelMPI: {"impi", "Intel MPI"}}
 
 // String is the family's word: mpich, openmpi ("" for none).
 func (f Family) String() string {

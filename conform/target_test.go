@@ -66,11 +66,11 @@ func TestFakeLibraryIsATarget(t *testing.T) {
 	}
 }
 
-// TestLibraryOfRefusesUnknownLaunchers: a launcher that is neither hydra nor Open
-// MPI's is refused with what it said, and a missing tool names the flags to give.
+// TestLibraryOfRefusesUnknownLaunchers: a launcher that is neither hydra, Open MPI's
+// nor Intel MPI's is refused with what it said, and a missing tool names the flags to give.
 func TestLibraryOfRefusesUnknownLaunchers(t *testing.T) {
 	prefix := fakePrefix(t)
-	if _, err := (Install{MPICC: filepath.Join(prefix, "bin", "mpicc"), MPIExec: "/bin/echo"}).Library(); err == nil || !strings.Contains(err.Error(), "neither MPICH's launcher") {
+	if _, err := (Install{MPICC: filepath.Join(prefix, "bin", "mpicc"), MPIExec: "/bin/echo"}).Library(); err == nil || !strings.Contains(err.Error(), "is not the launcher of MPICH (hydra), Open MPI or Intel MPI") {
 		t.Errorf("echo as mpiexec: %v", err)
 	}
 	if _, err := (Install{Prefix: t.TempDir()}).Library(); err == nil || !strings.Contains(err.Error(), "--mpicc and --mpiexec") {

@@ -155,6 +155,43 @@ func TestInstallRefused(t *testing.T) {
 	}
 }
 
+// make mpi-builds: a refused build among others is reported and skipped, the builds
+// after it still install, and the command succeeds; naming the refused build fails it.
+func TestInstallAllSkipsRefused(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	if out, err := exec.Command("python3", "-m", "venv", "--help").CombinedOutput(); err != nil {
+		t.Skipf("python3 has no venv module: %s", out)
+	}
+	t.Setenv("PIP_NO_INDEX", "1")
+	t.Setenv("PIP_FIND_LINKS", t.TempDir())
+	t.Setenv("FAKE_LIBRARY", "Fake MPI 1.0")
+	cache := t.TempDir()
+	ok := func(name string) Build {
+		b := Build{Name: name, Family: "mpich", Version: "1.0", Pip: []string{"fake-mpi==1.0"}, Transports: []Transport{{Name: "shm"}}}
+		fakeMPI(t, b.venv(cache))
+		if err := writeStamp(filepath.Join(b.Dir(cache), stampName), installed{Pip: b.Pip}); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	refused := Build{Name: "nompi-0.1", Family: "mpich", Version: "0.1", Pip: []string{"rmacheck-no-such-mpi==0.1"}, Transports: []Transport{{Name: "shm"}}}
+	l := List{Builds: []Build{ok("a-1.0"), refused, ok("b-1.0")}}
+	var out, errb bytes.Buffer
+	if code := installCmd(l, cache, nil, &out, &errb); code != 0 {
+		t.Errorf("install of every build: exit %d, want 0 (a refused build is not fatal)", code)
+	}
+	for _, want := range []string{"a-1.0            ok", "nompi-0.1        refused  ", "No matching distribution", "b-1.0            ok", "2 ok, 1 refused, 0 broken"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("install printed no %q:\n%s", want, out.String())
+		}
+	}
+	if code := installCmd(l, cache, []string{"nompi-0.1"}, &out, &errb); code != 1 {
+		t.Errorf("install nompi-0.1: exit %d, want 1 (a build named on the command line must install)", code)
+	}
+}
+
 // The command line: args prints conform's options one a line; names it does not
 // know are usage errors.
 func TestCommand(t *testing.T) {

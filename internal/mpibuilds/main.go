@@ -37,7 +37,7 @@ func run1(args []string, stdout, stderr io.Writer) int {
 	listPath := fl.String("list", "reports/matrix/builds.json", "the list of builds")
 	cache := fl.String("cache", ".cache/mpi", "the directory the builds are installed into, one directory each")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mpibuilds [-list FILE] [-cache DIR] install [NAME...] | args NAME TRANSPORT | list")
+		fmt.Fprintln(stderr, "usage: mpibuilds [-list FILE] [-cache DIR] install [NAME...] | args NAME TRANSPORT | list | matrix [-bin B] [-out DIR] [-suffix S] [-builds A,B] [-transports shm,net] -- CONFORM-ARGS...")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -59,6 +59,13 @@ func run1(args []string, stdout, stderr io.Writer) int {
 		return installCmd(l, dir, rest, stdout, stderr)
 	case cmd == "args" && len(rest) == 2:
 		return argsCmd(l, dir, rest[0], rest[1], stdout, stderr)
+	case cmd == "matrix":
+		o, err := parseMatrix(rest)
+		if err != nil {
+			fmt.Fprintln(stderr, "mpibuilds matrix:", err)
+			return 2
+		}
+		return matrixCmd(l, dir, o, stdout)
 	case cmd == "list" && len(rest) == 0:
 		listCmd(l, stdout)
 		return 0
