@@ -71,8 +71,9 @@ func (n *progressNotes) record(i int, jr *explorer.JobResult) bool {
 	return n.twin[i]
 }
 
-// note prints the test's line, if its verdict changes under weak progress.
-func (n *progressNotes) note(w io.Writer, t *litmus.Test) {
+// note prints the test's line, if its verdict changes under weak progress, and reports
+// whether it did (the test may hang without asynchronous progress).
+func (n *progressNotes) note(w io.Writer, t *litmus.Test) bool {
 	var changed []string
 	for _, name := range n.asked[t] {
 		if ll := n.livelock[t]; ll[weakProgress(spec.Semantics{Name: name}).Name] && !ll[name] {
@@ -86,4 +87,5 @@ func (n *progressNotes) note(w io.Writer, t *litmus.Test) {
 	delete(n.asked, t)
 	delete(n.livelock, t)
 	delete(n.hw, t)
+	return len(changed) > 0
 }

@@ -43,9 +43,11 @@ func newRunCmd() *cobra.Command {
 			`met, "FAIL" one broken. The hw models that a test's "expect hw=X:" lines name are run too. With one `+
 			`--sem, or with --show, each run prints a herd7-style block instead; --json prints one JSON object `+
 			`per (test, preset, hw) line.`, 80) + "\n" + wrapText(`--fail-on makes some verdicts fail the run whatever the `+
-			`expect lines say, for CI: erroneous (some execution breaks an erroneous-class rule), race (a race-class rule `+
-			`is raised: RACE, U2, U3), sometimes (herd7's Sometimes: some final outcomes satisfy the condition and `+
-			`some do not).`, 80) + "\n" + exitStatusHelp("every expectation is met", "an expectation is broken, a verdict matches --fail-on, or a search stopped at --max-states (that search gives no result)"),
+			`expect lines say, for CI: erroneous (some execution breaks an erroneous-class rule: not valid MPI), may-hang `+
+			`(the test hangs on a library without asynchronous progress, which MPI-4.1 allows), race (a data race `+
+			`between plain accesses; polling a flag that an RMA call sets is valid MPI and passes), unpredictable `+
+			`(the program reads a value MPI leaves to the implementation, polling included), sometimes `+
+			`(herd7's Sometimes: some final outcomes satisfy the condition and some do not).`, 80) + "\n" + exitStatusHelp("every expectation is met", "an expectation is broken, a verdict matches --fail-on, or a search stopped at --max-states (that search gives no result)"),
 		Example: `  rmacheck run litmus/ticket435/*.lit              # every preset, side by side
   rmacheck run --sem A --show witness SB.lit        # herd7-style block with witness traces
   rmacheck run --sem mpi-3.0,lock_ls=on litmus      # a preset with a switch changed
@@ -66,7 +68,7 @@ func newRunCmd() *cobra.Command {
 	addSearchFlags(fl, &f.search, defaultMaxStates)
 	fl.BoolVar(&f.noReduce, "no-reduce", false, "turn off the partial-order reduction and the live-variable quotient (same results, more states)")
 	addABIFlag(fl, &f.abi)
-	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when a verdict is erroneous, race or sometimes (comma-separated or repeated), whatever the expect lines say")
+	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when a verdict is "+failOnKinds+" (comma-separated or repeated), whatever the expect lines say")
 	fl.StringVar(&f.assert, "assert", "check", "assertions: check (raise E-ASSERT when false) or exploit (also act on them as an implementation may; expect lines are not checked)")
 	return cmd
 }
@@ -167,8 +169,13 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 		return exitWith(exitBadInput)
 	}
 	notes := newProgressNotes()
-	jobs, last := plan.jobs(tests, len(f.sems) == 0, notes, !f.json)
+	// the weak-progress searches run for the text output's note and for --fail-on may-hang
+	jobs, last := plan.jobs(tests, len(f.sems) == 0, notes, !f.json || plan.gates.mayHang)
 	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	noteOut := out
+	if f.json { // the note is no JSON line
+		noteOut = io.Discard
+	}
 	var table *output.TableWriter
 	if !f.json && f.show == "" && len(plan.sems) > 1 {
 		table = output.NewTable(out, plan.sems, tests)
@@ -194,7 +201,9 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 			if table != nil {
 				table.Test(group)
 			}
-			notes.note(out, jr.Test)
+			if notes.note(noteOut, jr.Test) {
+				sum.mayHang(errw, jr.Test)
+			}
 			group = group[:0]
 			sum.tests++
 			progress.show(float64(sum.tests), jr.Test.Name)
@@ -305,6 +314,14 @@ func (s *runSummary) add(w io.Writer, jr *explorer.JobResult) {
 	}
 }
 
+// mayHang counts a test that needs asynchronous progress against --fail-on may-hang.
+func (s *runSummary) mayHang(w io.Writer, t *litmus.Test) {
+	if s.gates.mayHang {
+		s.gated++
+		fmt.Fprintf(w, "rmacheck: --fail-on may-hang: %s (%s) may hang without asynchronous progress\n", t.Name, t.File)
+	}
+}
+
 // String is the run's last line: "2 tests, 8 searches, 5 expectations: 4 passed,
 // 1 failed" (and the searches stopped by a bound).
 func (s *runSummary) String() string {
@@ -321,8 +338,20 @@ func (s *runSummary) String() string {
 	return line
 }
 
-// failOn is the set of verdict kinds --fail-on names.
-type failOn struct{ erroneous, race, sometimes bool }
+// failOn is the set of verdict kinds --fail-on names, each a gate a CI can put on real
+// code (docs/usage.md, "Gates"):
+//   - erroneous: some execution breaks an erroneous-class rule (the program is not valid MPI);
+//   - may-hang: the test hangs on a library without asynchronous progress (the weak-progress
+//     note), which MPI-4.1 allows: a gate for code that must not rely on progress;
+//   - race: a data race between plain accesses (RACE), whose result neither MPI nor the
+//     language defines; polling a flag an RMA call updates (U2, U3) is valid MPI and passes;
+//   - unpredictable: the program reads a value MPI leaves to the implementation: any
+//     race-class flag (RACE, U2, U3), polling included;
+//   - sometimes: herd7's Sometimes, some outcomes satisfy the condition and some do not.
+type failOn struct{ erroneous, mayHang, race, unpredictable, sometimes bool }
+
+// failOnKinds are --fail-on's words, as its messages list them.
+const failOnKinds = "erroneous, may-hang, race, unpredictable or sometimes"
 
 func parseFailOn(words []string) (failOn, error) {
 	var g failOn
@@ -330,25 +359,33 @@ func parseFailOn(words []string) (failOn, error) {
 		switch strings.TrimSpace(w) {
 		case "erroneous":
 			g.erroneous = true
+		case "may-hang":
+			g.mayHang = true
 		case "race":
 			g.race = true
+		case "unpredictable":
+			g.unpredictable = true
 		case "sometimes":
 			g.sometimes = true
 		default:
-			return g, usageErrorf("--fail-on %q: expected erroneous, race or sometimes", w)
+			return g, usageErrorf("--fail-on %q: expected %s", w, failOnKinds)
 		}
 	}
 	return g, nil
 }
 
-// hits lists the kinds of --fail-on that a verdict matches.
+// hits lists the kinds of --fail-on that a verdict matches (may-hang is the note's:
+// runSummary.mayHang).
 func (g failOn) hits(v litmus.Verdict) []string {
 	var hit []string
 	if g.erroneous && v.IsErroneous() {
 		hit = append(hit, "erroneous")
 	}
-	if g.race && len(v.Race) > 0 {
+	if g.race && slices.Contains(v.Race, spec.Race) {
 		hit = append(hit, "race")
+	}
+	if g.unpredictable && len(v.Race) > 0 {
+		hit = append(hit, "unpredictable")
 	}
 	if g.sometimes && !v.IsErroneous() && v.Obs == litmus.ObsSometimes {
 		hit = append(hit, "sometimes")

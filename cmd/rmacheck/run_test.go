@@ -46,6 +46,12 @@ var runGoldenCases = []struct {
 	{"run_fail_on_race_sometimes", []string{"run", "--sem", "mpi-4.1", "--fail-on", "race", "--fail-on", "sometimes", "testdata/sb.lit"}, 1},
 	{"run_fail_on_clean", []string{"run", "--fail-on", "erroneous,race,sometimes", "testdata/good2.lit"}, 0},
 	{"run_fail_on_bad", []string{"run", "--fail-on", "never", "testdata/good2.lit"}, 2},
+	// a correct flag poll (U2, valid MPI) passes race and fails unpredictable; it needs
+	// asynchronous progress, so may-hang fails it, with --json too
+	{"run_fail_on_poll_race", []string{"run", "--fail-on", "race,erroneous", "testdata/mp-flush-poll.lit"}, 0},
+	{"run_fail_on_poll_unpredictable", []string{"run", "--sem", "mpi-4.1", "--fail-on", "unpredictable", "testdata/mp-flush-poll.lit"}, 1},
+	{"run_fail_on_poll_may_hang", []string{"run", "--sem", "mpi-4.1", "--fail-on", "may-hang", "testdata/mp-flush-poll.lit"}, 1},
+	{"run_fail_on_poll_may_hang_json", []string{"run", "--sem", "mpi-4.1", "--hw", "sc", "--json", "--fail-on", "may-hang", "testdata/mp-flush-poll.lit"}, 1},
 	// a missing file alone: its error, no empty table and "0 tests" before it
 	{"run_missing_only", []string{"run", "testdata/missing.lit"}, 2},
 	// a verdict wider than its column widens it: the row's columns stay aligned
