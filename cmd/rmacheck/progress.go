@@ -44,6 +44,22 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
+// terminalWidth is the width of text output on a terminal: lines that fit beside
+// another window, and in a report's code block.
+const terminalWidth = 100
+
+// outputWidth is the width text output wraps at on w: the flag's when given, else
+// terminalWidth on a terminal and none (0) off one, where a log is read by grep.
+func outputWidth(w io.Writer, flag int) int {
+	switch {
+	case flag > 0:
+		return flag
+	case isTerminal(w):
+		return terminalWidth
+	}
+	return 0
+}
+
 // show writes the line for done units of total (done may be fractional: a test
 // half run), naming what is being done now.
 func (p *progress) show(done float64, name string) {

@@ -13,7 +13,14 @@ var runGoldenCases = []struct {
 	args []string
 	code int
 }{
-	{"run_table", []string{"run", "testdata/sb.lit", "testdata/wrong-expect.lit"}, 1},
+	{"run_table", []string{"run", "-v", "testdata/sb.lit", "testdata/wrong-expect.lit"}, 1},
+	// plain verdicts by default, one line per group of presets; wrapped at --width
+	{"run_verdicts", []string{"run", "testdata/sb.lit", "testdata/wrong-expect.lit", "testdata/put-no-epoch.lit"}, 1},
+	{"run_verdicts_width", []string{"run", "--width", "72", "testdata/sb.lit", "testdata/mp-flush-poll.lit"}, 0},
+	// a LIVELOCK only weak progress causes is allowed, never "erroneous": --fail-on
+	// erroneous passes it and may-hang fails it, in blocks and in verdict lines
+	{"run_weak_block", []string{"run", "--sem", "mpi-4.1,weak_progress=on", "--hw", "sc", "--fail-on", "erroneous", "testdata/mp-flush-poll.lit"}, 0},
+	{"run_weak_verdicts", []string{"run", "--sem", "mpi-4.1;mpi-4.1,weak_progress=on", "--hw", "sc", "--fail-on", "may-hang", "testdata/mp-flush-poll.lit"}, 1},
 	{"run_block", []string{"run", "--sem", "A", "testdata/sb.lit"}, 0},
 	{"run_block_witness", []string{"run", "--sem", "mpi-3.0", "--hw", "tso", "--show", "witness", "testdata/sb.lit"}, 0},
 	{"run_switch", []string{"run", "--sem", "mpi-3.0,fence_ls=on", "testdata/wrong-expect.lit"}, 0},
@@ -55,7 +62,7 @@ var runGoldenCases = []struct {
 	// a missing file alone: its error, no empty table and "0 tests" before it
 	{"run_missing_only", []string{"run", "testdata/missing.lit"}, 2},
 	// a verdict wider than its column widens it: the row's columns stay aligned
-	{"run_table_wide", []string{"run", "../../docs/tutorial/poll-put-get.lit", "testdata/good2.lit"}, 0},
+	{"run_table_wide", []string{"run", "-v", "../../docs/tutorial/poll-put-get.lit", "testdata/good2.lit"}, 0},
 	// a step before a spin loop's await names the await's row once
 	{"replay_await_early", []string{"replay", "../../docs/tutorial/pc-shared-nosync-reader.lit", "--sem", "mpi-4.1", "--outcome", "1:r1=0"}, 0},
 }

@@ -80,7 +80,7 @@ func (f targetFlags) install() bool {
 
 // target is the target the flags name: the reference runtime (with ref's options),
 // a Debian library by its family's word, or the install of --mpi or --mpicc and
-// --mpiexec (a missing library is exit status 3, with what to install or give).
+// --mpiexec (a missing library is exit status 2, setup, with what to install or give).
 func (f targetFlags) target(ref reference.Options) (conform.Target, error) {
 	kind, _, err := f.named()
 	if err != nil || kind == conform.KindReference {
@@ -156,8 +156,8 @@ func (f targetFlags) namedLibrary() (conform.Library, error) {
 	} else {
 		lib, err = conform.Install{Prefix: f.prefix, MPICC: f.mpicc, MPIExec: f.mpiexec}.Library()
 	}
-	if err != nil {
-		return lib, exitError{code: exitCannotRun, err: err}
+	if err != nil { // no such library here: setup, as bad input is
+		return lib, exitError{code: exitBadInput, err: err}
 	}
 	return lib, nil
 }
