@@ -22,9 +22,9 @@ import (
 //     not an error of the program: run searches the same semantics with the switch
 //     off first, unshown, and finds none there.
 type progressNotes struct {
-	twin     map[int]bool                     // job index: a search run for a note, not shown
-	hw       map[*litmus.Test]spec.HW         // per test: the hw model of the note's twins
-	livelock map[*litmus.Test]map[string]bool // per test and semantics/hw: LIVELOCK found
+	twin     map[int]bool                      // job index: a search run for a note, not shown
+	hw       map[*litmus.Test]spec.HW          // per test: the hw model of the note's twins
+	livelock map[*litmus.Test]map[string]bool  // per test and semantics/hw: LIVELOCK found
 	asked    map[*litmus.Test][]spec.Semantics // per test: the semantics whose twin ran, in order
 }
 

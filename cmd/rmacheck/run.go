@@ -241,6 +241,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 				}
 				sum.mayHang(errw, jr.Test)
 			}
+			sum.testDone(errw)
 			group = group[:0]
 			sum.tests++
 			progress.show(float64(sum.tests), jr.Test.Name)
@@ -328,6 +329,8 @@ type runSummary struct {
 	tests, searches, passed, failed, incomplete int
 	gates                                       failOn
 	gated                                       int // searches whose verdict matches --fail-on
+	hits                                        []string            // the test's gate messages, in order
+	hitSems                                     map[string][]string // per message: its semantics
 }
 
 // add counts a search's result, and prints why a search gave none.
@@ -347,9 +350,26 @@ func (s *runSummary) add(w io.Writer, jr output.Judged) {
 	if hit := s.gates.hits(jr); len(hit) > 0 {
 		s.gated++
 		words := output.VerdictWords(jr)
-		fmt.Fprintf(w, "rmacheck: --fail-on %s: %s (%s) under %s, hw %s: %s (%s)\n",
-			strings.Join(hit, ","), jr.Test.Name, jr.Test.File, jr.Sem.Name, jr.HW, words.Kind, jr.Result.Verdict())
+		msg := fmt.Sprintf("rmacheck: --fail-on %s: %s (%s) under %%s, hw %s: %s (%s)",
+			strings.Join(hit, ","), jr.Test.Name, jr.Test.File, jr.HW, words.Kind, jr.Result.Verdict())
+		if s.hitSems == nil {
+			s.hitSems = map[string][]string{}
+		}
+		if _, ok := s.hitSems[msg]; !ok {
+			s.hits = append(s.hits, msg)
+		}
+		s.hitSems[msg] = append(s.hitSems[msg], jr.Sem.Name)
 	}
+}
+
+// testDone prints the gate messages of the test just run, one per verdict and group
+// of semantics that give it.
+func (s *runSummary) testDone(w io.Writer) {
+	for _, msg := range s.hits {
+		fmt.Fprintf(w, msg+"\n", output.SemGroup(s.hitSems[msg]))
+		delete(s.hitSems, msg)
+	}
+	s.hits = s.hits[:0]
 }
 
 // mayHang counts a test that needs asynchronous progress against --fail-on may-hang.
