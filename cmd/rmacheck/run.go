@@ -328,7 +328,7 @@ func (p runPlan) jobs(tests []*litmus.Test, everyPreset bool, notes *progressNot
 type runSummary struct {
 	tests, searches, passed, failed, incomplete int
 	gates                                       failOn
-	gated                                       int // searches whose verdict matches --fail-on
+	gated                                       int                 // searches whose verdict matches --fail-on
 	hits                                        []string            // the test's gate messages, in order
 	hitSems                                     map[string][]string // per message: its semantics
 }
