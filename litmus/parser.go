@@ -1223,8 +1223,8 @@ func (p *parser) parsePrimary() Cond {
 		r := p.parseRef()
 		p.expect(tAssign, "in condition atom")
 		if p.tok.kind == tIdent || (p.tok.kind == tInt && p.peek().kind == tColon) {
-			p.fail("comparing a register or location with another (found %q after \"=\") is not supported: "+
-				"compare each with an integer, or compute their difference in the program (r2 = r1 - r0) and test it (1:r2=0)", p.tok.text)
+			other := p.parseRef() // P:reg=Q:reg, LOC=P:reg: two items compared
+			return &Atom{Pos: pos, Ref: r, Other: &other}
 		}
 		v, _ := p.int64Lit("value (an integer) in condition")
 		return &Atom{Pos: pos, Ref: r, Value: v}

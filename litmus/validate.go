@@ -181,10 +181,7 @@ func (v *validator) limits() {
 				reg(in.Reg.Reg, in.Reg.Pos)
 			}
 		}
-		refs := append([]*Ref(nil), t.Locations...)
-		for _, a := range append(Atoms(t.Cond), Atoms(t.Filter)...) {
-			refs = append(refs, &a.Ref)
-		}
+		refs := append(append([]*Ref(nil), t.Locations...), CondRefs(t.Cond, t.Filter)...)
 		for _, r := range refs {
 			if r != nil && r.Reg != nil && r.Reg.Proc == pi {
 				reg(r.Reg.Reg, r.Reg.Pos)
@@ -196,8 +193,8 @@ func (v *validator) limits() {
 			cell(in.Loc)
 		}
 	}
-	for _, a := range append(Atoms(t.Cond), Atoms(t.Filter)...) {
-		cell(a.Ref.Loc)
+	for _, r := range CondRefs(t.Cond, t.Filter) {
+		cell(r.Loc)
 	}
 	for _, r := range t.Locations {
 		if r != nil {
@@ -955,10 +952,12 @@ func (v *validator) ref(r Ref) {
 
 func (v *validator) cond(c Cond) {
 	for _, a := range Atoms(c) {
-		if a.Ref.Reg == nil && a.Ref.Loc == nil {
-			v.errorf(a.Pos, "condition atom names nothing")
+		for _, r := range a.Refs() {
+			if r.Reg == nil && r.Loc == nil {
+				v.errorf(a.Pos, "condition atom names nothing")
+			}
+			v.ref(*r)
 		}
-		v.ref(a.Ref)
 	}
 }
 
