@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -56,7 +57,7 @@ func newConformCmd() *cobra.Command {
 				`Any other MPICH or Open MPI install is a target too: --mpi PREFIX (PREFIX/bin/mpicc and PREFIX/bin/mpiexec), `+
 				`or --mpicc and --mpiexec; --mpiexec-args and --env K=V set its run. The library and version every record `+
 				`names are what the library itself says (MPI_Get_library_version).`, 80) + "\n" + exitStatusHelp("conforming: every observed outcome is allowed (tests skipped as erroneous or by the library, and runs that hang only for want of the target's progress, which MPI-4.1 allows, included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states",
-			"3 the library could not run a test: it refuses the ranks (--oversubscribe runs them), times out (--timeout raises the bound), crashes, stops with an MPI error, or stops at its spin limit (SPIN-LIMIT) where the model finds no LIVELOCK with or without weak_progress (a hang the standard does not allow); each says what happened and what to do. A run that hangs only for want of the target's progress (LIVELOCK under weak_progress=on alone: MPI-4.1 allows it) is counted in a last line and is no failure unless --strict-progress. 2 wins over 3, and 3 over 1",
+			"3 the library could not run a test: it refuses the ranks (more than the cores under --oversubscribe=false), times out (--timeout raises the bound), crashes, stops with an MPI error, or stops at its spin limit (SPIN-LIMIT) where the model finds no LIVELOCK with or without weak_progress (a hang the standard does not allow); each says what happened and what to do. A run that hangs only for want of the target's progress (LIVELOCK under weak_progress=on alone: MPI-4.1 allows it) is counted in a last line and is no failure unless --strict-progress. 2 wins over 3, and 3 over 1",
 			"130/143 interrupted by SIGINT/SIGTERM; the MPI processes are stopped and the temporary files removed"),
 		Example: `  rmacheck conform --target reference ../shared/acceptance/01-SB.lit
   rmacheck conform --target mpich --runs 100000 ../shared/acceptance/01-SB.lit
@@ -123,6 +124,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	}
 	progress := newProgress(run.errw, "conformance runs", len(tests)*len(sems), f.json)
 	for ti, t := range tests {
+		run.noteOversubscribed(target, t)
 		for si, sem := range sems {
 			done := float64(ti*len(sems) + si)
 			progress.show(done, t.Name+" ("+sem.Name+")")
@@ -162,6 +164,15 @@ type conformRun struct {
 	out, errw              io.Writer
 	bad, cannotRun, failed bool
 	hangs                  hangCount // runs that did not finish, judged on the hw model they are compared with
+}
+
+// noteOversubscribed says when a test's ranks will share this machine's cores on a
+// library that busy-polls: they run (unless --oversubscribe=false), slowly.
+func (c *conformRun) noteOversubscribed(target conform.Target, t *litmus.Test) {
+	if mpi, ok := target.(conform.MPI); ok && mpi.Launch.Oversubscribe && mpi.Lib.Oversubscribed(len(t.Procs), mpi.Launch) {
+		fmt.Fprintf(c.errw, "rmacheck: note: %s runs %d ranks on %d cores: %s busy-polls, so they share cores (slower, and outcomes that need the ranks side by side get rarer); --oversubscribe=false refuses such tests\n",
+			t.Name, len(t.Procs), runtime.NumCPU(), mpi.Lib.Family.Name())
+	}
 }
 
 // failure says why a run gave no report (and writes its record with --json): a
