@@ -47,18 +47,30 @@ type validator struct {
 	t    *Test
 	n    int
 	errs ErrorList
+	// dropped: the processes with a cell the parser dropped after a syntax error;
+	// checks that relate a process's instructions (a register read that no
+	// instruction writes, a waitreq with no call that creates its request, a loop
+	// never closed) skip them, since the dropped cell may hold the other half.
+	dropped uint64
 }
+
+// whole reports whether every cell of process pi parsed (validator.dropped).
+func (v *validator) whole(pi int) bool { return v.dropped&(1<<uint(pi%64)) == 0 }
 
 func (v *validator) errorf(pos Pos, format string, args ...any) {
 	v.errs.Add(v.t.File, pos, format, args...)
 }
 
 // Validate runs the semantic checks alone (Parse calls it). The list is sorted by position.
-func Validate(t *Test) ErrorList {
+func Validate(t *Test) ErrorList { return validate(t, 0) }
+
+// validate is Validate of a test some of whose processes lost a cell to a syntax
+// error (dropped, bit i: P i): their relational checks are skipped.
+func validate(t *Test, dropped uint64) ErrorList {
 	if t == nil {
 		return nil
 	}
-	v := &validator{t: t, n: len(t.Procs)}
+	v := &validator{t: t, n: len(t.Procs), dropped: dropped}
 	v.run()
 	v.errs.Sort()
 	return v.errs
@@ -620,13 +632,15 @@ func (v *validator) proc(pi int, p *Proc) {
 			created[ins.Req] = or(ins.ReqPos, ins.Pos)
 		}
 	}
-	v.loops(pi, p)
+	if v.whole(pi) {
+		v.loops(pi, p)
+	}
 	for _, ins := range p.Code {
 		if ins == nil {
 			continue
 		}
 		v.instr(pi, ins, writes)
-		if ins.Op == OpWaitReq {
+		if ins.Op == OpWaitReq && v.whole(pi) {
 			pos := or(ins.ReqPos, ins.Pos)
 			if _, ok := created[ins.Req]; !ok {
 				v.errorf(pos, "waitreq on request %q that no rput, rget, racc or rgacc of P%d creates", ins.Req, pi)
@@ -636,7 +650,9 @@ func (v *validator) proc(pi int, p *Proc) {
 			waited[ins.Req] = pos
 		}
 	}
-	v.completionTests(pi, p, created)
+	if v.whole(pi) {
+		v.completionTests(pi, p, created)
+	}
 }
 
 // loops checks the spin loops of a process (SEMANTICS.md §2, LITMUS.md): every
@@ -738,7 +754,7 @@ func (v *validator) readReg(pi int, reg string, pos Pos, writes map[string]bool,
 		v.errorf(pos, "location %q used as a value (only registers and integers are values)", reg)
 		return
 	}
-	if writes[reg] {
+	if writes[reg] || !v.whole(pi) { // a dropped cell of pi may write it
 		return
 	}
 	if guard {

@@ -212,7 +212,7 @@ func TestConformRecordsEveryRun(t *testing.T) {
 	dir := t.TempDir()
 	deadlock := filepath.Join(dir, "dl.lit")
 	os.WriteFile(deadlock, []byte("MPI dl\n{ win W allocate size=1; }\n P0 | P1 ;\n r0 = recv 1 | r0 = recv 0 ;\nexists (0:r0=0)\n"), 0o644)
-	many := filepath.Join(dir, "many.lit") // one MPICH rank more than cores: refused
+	many := filepath.Join(dir, "many.lit") // one MPICH rank more than cores: refused under --oversubscribe=false
 	var cols, row []string
 	for i := 0; i <= runtime.NumCPU(); i++ {
 		cols = append(cols, "P"+string(rune('0'+i)))
@@ -221,12 +221,12 @@ func TestConformRecordsEveryRun(t *testing.T) {
 	os.WriteFile(many, []byte("MPI many\n{ win W allocate size=1; x = W@0[0]; }\n "+strings.Join(cols, " | ")+" ;\n "+strings.Join(row, " | ")+" ;\nexists (x=0)\n"), 0o644)
 	tests := []struct {
 		name, target string
-		files        []string
+		files        []string // after the flags: --oversubscribe=false refuses many
 		want         []conform.Status
 		error        string // in the first record's error
 	}{
 		{"reference deadlock", "reference", []string{deadlock, "testdata/sb.lit"}, []conform.Status{conform.StatusFailed, conform.StatusOK}, "deadlock"},
-		{"mpich refusal", "mpich", []string{many}, []conform.Status{conform.StatusRefused}, "busy-polls: refusing to run"},
+		{"mpich refusal", "mpich", []string{"--oversubscribe=false", many}, []conform.Status{conform.StatusRefused}, "busy-polls: refusing to run"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
