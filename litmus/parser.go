@@ -102,20 +102,20 @@ func IsKeyword(s string) bool { return keywords[s] }
 type bailout struct{}
 
 type parser struct {
-	file    string
-	lx      *lexer
-	errs    ErrorList
-	hard    bool // a syntax error: the AST is not returned
+	file string
+	lx   *lexer
+	errs ErrorList
+	hard bool // a syntax error: the AST is not returned
 	// hardOutside: a syntax error outside the table's cells and the tail's lines, which
 	// the parser recovers from by dropping that cell or line alone.
 	hardOutside bool
 	dropped     uint64 // the processes a syntax error dropped a cell of (bit i: P i)
 	recovering  bool   // parsing a cell or a tail line: its syntax errors drop it alone
-	tok     token
-	prevEnd int // end offset of the previous token
-	t       *Test
-	nprocs  int
-	depth   int // nesting of the condition being parsed
+	tok         token
+	prevEnd     int // end offset of the previous token
+	t           *Test
+	nprocs      int
+	depth       int // nesting of the condition being parsed
 	// outcome: a condition given on its own (ParseCondition), where ';' joins atoms.
 	outcome bool
 
