@@ -21,11 +21,12 @@ const (
 // MaxFlagLines is how many flags a block prints (JSON lists every one).
 const MaxFlagLines = 20
 
-// Block prints one search: the answer in plain words (PlainVerdict), then as herd7
+// Block prints one search, its long lines wrapped at width (0: none): the answer in
+// plain words (PlainVerdict), then as herd7
 // does: Test, States, the outcomes (*> on those that
 // satisfy the condition, the rules raised after #), Ok/No, Witnesses, one Flag line per
 // rule, Condition, Observation (with the expectation, when the test has one) and Time.
-func Block(w io.Writer, jr Judged, show Show) {
+func Block(w io.Writer, jr Judged, show Show, width int) {
 	t := jr.Test
 	if jr.Err != nil {
 		fmt.Fprintf(w, "Test %s (%s, hw %s): no result: %v\n\n", t.Name, jr.Sem.Name, jr.HW, jr.Err)
@@ -39,7 +40,7 @@ func Block(w io.Writer, jr Judged, show Show) {
 	if jr.ProgressHang {
 		line += "; " + MayHangWords
 	}
-	fmt.Fprintln(w, line)
+	fmt.Fprint(w, Wrap("", line, width, "  "))
 	fmt.Fprintf(w, "Test %s %s (semantics %s, hw %s)\n", t.Name, t.Quant.VerdictWord(), jr.Sem.Name, jr.HW)
 	fmt.Fprintf(w, "States %d\n", r.Positive+r.Negative)
 	for _, o := range r.Outcomes {
@@ -72,7 +73,7 @@ func Block(w io.Writer, jr Judged, show Show) {
 		if jr.ProgressHang && f.Rule == spec.Livelock {
 			class = "allowed hang"
 		}
-		fmt.Fprintf(w, "Flag %s (%s): %s\n", f.Rule, class, DiagnosticLine(t.File, &f.Diagnostic))
+		fmt.Fprint(w, Wrap(fmt.Sprintf("Flag %s (%s): ", f.Rule, class), DiagnosticLine(t.File, &f.Diagnostic), width, "     "))
 		if show == ShowWitness || show == ShowAll {
 			WriteTrace(w, f.Trace(), "     ", f.Rule)
 		}

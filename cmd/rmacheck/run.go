@@ -74,7 +74,7 @@ func newRunCmd() *cobra.Command {
 	fl.StringVar(&f.hw, "hw", "", "hardware model: sc, tso or relaxed (default relaxed, plus those the expect lines name)")
 	fl.StringVar(&f.show, "show", "", "print blocks with: outcomes, witness (traces of the outcomes that satisfy the condition, and of each flag) or all")
 	fl.BoolVarP(&f.table, "table", "v", false, "with several semantics, the table of verdict codes (Sometimes+U2, Erroneous(E-EPOCH)) instead of plain words")
-	fl.IntVar(&f.width, "width", 0, "wrap the verdict lines at this many columns (0, the default: "+fmt.Sprint(terminalWidth)+" on a terminal, none off one)")
+	fl.IntVar(&f.width, "width", 0, "wrap long lines (verdicts, flags) at this many columns (0, the default: "+fmt.Sprint(terminalWidth)+" on a terminal, none off one)")
 	fl.BoolVar(&f.json, "json", false, "one JSON object per (test, preset, hw), one a line")
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "parallel searches (0, the default: one per CPU)")
 	fl.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n, 1-based) of the files, for job arrays")
@@ -200,6 +200,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	// the weak-progress searches run for the text output's note and for --fail-on may-hang
 	jobs, last := plan.jobs(tests, len(f.sems) == 0, notes, !f.json || plan.gates.mayHang)
 	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	width := outputWidth(out, f.width)
 	var table interface{ Test([]output.Judged) } // a test's results side by side
 	var verdicts *output.VerdictWriter
 	switch {
@@ -207,7 +208,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 	case f.table:
 		table = output.NewTable(out, plan.sems, tests)
 	default:
-		verdicts = output.NewVerdicts(out, tests, outputWidth(out, f.width))
+		verdicts = output.NewVerdicts(out, tests, width)
 		table = verdicts
 	}
 	progress := newProgress(errw, "tests", len(tests), f.json)
@@ -222,7 +223,7 @@ func runRun(cmd *cobra.Command, args []string, f runFlags) error {
 			record.WriteLine(out, record.NewRun(jr))
 		case table == nil:
 			sum.add(errw, judged)
-			output.Block(out, judged, output.Show(f.show))
+			output.Block(out, judged, output.Show(f.show), width)
 		default:
 			sum.add(errw, judged)
 			group = append(group, judged)

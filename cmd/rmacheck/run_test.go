@@ -17,6 +17,7 @@ var runGoldenCases = []struct {
 	// plain verdicts by default, one line per group of presets; wrapped at --width
 	{"run_verdicts", []string{"run", "testdata/sb.lit", "testdata/wrong-expect.lit", "testdata/put-no-epoch.lit"}, 1},
 	{"run_verdicts_width", []string{"run", "--width", "72", "testdata/sb.lit", "testdata/mp-flush-poll.lit"}, 0},
+	{"run_block_width", []string{"run", "--width", "100", "--sem", "mpi-4.1", "testdata/sb.lit"}, 0},
 	// a LIVELOCK only weak progress causes is allowed, never "erroneous": --fail-on
 	// erroneous passes it and may-hang fails it, in blocks and in verdict lines
 	{"run_weak_block", []string{"run", "--sem", "mpi-4.1,weak_progress=on", "--hw", "sc", "--fail-on", "erroneous", "testdata/mp-flush-poll.lit"}, 0},
