@@ -113,10 +113,12 @@ func (v *VerdictWriter) line(name, text string) {
 }
 
 // Wrap is head then text, broken at blanks into lines of at most width columns (a
-// word longer than that has a line of its own), every line after the first starting
-// with indent; width 0 leaves it one line. The result ends with a newline.
+// word longer than that has a line of its own; runs of blanks become one), every line
+// after the first starting with indent; width 0 leaves it one line, as it is. The
+// result ends with a newline. Every wrapped text of rmacheck, --help's included, is
+// wrapped here.
 func Wrap(head, text string, width int, indent string) string {
-	if width <= 0 || len(head)+len(text) <= width {
+	if width <= 0 {
 		return head + text + "\n"
 	}
 	var b strings.Builder
