@@ -44,7 +44,7 @@ func (h Hang) String() string {
 	case HangLivelock:
 		return "the test spins forever on any implementation (erroneous: LIVELOCK without weak_progress too), so the hang is no failure of the target"
 	}
-	return "the library hangs on this test: the model finds no LIVELOCK with or without weak_progress, so the standard does not allow the hang"
+	return "no LIVELOCK with or without weak_progress, so the standard does not allow this hang: the library hangs on this test"
 }
 
 // ClassifyHang explores t under sem, with weak_progress off and on, on hardware

@@ -14,7 +14,7 @@ import (
 // Judged is a search's result as run answers it: with whether its LIVELOCK is one
 // only weak progress causes (a search of the same semantics with weak_progress off
 // finds none), which MPI-4.1 allows: a hang of the implementation, not an error of
-// the program (docs/semantics.md, Progress).
+// the program (docs/semantics.md#progress).
 type Judged struct {
 	*explorer.JobResult
 	ProgressHang bool

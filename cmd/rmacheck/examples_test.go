@@ -9,7 +9,7 @@ import (
 	"github.com/rmacheck/rmacheck/internal/corpus"
 )
 
-// exampleIdioms are the idioms of examples/ (docs/tutorial.md, "Gates for CI"): each
+// exampleIdioms are the idioms of examples/ (docs/tutorial.md#10-gates-for-eight-idioms): each
 // correct program, its broken twin (a mistake users make), and the --fail-on gate a CI
 // puts on the idiom, which the correct one passes and the twin fails.
 var exampleIdioms = []struct{ correct, broken, gate string }{

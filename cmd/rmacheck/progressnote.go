@@ -13,7 +13,7 @@ import (
 )
 
 // progressNotes tell a hang of the program from one of the implementation, for tests
-// with spin loops (docs/semantics.md, Progress; MPI-4.1 Progress, node340, leaves
+// with spin loops (docs/semantics.md#progress; MPI-4.1 Progress, node340, leaves
 // asynchronous progress to the implementation):
 //   - before a library hangs, that a test needs asynchronous progress: run searches
 //     each asked semantics once more with weak_progress on, shows none of those
