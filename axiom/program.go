@@ -250,7 +250,7 @@ type program struct {
 	wins   []winInfo
 	out    []outItem
 	// cond and filter index the outcome items their atoms name.
-	condIdx, filterIdx map[*litmus.Atom]int
+	condIdx, filterIdx map[*litmus.Ref]int
 	regInit            []map[int]int64
 	cellInit           map[int]int64
 }
@@ -387,14 +387,14 @@ func compile(t *litmus.Test, sem spec.Semantics) (*program, error) {
 		p.out = append(p.out, item)
 		return len(p.out) - 1, nil
 	}
-	index := func(c litmus.Cond) (map[*litmus.Atom]int, error) {
-		m := map[*litmus.Atom]int{}
-		for _, a := range litmus.Atoms(c) {
-			i, err := add(&a.Ref)
+	index := func(c litmus.Cond) (map[*litmus.Ref]int, error) {
+		m := map[*litmus.Ref]int{}
+		for _, r := range litmus.CondRefs(c) {
+			i, err := add(r)
 			if err != nil {
 				return nil, err
 			}
-			m[a] = i
+			m[r] = i
 		}
 		return m, nil
 	}

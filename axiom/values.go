@@ -231,11 +231,12 @@ func (p *program) keep(vals []int64) bool {
 	return evalCond(p.t.Filter, p.filterIdx, vals)
 }
 
-func evalCond(c litmus.Cond, idx map[*litmus.Atom]int, vals []int64) bool {
+func evalCond(c litmus.Cond, idx map[*litmus.Ref]int, vals []int64) bool {
 	if c == nil {
 		return true
 	}
-	return litmus.Eval(c, func(a *litmus.Atom) bool { return vals[idx[a]] == a.Value })
+	val := func(r *litmus.Ref) int64 { return vals[idx[r]] }
+	return litmus.Eval(c, func(a *litmus.Atom) bool { return a.Holds(val) })
 }
 
 var _ = spec.Relaxed

@@ -72,7 +72,8 @@ func (e *DiskFullError) Unwrap() error { return syscall.ENOSPC }
 
 // LaunchOptions say how a program's ranks are started.
 type LaunchOptions struct {
-	// Oversubscribe lets MPICH run more ranks than cores on this machine.
+	// Oversubscribe lets MPICH run more ranks than cores on this machine (conform's
+	// default, with a note; Oversubscribed).
 	Oversubscribe bool
 	// Launcher replaces the library's mpiexec and its options: a cluster's launcher
 	// such as srun -N 2 --ntasks-per-node 1, or mpiexec -hosts a,b. "-n N", the
@@ -99,12 +100,19 @@ func (lib Library) launcher(opt LaunchOptions) []string {
 	return argv
 }
 
+// Oversubscribed reports whether n ranks of lib started here would share this
+// machine's cores while they busy-poll (MPICH): they crawl, and the interleavings that
+// need the ranks side by side get rare. Launch refuses them unless opt.Oversubscribe.
+func (lib Library) Oversubscribed(n int, opt LaunchOptions) bool {
+	local := len(opt.Launcher) == 0 && opt.Hostfile == ""
+	return lib.BusyPolls && local && n > runtime.NumCPU()
+}
+
 // Launch runs a program on n ranks and returns its standard output. An error that
 // means the library could not run the program is a *RunError; when ctx ends, the
 // launcher and its ranks are stopped (supervise.Run) and the error is ctx's cause.
 func (lib Library) Launch(ctx context.Context, n int, opt LaunchOptions, bin string, args ...string) ([]byte, error) {
-	local := len(opt.Launcher) == 0 && opt.Hostfile == ""
-	if lib.BusyPolls && local && n > runtime.NumCPU() && !opt.Oversubscribe {
+	if lib.Oversubscribed(n, opt) && !opt.Oversubscribe {
 		return nil, &RunError{Lib: lib.Family.Name(), Reason: fmt.Sprintf("%s busy-polls: refusing to run %d ranks on %d cores (they would crawl, and the interleavings of interest get rare)",
 			lib.Family.Name(), n, runtime.NumCPU()), Hint: "--oversubscribe runs them anyway", Refused: true}
 	}

@@ -33,15 +33,18 @@ const (
 // Allowed: the standard lets a library hang on the test.
 func (h Hang) Allowed() bool { return h != HangDefect }
 
-// String says, for a user, what the model makes of the hang (after "it" when allowed).
+// String says, for a user, what the model makes of the hang, in the words run uses
+// for the same verdict (output.VerdictWords): conform's report and its messages say
+// it alike.
 func (h Hang) String() string {
 	switch h {
 	case HangWeakProgress:
-		return "needs the target's progress: LIVELOCK under weak_progress=on, none without (weak progress, which MPI-4.1 Progress, node340, leaves open: allowed)"
+		return "the test may hang without asynchronous progress (allowed: MPI-4.1 leaves progress to the implementation, " +
+			"Progress, node340): LIVELOCK under weak_progress=on, none without"
 	case HangLivelock:
-		return "spins forever on any implementation: LIVELOCK without weak_progress too"
+		return "the test spins forever on any implementation (erroneous: LIVELOCK without weak_progress too), so the hang is no failure of the target"
 	}
-	return "no LIVELOCK with or without weak_progress: weak progress does not explain this hang"
+	return "no LIVELOCK with or without weak_progress, so the standard does not allow this hang: the library hangs on this test"
 }
 
 // ClassifyHang explores t under sem, with weak_progress off and on, on hardware

@@ -341,11 +341,30 @@ func (q Quant) String() string { return quantNames[q] }
 // Cond is a condition: *Atom, *Not, *And, *Or, *Implies, or *Bool.
 type Cond interface{ condNode() }
 
-// Atom is `P:reg=V` or `LOC=V`.
+// Atom is `P:reg=V` or `LOC=V`, or compares two items: `P:reg=Q:reg`, `LOC=P:reg`
+// (Other set, Value unused): a fetch_and_op counter asks whether two ranks got the
+// same ticket in one atom, not one per possible value.
 type Atom struct {
 	Pos   Pos
 	Ref   Ref
 	Value int64
+	Other *Ref // the item Ref is compared with; nil: Value
+}
+
+// Refs are the items the atom names: Ref, then Other when it has one.
+func (a *Atom) Refs() []*Ref {
+	if a.Other != nil {
+		return []*Ref{&a.Ref, a.Other}
+	}
+	return []*Ref{&a.Ref}
+}
+
+// Holds evaluates the atom given the value of each item it names.
+func (a *Atom) Holds(val func(*Ref) int64) bool {
+	if a.Other != nil {
+		return val(&a.Ref) == val(a.Other)
+	}
+	return val(&a.Ref) == a.Value
 }
 
 // Not is `~C`.

@@ -204,6 +204,13 @@ var badCases = []struct {
 		[]string{`t.lit:9:11: unknown hardware model "arm" (hw: sc, tso, relaxed)`}},
 	{"switch value", src(initW, table2, "exists (x=1)\nexpect weak_progress=yes: A=Never"),
 		[]string{`t.lit:9:8: switch weak_progress in an expect line: expected on or off, found "yes"`}},
+	// every error in one pass (issue 39): a cell's syntax error drops that cell alone,
+	// and what parsed is validated too, but for what the dropped cell may cause (the
+	// register P0's bad cell would write)
+	{"syntax and validation errors together", src(initW, " P0 | P1 ;\n r0 = get ( | fence W ;\n r1 = r0 + 1 | r2 = load z ;\n fence V | fence W ;", "exists (0:r1=1 /\\ )\nexpect A=Maybe mpi-5=Never"),
+		[]string{`t.lit:7:11: expected location (alias or W@rank[disp]), found "("`, `t.lit:8:26: unknown location "z" (declared: x)`,
+			`t.lit:9:8: unknown window "V" (declared: W)`, `t.lit:10:19: expected condition (P:reg=V, LOC=V, "~", "(", true or false), found ")"`,
+			`t.lit:11:10: expected observation (Always, Sometimes, Never or Erroneous(RULE)), found "Maybe"`}},
 	{"switch twice", src(initW, table2, "exists (x=1)\nexpect weak_progress=on weak_progress=off: A=Never"),
 		[]string{`t.lit:9:25: switch weak_progress given twice in one expect line`}},
 	{"switch without colon", src(initW, table2, "exists (x=1)\nexpect weak_progress=on A=Never"),

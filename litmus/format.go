@@ -415,7 +415,11 @@ func writeSub(b *strings.Builder, c Cond, paren bool) {
 func writeCond(b *strings.Builder, c Cond) {
 	switch c := c.(type) {
 	case *Atom:
-		fmt.Fprintf(b, "%s=%d", RefString(c.Ref), c.Value)
+		if c.Other != nil {
+			fmt.Fprintf(b, "%s=%s", RefString(c.Ref), RefString(*c.Other))
+		} else {
+			fmt.Fprintf(b, "%s=%d", RefString(c.Ref), c.Value)
+		}
 	case *Bool:
 		b.WriteString(strconv.FormatBool(c.V))
 	case *Not:

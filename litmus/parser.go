@@ -23,7 +23,13 @@ func Parse(filename string, src []byte) (*Test, error) {
 	p.lx = newLexer(filename, src, &p.errs)
 	t := p.parseTest()
 	if len(p.errs) > 0 && p.hard {
-		return nil, p.errs.dedupSortCap()
+		if p.hardOutside { // the declarations may be wrong: checks of the rest would mislead
+			return nil, p.errs.dedupSortCap()
+		}
+		// every syntax error dropped a cell of the table or a line of the tail: check
+		// what parsed too, so one pass shows every error (issue 39), but nothing that
+		// may follow from a dropped cell of the same process (a register it wrote)
+		return nil, append(p.errs, validate(t, p.dropped)...).dedupSortCap()
 	}
 	errs := append(p.errs, Validate(t)...)
 	if len(errs) == 0 {
@@ -96,15 +102,20 @@ func IsKeyword(s string) bool { return keywords[s] }
 type bailout struct{}
 
 type parser struct {
-	file    string
-	lx      *lexer
-	errs    ErrorList
-	hard    bool // a syntax error: the AST is not returned
-	tok     token
-	prevEnd int // end offset of the previous token
-	t       *Test
-	nprocs  int
-	depth   int // nesting of the condition being parsed
+	file string
+	lx   *lexer
+	errs ErrorList
+	hard bool // a syntax error: the AST is not returned
+	// hardOutside: a syntax error outside the table's cells and the tail's lines, which
+	// the parser recovers from by dropping that cell or line alone.
+	hardOutside bool
+	dropped     uint64 // the processes a syntax error dropped a cell of (bit i: P i)
+	recovering  bool   // parsing a cell or a tail line: its syntax errors drop it alone
+	tok         token
+	prevEnd     int // end offset of the previous token
+	t           *Test
+	nprocs      int
+	depth       int // nesting of the condition being parsed
 	// outcome: a condition given on its own (ParseCondition), where ';' joins atoms.
 	outcome bool
 
@@ -174,7 +185,17 @@ func (p *parser) newLine() bool {
 
 func (p *parser) errorf(pos Pos, format string, args ...any) {
 	p.hard = true
+	p.hardOutside = p.hardOutside || !p.recovering
 	p.errs.Add(p.file, pos, format, args...)
+}
+
+// recover parses a cell or a tail line with f, its syntax errors dropping it alone
+// (protect); it reports whether f completed.
+func (p *parser) recover(f func()) bool {
+	was := p.recovering
+	p.recovering = true
+	defer func() { p.recovering = was }()
+	return p.protect(f)
 }
 
 // softf reports an error that leaves the AST usable.
@@ -695,9 +716,10 @@ func (p *parser) parseRow() {
 		var ins *Instr
 		if p.tok.kind != tBar && p.tok.kind != tSemi {
 			startLine := p.lx.line(p.tok.off)
-			ok := p.protect(func() { ins = p.parseInstr(len(cells)) })
+			ok := p.recover(func() { ins = p.parseInstr(len(cells)) })
 			if !ok {
 				ins = nil
+				p.dropped |= 1 << uint(len(cells)%64)
 				for p.tok.kind != tBar && p.tok.kind != tSemi && p.tok.kind != tEOF &&
 					p.lx.line(p.tok.off) == startLine {
 					p.next()
@@ -717,7 +739,13 @@ func (p *parser) parseRow() {
 			p.next()
 			break
 		}
-		report := p.errorf
+		report := func(pos Pos, format string, args ...any) {
+			p.dropped = ^uint64(0) // cells may be in the wrong columns: no process is whole
+			was := p.recovering
+			p.recovering = true
+			p.errorf(pos, format, args...)
+			p.recovering = was
+		}
 		if p.newLine() || p.isStop() {
 			// the row simply ended with its line: the AST is whole, and the error is
 			// where the ";" is missing, not on the next line
@@ -1065,14 +1093,14 @@ func (p *parser) parseTail() {
 	t := p.t
 	if p.isIdent("locations") {
 		start := p.tok.off
-		if !p.protect(p.parseLocations) {
+		if !p.recover(p.parseLocations) {
 			p.skipToSection()
 		}
 		p.addLine(start, max(p.prevEnd, start+1), at(&t.LocsComments))
 	}
 	if p.isIdent("filter") {
 		start := p.tok.off
-		if !p.protect(func() {
+		if !p.recover(func() {
 			p.next()
 			t.Filter = p.parseCond()
 		}) {
@@ -1098,10 +1126,11 @@ func (p *parser) parseTail() {
 		}
 	}
 	if t.QuantPos.IsValid() {
-		if !p.protect(func() {
+		if !p.recover(func() {
 			p.next()
 			t.Cond = p.parseCond()
 		}) {
+			t.Cond = &Bool{Pos: t.QuantPos, V: true} // there is one, unreadable: not missing too
 			p.skipToSection()
 		}
 		p.addLine(qoff, max(p.prevEnd, qoff+1), at(&t.CondComments))
@@ -1109,7 +1138,8 @@ func (p *parser) parseTail() {
 	for p.isIdent("expect") {
 		start := p.tok.off
 		n := len(t.Expects)
-		if !p.protect(p.parseExpect) {
+		if !p.recover(p.parseExpect) {
+			t.Expects = t.Expects[:n] // unreadable: not checked as if it listed nothing
 			p.skipToSection()
 		}
 		if len(t.Expects) > n {
@@ -1226,8 +1256,8 @@ func (p *parser) parsePrimary() Cond {
 		r := p.parseRef()
 		p.expect(tAssign, "in condition atom")
 		if p.tok.kind == tIdent || (p.tok.kind == tInt && p.peek().kind == tColon) {
-			p.fail("comparing a register or location with another (found %q after \"=\") is not supported: "+
-				"compare each with an integer, or compute their difference in the program (r2 = r1 - r0) and test it (1:r2=0)", p.tok.text)
+			other := p.parseRef() // P:reg=Q:reg, LOC=P:reg: two items compared
+			return &Atom{Pos: pos, Ref: r, Other: &other}
 		}
 		v, _ := p.int64Lit("value (an integer) in condition")
 		return &Atom{Pos: pos, Ref: r, Value: v}

@@ -47,18 +47,30 @@ type validator struct {
 	t    *Test
 	n    int
 	errs ErrorList
+	// dropped: the processes with a cell the parser dropped after a syntax error;
+	// checks that relate a process's instructions (a register read that no
+	// instruction writes, a waitreq with no call that creates its request, a loop
+	// never closed) skip them, since the dropped cell may hold the other half.
+	dropped uint64
 }
+
+// whole reports whether every cell of process pi parsed (validator.dropped).
+func (v *validator) whole(pi int) bool { return v.dropped&(1<<uint(pi%64)) == 0 }
 
 func (v *validator) errorf(pos Pos, format string, args ...any) {
 	v.errs.Add(v.t.File, pos, format, args...)
 }
 
 // Validate runs the semantic checks alone (Parse calls it). The list is sorted by position.
-func Validate(t *Test) ErrorList {
+func Validate(t *Test) ErrorList { return validate(t, 0) }
+
+// validate is Validate of a test some of whose processes lost a cell to a syntax
+// error (dropped, bit i: P i): their relational checks are skipped.
+func validate(t *Test, dropped uint64) ErrorList {
 	if t == nil {
 		return nil
 	}
-	v := &validator{t: t, n: len(t.Procs)}
+	v := &validator{t: t, n: len(t.Procs), dropped: dropped}
 	v.run()
 	v.errs.Sort()
 	return v.errs
@@ -191,10 +203,7 @@ func (v *validator) limits() {
 				reg(in.Reg.Reg, in.Reg.Pos)
 			}
 		}
-		refs := append([]*Ref(nil), t.Locations...)
-		for _, a := range append(Atoms(t.Cond), Atoms(t.Filter)...) {
-			refs = append(refs, &a.Ref)
-		}
+		refs := append(append([]*Ref(nil), t.Locations...), CondRefs(t.Cond, t.Filter)...)
 		for _, r := range refs {
 			if r != nil && r.Reg != nil && r.Reg.Proc == pi {
 				reg(r.Reg.Reg, r.Reg.Pos)
@@ -206,8 +215,8 @@ func (v *validator) limits() {
 			cell(in.Loc)
 		}
 	}
-	for _, a := range append(Atoms(t.Cond), Atoms(t.Filter)...) {
-		cell(a.Ref.Loc)
+	for _, r := range CondRefs(t.Cond, t.Filter) {
+		cell(r.Loc)
 	}
 	for _, r := range t.Locations {
 		if r != nil {
@@ -633,13 +642,15 @@ func (v *validator) proc(pi int, p *Proc) {
 			created[ins.Req] = or(ins.ReqPos, ins.Pos)
 		}
 	}
-	v.loops(pi, p)
+	if v.whole(pi) {
+		v.loops(pi, p)
+	}
 	for _, ins := range p.Code {
 		if ins == nil {
 			continue
 		}
 		v.instr(pi, ins, writes)
-		if ins.Op == OpWaitReq {
+		if ins.Op == OpWaitReq && v.whole(pi) {
 			pos := or(ins.ReqPos, ins.Pos)
 			if _, ok := created[ins.Req]; !ok {
 				v.errorf(pos, "waitreq on request %q that no rput, rget, racc or rgacc of P%d creates", ins.Req, pi)
@@ -649,7 +660,9 @@ func (v *validator) proc(pi int, p *Proc) {
 			waited[ins.Req] = pos
 		}
 	}
-	v.completionTests(pi, p, created)
+	if v.whole(pi) {
+		v.completionTests(pi, p, created)
+	}
 }
 
 // loops checks the spin loops of a process (SEMANTICS.md §2, LITMUS.md): every
@@ -751,7 +764,7 @@ func (v *validator) readReg(pi int, reg string, pos Pos, writes map[string]bool,
 		v.errorf(pos, "location %q used as a value (only registers and integers are values)", reg)
 		return
 	}
-	if writes[reg] {
+	if writes[reg] || !v.whole(pi) { // a dropped cell of pi may write it
 		return
 	}
 	if guard {
@@ -965,10 +978,12 @@ func (v *validator) ref(r Ref) {
 
 func (v *validator) cond(c Cond) {
 	for _, a := range Atoms(c) {
-		if a.Ref.Reg == nil && a.Ref.Loc == nil {
-			v.errorf(a.Pos, "condition atom names nothing")
+		for _, r := range a.Refs() {
+			if r.Reg == nil && r.Loc == nil {
+				v.errorf(a.Pos, "condition atom names nothing")
+			}
+			v.ref(*r)
 		}
-		v.ref(a.Ref)
 	}
 }
 

@@ -149,6 +149,18 @@ func Atoms(c Cond) []*Atom {
 	return out
 }
 
+// CondRefs lists the items the atoms of conditions name, left to right (both of an
+// atom that compares two), for those that show or check them.
+func CondRefs(conds ...Cond) []*Ref {
+	var out []*Ref
+	for _, c := range conds {
+		for _, a := range Atoms(c) {
+			out = append(out, a.Refs()...)
+		}
+	}
+	return out
+}
+
 // Eval evaluates a condition, an atom's truth given by atom.
 func Eval(c Cond, atom func(*Atom) bool) bool {
 	switch x := c.(type) {

@@ -97,7 +97,7 @@ func TestQuant(t *testing.T) {
 }
 
 func TestAtoms(t *testing.T) {
-	c, err := ParseCondition(`~(0:r0=1 /\ x=2) \/ (W@1[0]=3 => 1:r1=4)`)
+	c, err := ParseCondition(`~(0:r0=1 /\ x=2) \/ (W@1[0]=3 => 1:r1=4) \/ 0:r1=y`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,8 +105,19 @@ func TestAtoms(t *testing.T) {
 	for _, a := range Atoms(c) {
 		got = append(got, RefString(a.Ref))
 	}
-	if strings.Join(got, " ") != "0:r0 x W@1[0] 1:r1" {
+	if strings.Join(got, " ") != "0:r0 x W@1[0] 1:r1 0:r1" {
 		t.Errorf("atoms %v", got)
+	}
+	got = got[:0]
+	for _, r := range CondRefs(c) {
+		got = append(got, RefString(*r))
+	}
+	if strings.Join(got, " ") != "0:r0 x W@1[0] 1:r1 0:r1 y" {
+		t.Errorf("items %v", got)
+	}
+	vals := map[string]int64{"0:r1": 4, "y": 4}
+	if a := Atoms(c)[4]; !a.Holds(func(r *Ref) int64 { return vals[RefString(*r)] }) {
+		t.Errorf("%s does not hold with both 4", CondString(a))
 	}
 }
 
@@ -120,8 +131,10 @@ func TestParseCondition(t *testing.T) {
 		{`~x=1 \/ x=2`, `~x=1 \/ x=2`, ""},
 		{`1:r0=`, "", `1:6: expected value (an integer) in condition, found end of file`},
 		{`P1:r0=1`, "", `write 1:r0, not P1:r0`},
-		{`1:r0=1:r1`, "", `1:6: comparing a register or location with another (found "1" after "=") is not supported`},
-		{`x=y`, "", `comparing a register or location with another (found "y" after "=") is not supported`},
+		// two items compared in one atom (issue 39 item 6)
+		{`1:r0=1:r1`, `1:r0=1:r1`, ""},
+		{`x=y /\ ~W@1[0]=0:r2`, `x=y /\ ~W@1[0]=0:r2`, ""},
+		{`1:r0=1:`, "", `expected register`},
 		{``, "", `expected condition`},
 	} {
 		got, err := ParseCondition(c.in)

@@ -206,10 +206,7 @@ func (c *compiler) registers() {
 			add(in.Reg.Proc, in.Reg.Reg)
 		}
 	}
-	refs := append([]*litmus.Ref(nil), c.t.Locations...)
-	for _, a := range append(litmus.Atoms(c.t.Cond), litmus.Atoms(c.t.Filter)...) {
-		refs = append(refs, &a.Ref)
-	}
+	refs := append(append([]*litmus.Ref(nil), c.t.Locations...), litmus.CondRefs(c.t.Cond, c.t.Filter)...)
 	for _, r := range refs {
 		if r.Reg != nil && r.Reg.Proc < c.p.NProcs {
 			add(r.Reg.Proc, r.Reg.Reg)

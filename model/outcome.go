@@ -34,17 +34,18 @@ func KeyOf(vals []int64) OutcomeKey {
 	return OutcomeKey(b)
 }
 
-// compiledCond is a condition whose atoms are resolved to indexes of Out.
+// compiledCond is a condition whose atoms' items are resolved to indexes of Out.
 type compiledCond struct {
 	c     litmus.Cond // nil: holds for every outcome
-	index map[*litmus.Atom]int
+	index map[*litmus.Ref]int
 }
 
 func (cc *compiledCond) holds(vals []int64) bool {
 	if cc.c == nil {
 		return true
 	}
-	return litmus.Eval(cc.c, func(a *litmus.Atom) bool { return vals[cc.index[a]] == a.Value })
+	val := func(r *litmus.Ref) int64 { return vals[cc.index[r]] }
+	return litmus.Eval(cc.c, func(a *litmus.Atom) bool { return a.Holds(val) })
 }
 
 // Sat reports whether outcome values satisfy the test's condition (before its quantifier).
@@ -56,18 +57,18 @@ func (p *Program) Keep(vals []int64) bool { return p.filter.holds(vals) }
 // Condition compiles another condition over this program's outcome items (replay
 // --outcome); an atom naming an item the outcomes do not show is an error.
 func (p *Program) Condition(c litmus.Cond) (func([]int64) bool, error) {
-	cc := compiledCond{c: c, index: map[*litmus.Atom]int{}}
-	for _, a := range litmus.Atoms(c) {
-		i := p.outIndex(outName(a.Ref))
+	cc := compiledCond{c: c, index: map[*litmus.Ref]int{}}
+	for _, r := range litmus.CondRefs(c) {
+		i := p.outIndex(outName(*r))
 		if i < 0 {
 			var names []string
 			for _, o := range p.Out {
 				names = append(names, o.Name)
 			}
 			return nil, fmt.Errorf("%s is not shown in this test's outcomes (shown: %s; add it to a locations line)",
-				outName(a.Ref), strings.Join(names, " "))
+				outName(*r), strings.Join(names, " "))
 		}
-		cc.index[a] = i
+		cc.index[r] = i
 	}
 	return cc.holds, nil
 }
@@ -141,9 +142,9 @@ func (c *compiler) outcomeItems() {
 		return len(p.Out) - 1
 	}
 	compile := func(cd litmus.Cond) compiledCond {
-		cc := compiledCond{c: cd, index: map[*litmus.Atom]int{}}
-		for _, a := range litmus.Atoms(cd) {
-			cc.index[a] = add(&a.Ref)
+		cc := compiledCond{c: cd, index: map[*litmus.Ref]int{}}
+		for _, r := range litmus.CondRefs(cd) {
+			cc.index[r] = add(r)
 		}
 		return cc
 	}

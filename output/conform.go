@@ -11,8 +11,10 @@ import (
 // Histogram prints a conformance run in litmus7's style (the histogram, *> on the
 // outcomes that satisfy the condition, Ok/No, Witnesses, Condition, Observation,
 // Rate), then how it compares with the model: the outcomes it forbids that were
-// seen (NON-CONFORMING), and those it allows that were not (unseen).
-func Histogram(w io.Writer, rep *conform.Report) {
+// seen (NON-CONFORMING), and those it allows that were not (unseen). A run stopped at
+// its spin limit has no histogram but hang, what the model makes of the hang (the
+// words of conform's message on standard error).
+func Histogram(w io.Writer, rep *conform.Report, hang string) {
 	t := rep.Test
 	p := rep.Model.Program
 	target := rep.Target.String()
@@ -28,8 +30,8 @@ func Histogram(w io.Writer, rep *conform.Report) {
 		return
 	}
 	if rep.SpinLimit != "" {
-		fmt.Fprintf(w, "%s\nNo histogram: the run stopped there. The model allows %s for %s/%s; a loop that never exits on the target is a finding about the target (or the test is a LIVELOCK)\n\n",
-			rep.SpinLimit, Plural(len(rep.Model.Outcomes), "outcome"), rep.Sem.Name, rep.HW)
+		fmt.Fprintf(w, "%s\nNo histogram: the run stopped there. The model allows %s for %s/%s; %s\n\n",
+			rep.SpinLimit, Plural(len(rep.Model.Outcomes), "outcome"), rep.Sem.Name, rep.HW, hang)
 		return
 	}
 	fmt.Fprintf(w, "Histogram (%s)\n", Plural(len(rep.Bins), "state"))

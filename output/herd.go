@@ -256,6 +256,10 @@ func (h *herdPrinter) cond(c litmus.Cond) (string, error) {
 	}
 	switch c := c.(type) {
 	case *litmus.Atom:
+		if c.Other != nil {
+			return "", fmt.Errorf("%s: herd7's conditions compare an item with a value, not with another item (%s=%s)",
+				c.Pos, litmus.RefString(c.Ref), litmus.RefString(*c.Other))
+		}
 		s, err := h.ref(&c.Ref)
 		return fmt.Sprintf("%s=%d", s, c.Value), err
 	case *litmus.Not:

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
 )
@@ -22,11 +21,12 @@ const (
 // MaxFlagLines is how many flags a block prints (JSON lists every one).
 const MaxFlagLines = 20
 
-// Block prints one search: the answer in plain words (PlainVerdict), then as herd7
+// Block prints one search, its long lines wrapped at width (0: none): the answer in
+// plain words (PlainVerdict), then as herd7
 // does: Test, States, the outcomes (*> on those that
 // satisfy the condition, the rules raised after #), Ok/No, Witnesses, one Flag line per
 // rule, Condition, Observation (with the expectation, when the test has one) and Time.
-func Block(w io.Writer, jr *explorer.JobResult, show Show) {
+func Block(w io.Writer, jr Judged, show Show, width int) {
 	t := jr.Test
 	if jr.Err != nil {
 		fmt.Fprintf(w, "Test %s (%s, hw %s): no result: %v\n\n", t.Name, jr.Sem.Name, jr.HW, jr.Err)
@@ -34,7 +34,13 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 	}
 	r := jr.Result
 	p := r.Program
-	fmt.Fprintln(w, PlainVerdict(t.Quant, jr.Sem.Name, jr.HW.String(), r.Verdict(), r.Positive, r.Negative))
+	v := r.Verdict()
+	v.Erroneous = jr.Erroneous()
+	line := PlainVerdict(t.Quant, jr.Sem.Name, jr.HW.String(), v, r.Positive, r.Negative)
+	if jr.ProgressHang {
+		line += "; " + MayHangWords
+	}
+	fmt.Fprint(w, Wrap("", line, width, "  "))
 	fmt.Fprintf(w, "Test %s %s (semantics %s, hw %s)\n", t.Name, t.Quant.VerdictWord(), jr.Sem.Name, jr.HW)
 	fmt.Fprintf(w, "States %d\n", r.Positive+r.Negative)
 	for _, o := range r.Outcomes {
@@ -44,7 +50,7 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 		}
 		line := mark + " " + p.OutcomeString(o.Values)
 		if len(o.Flags) > 0 {
-			line += "  # erroneous: " + strings.Join(spec.RuleNames(o.Flags), ",")
+			line += "  # " + outcomeFlags(jr, o.Flags)
 		}
 		fmt.Fprintln(w, line)
 		if show == ShowAll || (show == ShowWitness && o.Sat) {
@@ -63,7 +69,11 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 			break
 		}
 		f := &r.Flags[i]
-		fmt.Fprintf(w, "Flag %s (%s): %s\n", f.Rule, f.Class, DiagnosticLine(t.File, &f.Diagnostic))
+		class := f.Class.String()
+		if jr.ProgressHang && f.Rule == spec.Livelock {
+			class = "allowed hang"
+		}
+		fmt.Fprint(w, Wrap(fmt.Sprintf("Flag %s (%s): ", f.Rule, class), DiagnosticLine(t.File, &f.Diagnostic), width, "     "))
 		if show == ShowWitness || show == ShowAll {
 			WriteTrace(w, f.Trace(), "     ", f.Rule)
 		}
@@ -74,6 +84,22 @@ func Block(w io.Writer, jr *explorer.JobResult, show Show) {
 		fmt.Fprintf(w, "Expect %s %s: %s\n", jr.Expect.ObsString(), jr.Sem.Name, jr.ExpectStatus())
 	}
 	fmt.Fprintf(w, "Time %s %.3f\n\n", t.Name, r.Time.Seconds())
+}
+
+// outcomeFlags names the erroneous-class rules an outcome's executions break, with
+// a LIVELOCK only weak progress causes (Judged) apart: "erroneous: E-EPOCH; may hang:
+// LIVELOCK".
+func outcomeFlags(jr Judged, rules []spec.RuleID) string {
+	judged := jr.judge(rules)
+	hang := len(judged) < len(rules)
+	var parts []string
+	if len(judged) > 0 {
+		parts = append(parts, "erroneous: "+strings.Join(spec.RuleNames(judged), ","))
+	}
+	if hang {
+		parts = append(parts, "may hang: LIVELOCK")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // PlainVerdict is the answer of one search in words a reader who does not know
@@ -146,11 +172,28 @@ func NewTable(w io.Writer, sems []spec.Semantics, tests []*litmus.Test) *TableWr
 	}
 	header := []string{"Test", "hw"}
 	for _, s := range sems {
-		t.widths = append(t.widths, max(len(s.Name), verdictWidth))
+		t.widths = append(t.widths, max(len(s.Name), verdictWidth, expectedWidth(tests, s)))
 		header = append(header, s.Name)
 	}
 	t.row(header)
 	return t
+}
+
+// expectedWidth is the width of the widest cell the tests' expect lines foresee under
+// sem (a verdict as expected, marked FAIL: the widest): most tests meet them, so the
+// header, printed before any result, is as wide as the rows below it.
+func expectedWidth(tests []*litmus.Test, sem spec.Semantics) int {
+	w := 0
+	for _, lt := range tests {
+		for _, e := range lt.Expects {
+			for _, it := range e.Items {
+				if string(it.Preset) == string(sem.Preset) {
+					w = max(w, len(it.ObsString()+" FAIL"))
+				}
+			}
+		}
+	}
+	return w
 }
 
 func (t *TableWriter) row(cells []string) {
@@ -169,12 +212,11 @@ func (t *TableWriter) row(cells []string) {
 // A result under a semantics that is no column (a preset with the switches of an
 // expect line, LITMUS.md item 9) goes in its preset's column, on a row of its own
 // labelled by the hw model and the switches: "relaxed weak_progress=on".
-func (t *TableWriter) Test(results []explorer.JobResult) {
+func (t *TableWriter) Test(results []Judged) {
 	var rows []string
 	cells := map[string][]string{}
 	var failures []string
-	for i := range results {
-		jr := &results[i]
+	for _, jr := range results {
 		col, label := t.column(jr)
 		if _, ok := cells[label]; !ok {
 			rows = append(rows, label)
@@ -210,7 +252,7 @@ func (t *TableWriter) widen(rows [][]string) {
 }
 
 // column finds a result's column and the label of its row (see Test).
-func (t *TableWriter) column(jr *explorer.JobResult) (col int, label string) {
+func (t *TableWriter) column(jr Judged) (col int, label string) {
 	for i := range t.sems {
 		if t.sems[i].Name == jr.Sem.Name {
 			return i, jr.HW.String()
@@ -228,11 +270,14 @@ func (t *TableWriter) column(jr *explorer.JobResult) (col int, label string) {
 	return 0, label
 }
 
-func tableCell(jr *explorer.JobResult) string {
+func tableCell(jr Judged) string {
 	if jr.Err != nil {
 		return "?"
 	}
 	cell := jr.Result.Verdict().String()
+	if jr.ProgressHang && cell == "Erroneous(LIVELOCK)" { // allowed, not erroneous (Judged)
+		cell = "MayHang(LIVELOCK)"
+	}
 	switch jr.ExpectStatus() {
 	case litmus.ExpectMet:
 		cell += " ok"

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"strconv"
 	"syscall"
 
@@ -56,8 +57,8 @@ func newConformCmd() *cobra.Command {
 				`spin barrier in shared memory. A window whose MPI_WIN_MODEL differs from the declared model skips the test. `+
 				`Any other MPICH or Open MPI install is a target too: --mpi PREFIX (PREFIX/bin/mpicc and PREFIX/bin/mpiexec), `+
 				`or --mpicc and --mpiexec; --mpiexec-args and --env K=V set its run. The library and version every record `+
-				`names are what the library itself says (MPI_Get_library_version).`, 80) + "\n" + exitStatusHelp("every observed outcome is allowed (tests skipped as erroneous or by the library included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states",
-			"3 the target could not run a test: the library is missing, refuses the ranks (--oversubscribe runs them), times out (--timeout raises the bound), crashes, stops with an MPI error, or stops at its spin limit (SPIN-LIMIT) where the model finds no LIVELOCK with or without weak_progress (a hang the standard does not allow); each says what happened and what to do. A run that hangs only for want of the target's progress (LIVELOCK under weak_progress=on alone: MPI-4.1 allows it) is counted in a last line and is no failure unless --strict-progress. 2 wins over 3, and 3 over 1",
+				`names are what the library itself says (MPI_Get_library_version).`, 80) + "\n" + exitStatusHelp("conforming: every observed outcome is allowed (tests skipped as erroneous or by the library, and runs that hang only for want of the target's progress, which MPI-4.1 allows, included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states",
+			"3 the library could not run a test: it refuses the ranks (more than the cores under --oversubscribe=false), times out (--timeout raises the bound), crashes, stops with an MPI error, or stops at its spin limit (SPIN-LIMIT) where the model finds no LIVELOCK with or without weak_progress (a hang the standard does not allow); each says what happened and what to do. A run that hangs only for want of the target's progress (LIVELOCK under weak_progress=on alone: MPI-4.1 allows it) is counted in a last line and is no failure unless --strict-progress. 2 wins over 3, and 3 over 1",
 			"130/143 interrupted by SIGINT/SIGTERM; the MPI processes are stopped and the temporary files removed"),
 		Example: `  rmacheck conform --target reference ../shared/acceptance/01-SB.lit
   rmacheck conform --target mpich --runs 100000 ../shared/acceptance/01-SB.lit
@@ -124,6 +125,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 	}
 	progress := newProgress(run.errw, "conformance runs", len(tests)*len(sems), f.json)
 	for ti, t := range tests {
+		run.noteOversubscribed(target, t)
 		for si, sem := range sems {
 			done := float64(ti*len(sems) + si)
 			progress.show(done, t.Name+" ("+sem.Name+")")
@@ -165,12 +167,21 @@ type conformRun struct {
 	hangs                  hangCount // runs that did not finish, judged on the hw model they are compared with
 }
 
+// noteOversubscribed says when a test's ranks will share this machine's cores on a
+// library that busy-polls: they run (unless --oversubscribe=false), slowly.
+func (c *conformRun) noteOversubscribed(target conform.Target, t *litmus.Test) {
+	if mpi, ok := target.(conform.MPI); ok && mpi.Launch.Oversubscribe && mpi.Lib.Oversubscribed(len(t.Procs), mpi.Launch) {
+		fmt.Fprintf(c.errw, "rmacheck: note: %s runs %d ranks on %d cores: %s busy-polls, so they share cores (slower, and outcomes that need the ranks side by side get rarer); --oversubscribe=false refuses such tests\n",
+			t.Name, len(t.Procs), runtime.NumCPU(), mpi.Lib.Family.Name())
+	}
+}
+
 // failure says why a run gave no report (and writes its record with --json): a
 // time-out the standard allows (conform.ClassifyHang) is no failure.
 func (c *conformRun) failure(t *litmus.Test, sem spec.Semantics, hw spec.HW, err error) {
 	allowed := false
 	if conform.TimedOut(err) {
-		allowed = c.hangs.judge(c.errw, t, sem, hw, c.search, err.Error(), c.f.strictProgress)
+		allowed, _ = c.hangs.judge(c.errw, t, sem, hw, c.search, err.Error(), c.f.strictProgress)
 	} else {
 		fmt.Fprintf(c.errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
 	}
@@ -198,9 +209,12 @@ func (c *conformRun) report(rep *conform.Report) {
 	if rep.NonConforming > 0 {
 		c.failed = true
 	}
+	hang := "" // what the model makes of a run stopped at its spin limit
 	if rep.SpinLimit != "" {
 		what := fmt.Sprintf("the program stopped at its spin limit (%s): a rank waited without the target making progress", rep.SpinLimit)
-		if !c.hangs.judge(c.errw, t, sem, rep.HW, c.search, what, c.f.strictProgress) {
+		var allowed bool
+		allowed, hang = c.hangs.judge(c.errw, t, sem, rep.HW, c.search, what, c.f.strictProgress)
+		if !allowed {
 			c.cannotRun = true
 		}
 	}
@@ -211,7 +225,7 @@ func (c *conformRun) report(rep *conform.Report) {
 	if c.f.json {
 		record.WriteLine(c.out, record.NewConform(rep))
 	} else {
-		output.Histogram(c.out, rep)
+		output.Histogram(c.out, rep, hang)
 	}
 }
 
@@ -222,30 +236,32 @@ type hangCount struct{ allowed, strict int }
 // judge says what the model makes of a run that did not finish (what: how it
 // stopped) and reports whether it is allowed: a weak-progress hang (unless strict),
 // or a test the model finds can spin forever anyway. A real library hang, or a
-// model search that stopped, is not.
-func (h *hangCount) judge(w io.Writer, t *litmus.Test, sem spec.Semantics, hw spec.HW, search explorer.Options, what string, strict bool) bool {
+// model search that stopped, is not. It returns the judgement, for the report on
+// standard output to say what the message says.
+func (h *hangCount) judge(w io.Writer, t *litmus.Test, sem spec.Semantics, hw spec.HW, search explorer.Options, what string, strict bool) (bool, string) {
 	hang, err := conform.ClassifyHang(t, sem, hw, search)
+	var judgement string
+	allowed := false
 	switch {
 	case err != nil:
-		fmt.Fprintf(w, "rmacheck: %s (%s): %s; the model could not tell whether the standard allows the hang: %v\n", t.File, sem.Name, what, err)
-		return false
+		judgement = "the model could not tell whether the standard allows the hang: " + err.Error()
 	case !hang.Allowed():
-		fmt.Fprintf(w, "rmacheck: %s (%s): %s; %s: the library hangs on this test (--keep-c DIR keeps the C to send its developers)\n", t.File, sem.Name, what, hang)
-		return false
+		judgement = hang.String() + " (--keep-c DIR keeps the C to send its developers)"
 	case hang == conform.HangWeakProgress && strict:
 		h.strict++
-		fmt.Fprintf(w, "rmacheck: %s (%s): %s; it %s, a failure under --strict-progress\n", t.File, sem.Name, what, hang)
-		return false
+		judgement = hang.String() + "; a failure under --strict-progress"
+	default:
+		h.allowed++
+		judgement, allowed = hang.String(), true
 	}
-	h.allowed++
-	fmt.Fprintf(w, "rmacheck: %s (%s): %s; it %s\n", t.File, sem.Name, what, hang)
-	return true
+	fmt.Fprintf(w, "rmacheck: %s (%s): %s; %s\n", t.File, sem.Name, what, judgement)
+	return allowed, judgement
 }
 
 // summary is the last line of a run with weak-progress hangs.
 func (h *hangCount) summary(w io.Writer) {
 	if h.allowed > 0 {
-		fmt.Fprintf(w, "rmacheck: %s hung for want of the target's progress, which MPI-4.1 allows, or spin forever by the model: not counted as failures; --strict-progress counts the weak-progress ones\n", output.Plural(h.allowed, "run"))
+		fmt.Fprintf(w, "rmacheck: %s may hang without asynchronous progress, which MPI-4.1 allows, or spin forever by the model: not counted as failures; --strict-progress counts the weak-progress ones\n", output.Plural(h.allowed, "run"))
 	}
 	if h.strict > 0 {
 		fmt.Fprintf(w, "rmacheck: %s hung for want of the target's progress: failures under --strict-progress\n", output.Plural(h.strict, "run"))
@@ -291,7 +307,8 @@ func (f conformFlags) comparedHW() (*spec.HW, error) {
 }
 
 // conformErrorExit is the exit status a test's error asks for, the same whatever the
-// target: 3 when the target could not run it, 2 for bad input or an I/O error (a test
+// target: 3 when the target could not run it, 2 for bad input, setup (a library that
+// is not installed) or an I/O error (a test
 // cgen cannot express, a temporary directory or --keep-c file that cannot be written),
 // 1 otherwise (the model's search stopped at a bound: an incomplete result).
 func conformErrorExit(err error) int {
@@ -301,6 +318,8 @@ func conformErrorExit(err error) int {
 	var sysErr *os.SyscallError
 	var writeErr *atomicfile.Error
 	switch {
+	case conform.IsMissingLibrary(err): // setup: install it, or name another
+		return exitBadInput
 	case conform.CannotRun(err):
 		return exitCannotRun
 	case errors.As(err, &unsupported), errors.Is(err, syscall.ENOSPC), errors.As(err, &pathErr), errors.As(err, &linkErr), errors.As(err, &sysErr), errors.As(err, &writeErr):

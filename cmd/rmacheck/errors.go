@@ -18,11 +18,14 @@ const (
 	// exitFailed: a finding or an incomplete result: an expectation broken, an outcome
 	// the model forbids, two semantics that differ, a search stopped at --max-states.
 	exitFailed = 1
-	// exitBadInput: bad input or an I/O error: a file that cannot be read, parsed or
-	// validated, an output that cannot be written, a bad flag, argument or rule name.
+	// exitBadInput: bad input, setup or an I/O error: a file that cannot be read,
+	// parsed or validated, an output that cannot be written, a bad flag, argument or
+	// rule name, an MPI library that is not installed.
 	exitBadInput = 2
-	// exitCannotRun (conform, fuzz): the target could not run a test: a library that is
-	// missing, refuses the ranks, times out, crashes, or stops at its spin limit.
+	// exitCannotRun (conform, fuzz, probe): the library could not run a test: it
+	// refuses the ranks, times out, crashes, or stops at its spin limit where the
+	// standard does not allow a hang. A hang MPI-4.1 allows (weak progress) is no
+	// failure: status 0.
 	exitCannotRun = 3
 )
 
@@ -153,7 +156,7 @@ func exitStatusHelp(ok, failed string, more ...string) string {
 	if failed != "" {
 		line("1", failed)
 	}
-	line("2", "bad input or an I/O error: a file that cannot be read, parsed or validated, an output that cannot be written, a bad flag or argument")
+	line("2", "bad input or setup: a file that cannot be read, parsed or validated, an output that cannot be written, a bad flag or argument, an MPI library that is not installed")
 	for _, m := range more {
 		code, text, _ := strings.Cut(m, " ")
 		line(code, text)

@@ -125,3 +125,17 @@ func TestNonsenseFlagsRefused(t *testing.T) {
 		t.Errorf("run -j 0 --max-states 0: exit %d, %s", code, stderr)
 	}
 }
+
+// TestCompletion: cobra's completion command prints a script for each shell it knows,
+// calling rmacheck's completion entry point, which completes subcommands.
+func TestCompletion(t *testing.T) {
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		code, stdout, stderr := runCLI("completion", sh)
+		if code != exitOK || !strings.Contains(stdout, "rmacheck") || !strings.Contains(stdout, "__complete") {
+			t.Errorf("rmacheck completion %s: exit %d, stderr %q, %d bytes of script", sh, code, stderr, len(stdout))
+		}
+	}
+	if code, stdout, _ := runCLI("__complete", "ru"); code != exitOK || !strings.Contains(stdout, "run") {
+		t.Errorf("completing \"ru\": exit %d, %q; want run among the candidates", code, stdout)
+	}
+}

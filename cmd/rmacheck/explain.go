@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -201,26 +202,11 @@ func explainAll(w io.Writer) error {
 // each ending with a newline.
 func wrapText(text string, width int) string { return wrapIndent(text, width, "") }
 
-// wrapIndent is wrapText with every line after the first indented by indent.
+// wrapIndent is wrapText with every line after the first indented by indent ("" for
+// a text of blanks).
 func wrapIndent(text string, width int, indent string) string {
-	var b strings.Builder
-	col := 0
-	for _, word := range strings.Fields(text) {
-		switch {
-		case col == 0:
-		case col+1+len(word) > width:
-			b.WriteString("\n")
-			b.WriteString(indent)
-			col = len(indent)
-		default:
-			b.WriteString(" ")
-			col++
-		}
-		b.WriteString(word)
-		col += len(word)
+	if strings.TrimSpace(text) == "" {
+		return ""
 	}
-	if col > 0 {
-		b.WriteString("\n")
-	}
-	return b.String()
+	return output.Wrap("", text, width, indent)
 }

@@ -122,8 +122,8 @@ func runFuzz(cmd *cobra.Command, f fuzzFlags) error {
 	if exit, ok := interruptedExit(err); ok {
 		return exit
 	}
-	if err != nil && conform.CannotRun(err) {
-		return exitError{code: exitCannotRun, err: err}
+	if err != nil && conform.CannotRun(err) { // 2 for a library that is not installed, 3 for one that cannot run the program
+		return exitError{code: conformErrorExit(err), err: err}
 	}
 	if err != nil {
 		return exitError{code: exitFailed, err: err}

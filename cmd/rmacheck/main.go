@@ -133,7 +133,8 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 	}
 	root.SetVersionTemplate("rmacheck version {{.Version}}\n")
-	root.CompletionOptions.DisableDefaultCmd = true
+	// cobra's completion command: rmacheck completion bash|zsh|fish|powershell prints the
+	// script (the shell completes subcommands, flags and rule names' commands).
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	maxFileSize = litmus.MaxFileSize
 	root.PersistentFlags().Var((*byteSize)(&maxFileSize), "max-file-size",

@@ -32,7 +32,7 @@ func needMPICH(t *testing.T) {
 }
 
 // TestConformCannotRunIsThree: a library that cannot run a test is status 3, with what
-// to do: MPICH refusing more ranks than cores names --oversubscribe, a test that hangs
+// to do: MPICH refusing more ranks than cores (--oversubscribe=false) names --oversubscribe, a test that hangs
 // names --timeout, and no message carries a Go context error.
 func TestConformCannotRunIsThree(t *testing.T) {
 	needMPICH(t)
@@ -45,9 +45,14 @@ func TestConformCannotRunIsThree(t *testing.T) {
 	src := "MPI many\n{ win W allocate size=1; x = W@0[0]; }\n " + strings.Join(cols, " | ") + " ;\n " + strings.Join(row, " | ") + " ;\nexists (x=0)\n"
 	many := filepath.Join(t.TempDir(), "many.lit")
 	os.WriteFile(many, []byte(src), 0o644)
-	code, _, stderr := runCLI("conform", "--target", "mpich", many)
+	code, _, stderr := runCLI("conform", "--target", "mpich", "--oversubscribe=false", many)
 	if code != exitCannotRun || !strings.Contains(stderr, "busy-polls") || !strings.Contains(stderr, "--oversubscribe") {
-		t.Errorf("more MPICH ranks than cores: exit %d, %s", code, stderr)
+		t.Errorf("more MPICH ranks than cores, --oversubscribe=false: exit %d, %s", code, stderr)
+	}
+	// by default they run, with a note (issue 39 item 7)
+	code, _, stderr = runCLI("conform", "--target", "mpich", "--runs", "3", many)
+	if code != exitOK || !strings.Contains(stderr, "note: many runs") || !strings.Contains(stderr, "share cores") {
+		t.Errorf("more MPICH ranks than cores: exit %d, %s; want 0 and the note", code, stderr)
 	}
 	blocked := filepath.Join(t.TempDir(), "blocked.lit")
 	os.WriteFile(blocked, []byte(blockedLit), 0o644)
@@ -207,7 +212,7 @@ func TestConformRecordsEveryRun(t *testing.T) {
 	dir := t.TempDir()
 	deadlock := filepath.Join(dir, "dl.lit")
 	os.WriteFile(deadlock, []byte("MPI dl\n{ win W allocate size=1; }\n P0 | P1 ;\n r0 = recv 1 | r0 = recv 0 ;\nexists (0:r0=0)\n"), 0o644)
-	many := filepath.Join(dir, "many.lit") // one MPICH rank more than cores: refused
+	many := filepath.Join(dir, "many.lit") // one MPICH rank more than cores: refused under --oversubscribe=false
 	var cols, row []string
 	for i := 0; i <= runtime.NumCPU(); i++ {
 		cols = append(cols, "P"+string(rune('0'+i)))
@@ -216,12 +221,12 @@ func TestConformRecordsEveryRun(t *testing.T) {
 	os.WriteFile(many, []byte("MPI many\n{ win W allocate size=1; x = W@0[0]; }\n "+strings.Join(cols, " | ")+" ;\n "+strings.Join(row, " | ")+" ;\nexists (x=0)\n"), 0o644)
 	tests := []struct {
 		name, target string
-		files        []string
+		files        []string // after the flags: --oversubscribe=false refuses many
 		want         []conform.Status
 		error        string // in the first record's error
 	}{
 		{"reference deadlock", "reference", []string{deadlock, "testdata/sb.lit"}, []conform.Status{conform.StatusFailed, conform.StatusOK}, "deadlock"},
-		{"mpich refusal", "mpich", []string{many}, []conform.Status{conform.StatusRefused}, "busy-polls: refusing to run"},
+		{"mpich refusal", "mpich", []string{"--oversubscribe=false", many}, []conform.Status{conform.StatusRefused}, "busy-polls: refusing to run"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

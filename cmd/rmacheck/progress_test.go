@@ -8,7 +8,23 @@ import (
 	"time"
 )
 
-// Off a terminal the progress line is never written: logs and pipes stay clean.
+// Off a terminal the progress line is a line of its own, once a minute after the
+// first: a long run's log shows it is alive, a short run's stays clean.
+func TestProgressLogOffTerminal(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b, "tests", 4, false)
+	p.start = time.Now().Add(-61 * time.Second)
+	p.show(1, "SB")
+	p.show(2, "MP") // within a minute of the last line: none
+	if want := regexp.MustCompile(`^rmacheck: 1/4 tests, 1m1s elapsed, ETA 3m3s  SB\n$`); !want.MatchString(b.String()) {
+		t.Errorf("off a terminal after a minute: %q, want one line for 1/4", b.String())
+	}
+	if q := newProgress(&b, "tests", 4, true); q.log != nil || q.w != nil {
+		t.Errorf("quiet (--json) progress writes")
+	}
+}
+
+// Off a terminal the progress line is not written in the first minute.
 func TestProgressSilentOffTerminal(t *testing.T) {
 	var b bytes.Buffer
 	p := newProgress(&b, "tests", 4, false)

@@ -13,7 +13,15 @@ var runGoldenCases = []struct {
 	args []string
 	code int
 }{
-	{"run_table", []string{"run", "testdata/sb.lit", "testdata/wrong-expect.lit"}, 1},
+	{"run_table", []string{"run", "-v", "testdata/sb.lit", "testdata/wrong-expect.lit"}, 1},
+	// plain verdicts by default, one line per group of presets; wrapped at --width
+	{"run_verdicts", []string{"run", "testdata/sb.lit", "testdata/wrong-expect.lit", "testdata/put-no-epoch.lit"}, 1},
+	{"run_verdicts_width", []string{"run", "--width", "72", "testdata/sb.lit", "testdata/mp-flush-poll.lit"}, 0},
+	{"run_block_width", []string{"run", "--width", "100", "--sem", "mpi-4.1", "testdata/sb.lit"}, 0},
+	// a LIVELOCK only weak progress causes is allowed, never "erroneous": --fail-on
+	// erroneous passes it and may-hang fails it, in blocks and in verdict lines
+	{"run_weak_block", []string{"run", "--sem", "mpi-4.1,weak_progress=on", "--hw", "sc", "--fail-on", "erroneous", "testdata/mp-flush-poll.lit"}, 0},
+	{"run_weak_verdicts", []string{"run", "--sem", "mpi-4.1;mpi-4.1,weak_progress=on", "--hw", "sc", "--fail-on", "may-hang", "testdata/mp-flush-poll.lit"}, 1},
 	{"run_block", []string{"run", "--sem", "A", "testdata/sb.lit"}, 0},
 	{"run_block_witness", []string{"run", "--sem", "mpi-3.0", "--hw", "tso", "--show", "witness", "testdata/sb.lit"}, 0},
 	{"run_switch", []string{"run", "--sem", "mpi-3.0,fence_ls=on", "testdata/wrong-expect.lit"}, 0},
@@ -46,10 +54,16 @@ var runGoldenCases = []struct {
 	{"run_fail_on_race_sometimes", []string{"run", "--sem", "mpi-4.1", "--fail-on", "race", "--fail-on", "sometimes", "testdata/sb.lit"}, 1},
 	{"run_fail_on_clean", []string{"run", "--fail-on", "erroneous,race,sometimes", "testdata/good2.lit"}, 0},
 	{"run_fail_on_bad", []string{"run", "--fail-on", "never", "testdata/good2.lit"}, 2},
+	// a correct flag poll (U2, valid MPI) passes race and fails unpredictable; it needs
+	// asynchronous progress, so may-hang fails it, with --json too
+	{"run_fail_on_poll_race", []string{"run", "--fail-on", "race,erroneous", "testdata/mp-flush-poll.lit"}, 0},
+	{"run_fail_on_poll_unpredictable", []string{"run", "--sem", "mpi-4.1", "--fail-on", "unpredictable", "testdata/mp-flush-poll.lit"}, 1},
+	{"run_fail_on_poll_may_hang", []string{"run", "--sem", "mpi-4.1", "--fail-on", "may-hang", "testdata/mp-flush-poll.lit"}, 1},
+	{"run_fail_on_poll_may_hang_json", []string{"run", "--sem", "mpi-4.1", "--hw", "sc", "--json", "--fail-on", "may-hang", "testdata/mp-flush-poll.lit"}, 1},
 	// a missing file alone: its error, no empty table and "0 tests" before it
 	{"run_missing_only", []string{"run", "testdata/missing.lit"}, 2},
 	// a verdict wider than its column widens it: the row's columns stay aligned
-	{"run_table_wide", []string{"run", "../../docs/tutorial/poll-put-get.lit", "testdata/good2.lit"}, 0},
+	{"run_table_wide", []string{"run", "-v", "../../docs/tutorial/poll-put-get.lit", "testdata/good2.lit"}, 0},
 	// a step before a spin loop's await names the await's row once
 	{"replay_await_early", []string{"replay", "../../docs/tutorial/pc-shared-nosync-reader.lit", "--sem", "mpi-4.1", "--outcome", "1:r1=0"}, 0},
 }

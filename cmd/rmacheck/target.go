@@ -60,7 +60,7 @@ func (p *pathFlag) Set(v string) error {
 // addLaunchFlags adds the flags of how a library runs (conform).
 func addLaunchFlags(fl *pflag.FlagSet, f *targetFlags) {
 	addLibraryFlags(fl, f)
-	fl.BoolVar(&f.oversubscribe, "oversubscribe", false, "mpich: run more ranks than cores (MPICH busy-polls, so this is refused by default)")
+	fl.BoolVar(&f.oversubscribe, "oversubscribe", true, "mpich: run more ranks than cores, with a note (MPICH busy-polls: they share cores, slowly); --oversubscribe=false refuses such tests (exit 3)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "mpich, openmpi: bound on one test's compile and run, counting the time its processes could run (not the time they waited for a CPU or were stopped), and at most 10 times that in wall time (0, the default: 30s + 1ms per iteration)")
 	f.maxWindowBytes = cgen.DefaultMaxWindowBytes
 	fl.Var(&f.maxWindowBytes, "max-window-bytes", "mpich, openmpi: refuse a test whose window segment on one rank is larger than this in the C program (e.g. 16MiB)")
@@ -70,7 +70,7 @@ func addLaunchFlags(fl *pflag.FlagSet, f *targetFlags) {
 
 // launchFlagsSet reports whether a flag of a library's launch was given.
 func (f targetFlags) launchFlagsSet() bool {
-	return f.install() || f.mpiexecArgs != "" || len(f.env) > 0 || f.transport != "shm" || f.oversubscribe || f.keepC != "" || f.launcher != "" || f.hostfile != "" || f.timeout != 0
+	return f.install() || f.mpiexecArgs != "" || len(f.env) > 0 || f.transport != "shm" || !f.oversubscribe || f.keepC != "" || f.launcher != "" || f.hostfile != "" || f.timeout != 0
 }
 
 // install reports whether the flags name an MPI install (--mpi, --mpicc, --mpiexec).
@@ -80,7 +80,7 @@ func (f targetFlags) install() bool {
 
 // target is the target the flags name: the reference runtime (with ref's options),
 // a Debian library by its family's word, or the install of --mpi or --mpicc and
-// --mpiexec (a missing library is exit status 3, with what to install or give).
+// --mpiexec (a missing library is exit status 2, setup, with what to install or give).
 func (f targetFlags) target(ref reference.Options) (conform.Target, error) {
 	kind, _, err := f.named()
 	if err != nil || kind == conform.KindReference {
@@ -156,8 +156,8 @@ func (f targetFlags) namedLibrary() (conform.Library, error) {
 	} else {
 		lib, err = conform.Install{Prefix: f.prefix, MPICC: f.mpicc, MPIExec: f.mpiexec}.Library()
 	}
-	if err != nil {
-		return lib, exitError{code: exitCannotRun, err: err}
+	if err != nil { // no such library here: setup, as bad input is
+		return lib, exitError{code: exitBadInput, err: err}
 	}
 	return lib, nil
 }

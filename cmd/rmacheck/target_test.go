@@ -66,7 +66,7 @@ func TestConformMPIFlagErrors(t *testing.T) {
 		{[]string{"--mpi", fakeMPI, "--env", "A B=1"}, exitBadInput, "expected NAME=VALUE"},
 		{[]string{"--mpi", ""}, exitBadInput, "empty path"}, // issue 38 row 6: an unset $MPI_HOME
 		{[]string{"--mpicc", "", "--mpiexec", fakeMPI + "/bin/mpiexec"}, exitBadInput, "empty path"},
-		{[]string{"--mpi", t.TempDir()}, exitCannotRun, "give the prefix holding bin/mpicc and bin/mpiexec"},
+		{[]string{"--mpi", t.TempDir()}, exitBadInput, "give the prefix holding bin/mpicc and bin/mpiexec"},
 		{[]string{"--mpi", fakeMPI, "--transport", "ib"}, exitBadInput, "expected shm or net"},
 	} {
 		code, _, stderr := runCLI(append(append([]string{"conform"}, c.args...), "testdata/sb.lit")...)

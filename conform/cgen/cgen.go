@@ -282,22 +282,6 @@ func (g *gen) winIndex(name string) int {
 	return 0
 }
 
-func condAtoms(c litmus.Cond, acc []*litmus.Atom) []*litmus.Atom {
-	switch c := c.(type) {
-	case *litmus.Atom:
-		acc = append(acc, c)
-	case *litmus.Not:
-		acc = condAtoms(c.C, acc)
-	case *litmus.And:
-		acc = condAtoms(c.R, condAtoms(c.L, acc))
-	case *litmus.Or:
-		acc = condAtoms(c.R, condAtoms(c.L, acc))
-	case *litmus.Implies:
-		acc = condAtoms(c.R, condAtoms(c.L, acc))
-	}
-	return acc
-}
-
 // outRefs maps the names of the outcome items to the references that name them.
 func (g *gen) outRefs() map[string]litmus.Ref {
 	m := map[string]litmus.Ref{}
@@ -308,11 +292,8 @@ func (g *gen) outRefs() map[string]litmus.Ref {
 			}
 		}
 	}
-	for _, a := range condAtoms(g.t.Cond, nil) {
-		add(a.Ref)
-	}
-	for _, a := range condAtoms(g.t.Filter, nil) {
-		add(a.Ref)
+	for _, r := range litmus.CondRefs(g.t.Cond, g.t.Filter) {
+		add(*r)
 	}
 	for _, r := range g.t.Locations {
 		add(*r)
