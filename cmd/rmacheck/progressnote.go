@@ -13,7 +13,7 @@ import (
 
 // progressNotes warn, before a library hangs, that a test needs asynchronous
 // progress: run searches each test with spin loops once more per semantics with
-// weak_progress on (SEMANTICS.md §4), shows none of those searches, and prints one
+// weak_progress on (docs/semantics.md#progress), shows none of those searches, and prints one
 // line when one finds LIVELOCK where the asked semantics does not.
 type progressNotes struct {
 	twin     map[int]bool                     // job index: a weak-progress search

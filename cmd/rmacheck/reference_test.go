@@ -222,7 +222,6 @@ var pendingCitations = map[string][]string{
 		"../shared/acceptance/01-SB.lit", "../shared/acceptance/06-MP+post-start.lit",
 		"../shared/acceptance/07-MP+lock+rstore.lit", "../shared/acceptance/22-align-contig.lit",
 	},
-	"docs/tutorial.md": {"LITMUS.md", "../shared"},
 }
 
 // citedPath finds the files a page names in running text or code: a path with a

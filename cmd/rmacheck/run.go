@@ -126,7 +126,7 @@ func parseShard(s string) (i, n int, err error) {
 }
 
 // jobsFor lists the searches of a test (explorer.JobsFor); with every preset (no
-// --sem), also the semantics of its expect lines with switches (LITMUS.md item 9),
+// --sem), also the semantics of its expect lines with switches (docs/language.md#expect-lines),
 // under their hw model when it is searched.
 func jobsFor(t *litmus.Test, sems []spec.Semantics, hws []spec.HW, everyPreset bool) []explorer.Job {
 	jobs := explorer.JobsFor(t, sems, hws...)
