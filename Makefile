@@ -3,6 +3,7 @@
 #   make test     go vet, gofmt check, go test
 #   make bench    benchmarks, a run over the generated family, runtime rates beside MPI
 #   make exact    the reductions' exactness property, 2,000 checks a sync variant
+#   make crosscheck  the two engines (operational, axiomatic) on bench/generated and 2,000 random programs
 #   make gen      regenerate the diy7-style family in bench/generated (rmacheck gen --mix)
 #   make conform  the corpus on the reference runtime (real shared memory), 10^5 runs a test
 #   make mpi-builds  install the MPI library builds of reports/matrix/builds.json into .cache/mpi
@@ -22,7 +23,7 @@ LDFLAGS := $(if $(VERSION),-ldflags "-X main.version=$(VERSION)")
 # Every Go file on disk (tracked or not), outside .git and bin.
 GOFILES = $(shell find . -name '*.go' -not -path './.git/*' -not -path './bin/*')
 
-.PHONY: all build corpus test vet fmtcheck gotest exact bench conform reports conform-results matrix-results mpi-builds fmt clean
+.PHONY: all build corpus test vet fmtcheck gotest exact crosscheck bench conform reports conform-results matrix-results mpi-builds fmt clean
 
 all: build corpus
 
@@ -75,6 +76,12 @@ gotest:
 # runs rapid's 100 checks a variant, this 2,000 (under a minute here).
 exact:
 	$(GO) test -count=1 -run 'TestExactness|TestStubbornRandomSync' ./explorer -rapid.checks=2000
+
+# The two engines agree (crosscheck/): make test runs the corpus, the acceptance files
+# and rapid's 100 random programs; this adds bench/generated and 2,000 random programs
+# (minutes: the axiomatic engine enumerates candidate executions).
+crosscheck:
+	$(GO) test -count=1 -timeout 60m ./crosscheck -crosscheck.generated -rapid.checks=2000
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -249,7 +249,7 @@ func libraryOf(mpicc, mpiexec string) (Library, error) {
 
 // toolTimeout bounds what rmacheck asks a library's tools before any test: the
 // launcher's --version, the version program's compile and run.
-const toolTimeout = 30 * time.Second
+var toolTimeout = 30 * time.Second
 
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
@@ -347,12 +347,17 @@ var versionRE = regexp.MustCompile(`(?:Version:\s+|\) )([0-9][0-9.a-z]*)`)
 // ParseEnv checks K=V settings (--env) and returns them.
 func ParseEnv(settings []string) ([]string, error) {
 	for _, kv := range settings {
-		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" || strings.ContainsAny(k, " \t") {
-			return nil, fmt.Errorf("%q: expected NAME=VALUE", kv)
+		if k, _, ok := strings.Cut(kv, "="); !ok || !envNameRE.MatchString(k) {
+			return nil, fmt.Errorf("%q: expected NAME=VALUE, NAME letters, digits and _ not starting with a digit", kv)
 		}
 	}
 	return settings, nil
 }
+
+// envNameRE is what a portable environment name is (POSIX.1, Environment Variables):
+// a name with a space or a newline would reach the library's processes as something
+// else (issue 38 row 12).
+var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // libraryLine turns the first line of MPI_Get_library_version into the name and
 // version reports show: "MPICH Version: 4.0.2" is "MPICH 4.0.2", "Open MPI v4.1.4,

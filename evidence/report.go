@@ -292,7 +292,7 @@ func (r *Report) testReport(t *litmus.Test, result func(explorer.Job) (*explorer
 	for _, c := range tr.Conform {
 		sem, err := spec.ParseSemantics(c.Preset)
 		if err != nil {
-			return nil, fmt.Errorf("conformance record of %s: %v", t.Name, err)
+			return nil, RecordError{fmt.Errorf("conformance record of %s: %v", t.Name, err)}
 		}
 		key := ResultKey{c.Preset, c.HW}
 		if tr.Results[key] == nil {
@@ -301,7 +301,7 @@ func (r *Report) testReport(t *litmus.Test, result func(explorer.Job) (*explorer
 			}
 		}
 		if err := checkAllowed(c, tr.Results[key]); err != nil {
-			return nil, err
+			return nil, RecordError{err}
 		}
 		if c.SpinLimit != "" {
 			if err := tr.readHang(c, sem, result); err != nil {
@@ -628,6 +628,13 @@ func upperFirst(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
+
+// RecordError is a conformance record the report cannot use (a preset it does not
+// know, outcomes marked otherwise than the model says): bad input, not a finding.
+type RecordError struct{ Err error }
+
+func (e RecordError) Error() string { return e.Err.Error() }
+func (e RecordError) Unwrap() error { return e.Err }
 
 // checkAllowed refuses a conformance record whose outcomes are marked allowed or
 // forbidden otherwise than the model says: a record edited by hand (an impossible

@@ -37,6 +37,17 @@ var exactVariants = []struct {
 	{"pscw", func(t *rapid.T) gen.Config { return exactCfg(t, "pscw") }, false},
 	{"fence", func(t *rapid.T) gen.Config { return exactCfg(t, "fence") }, false},
 	{"rounds", func(t *rapid.T) gen.Config { return exactCfg(t, "rounds") }, false},
+	// fencelock: windows both fenced and locked, where fence arrivals, issues and
+	// unlocks are not local steps (model/exposure.go: FenceLocked, FenceTargeted)
+	{"fencelock", func(t *rapid.T) gen.Config { return exactCfg(t, "fencelock") }, false},
+	// requests: rput, rget, racc and rgacc with their local-completion step
+	// (model/completion.go), completed by waitreq, testreq or not at all, in
+	// lock_all epochs and in lock epochs (of a fenced window too)
+	{"requests", func(t *rapid.T) gen.Config {
+		cfg := exactCfg(t, rapid.SampledFrom([]string{"lock_all", "lock", "fencelock"}).Draw(t, "sync"))
+		cfg.Tests, cfg.NoRMA = true, false
+		return cfg
+	}, false},
 	{"separate", func(t *rapid.T) gen.Config {
 		cfg := exactCfg(t, rapid.SampledFrom([]string{"fence", "lock_all", "pscw", "lock"}).Draw(t, "sync"))
 		cfg.Separate, cfg.NoRMA = true, false
@@ -48,7 +59,9 @@ var exactVariants = []struct {
 		return cfg
 	}, false},
 	{"weak_progress", func(t *rapid.T) gen.Config {
-		return exactCfg(t, rapid.SampledFrom([]string{"fence", "lock_all", "pscw", "lock", "barrier", "none"}).Draw(t, "sync"))
+		cfg := exactCfg(t, rapid.SampledFrom([]string{"fence", "lock_all", "pscw", "lock", "fencelock", "barrier", "none"}).Draw(t, "sync"))
+		cfg.Tests = rapid.Bool().Draw(t, "tests")
+		return cfg
 	}, true},
 }
 

@@ -20,8 +20,11 @@ type Config struct {
 	MaxInstrs          int // instructions per process, not counting epoch brackets (default 4)
 	// Syncs are the synchronization styles to draw from (default: all of them):
 	// "none", "fence", "lock_all", "pscw", "barrier", and, not drawn by default,
-	// "lock" (each access in a lock epoch of its target rank, shared or exclusive)
-	// and "rounds" (lock_all epochs with a barrier between two).
+	// "lock" (each access in a lock epoch of its target rank, shared or exclusive),
+	// "rounds" (lock_all epochs with a barrier between two) and "fencelock" (fence
+	// epochs whose accesses are sometimes in a lock epoch of their target too: a
+	// window both fenced and locked, E-EPOCH-MIX when RMA of the fence epoch
+	// targets a rank locked during it).
 	Syncs []string
 	// RMA allows put/get/acc in epochs (default true unless NoRMA).
 	NoRMA bool
@@ -150,7 +153,7 @@ func (g *builder) body() {
 	}
 	k := rapid.IntRange(1, g.cfg.MaxInstrs).Draw(g.t, "instrs")
 	collectiveAt := -1
-	if g.sync == "barrier" || g.sync == "fence" || g.sync == "rounds" {
+	if g.sync == "barrier" || g.sync == "fence" || g.sync == "rounds" || g.sync == "fencelock" {
 		collectiveAt = rapid.IntRange(0, k).Draw(g.t, "collective-at")
 	}
 	for i := 0; i < k; i++ {
@@ -202,7 +205,7 @@ func (g *builder) assert(label string, names ...string) string {
 func (g *builder) brackets() (open, close func(int) []string) {
 	none := func(int) []string { return nil }
 	switch g.sync {
-	case "fence":
+	case "fence", "fencelock":
 		first := g.assert("fence1", "nostore", "noput", "noprecede", "nosucceed")
 		last := g.assert("fence2", "nostore", "noput", "noprecede", "nosucceed")
 		return func(int) []string { return []string{"fence W" + first} }, func(int) []string { return []string{"fence W" + last} }
@@ -269,7 +272,7 @@ func (g *builder) instr(p int) string {
 	if g.sync == "lock_all" {
 		kinds = append(kinds, "sync", "flush")
 	}
-	if g.sync == "lock" {
+	if g.sync == "lock" || g.sync == "fencelock" {
 		kinds = append(kinds, "sync")
 	}
 	if g.flavor == "allocate" {
@@ -321,11 +324,18 @@ func (g *builder) instr(p int) string {
 	return fmt.Sprintf("%s = %s + 1", g.newReg(p), src)
 }
 
-// lockEach puts a lock epoch of its target rank around an access (sync "lock"):
-// shared or exclusive, sometimes nocheck (with Asserts); a row without a target
-// (arithmetic) or a spin loop is left as it is.
+// lockEach puts a lock epoch of its target rank around an access (sync "lock",
+// and under "fencelock" sometimes): shared or exclusive, sometimes nocheck (with
+// Asserts); a row without a target (arithmetic) or a spin loop is left as it is. A
+// request-based call (Tests) is completed inside its lock epoch, or left pending
+// (completeRequests), and under "fencelock" always has one: request-based
+// operations need a passive-target epoch.
 func (g *builder) lockEach(p int, rows []string) []string {
-	if g.sync != "lock" || len(rows) != 1 {
+	if len(rows) != 1 || (g.sync != "lock" && g.sync != "fencelock") {
+		return rows
+	}
+	request := len(g.reqs[p]) > 0
+	if g.sync == "fencelock" && !request && rapid.Bool().Draw(g.t, "fence-lock") {
 		return rows
 	}
 	_, after, ok := strings.Cut(rows[0], "W@")
@@ -338,7 +348,11 @@ func (g *builder) lockEach(p int, rows []string) []string {
 	}
 	t, _, _ := strings.Cut(after, "[") // a rank, or a computed target's register or null
 	kind := rapid.SampledFrom([]string{"shared", "excl"}).Draw(g.t, "lock-kind")
-	return []string{fmt.Sprintf("lock W %s %s%s", t, kind, g.assert("lock", "nocheck")), rows[0], "unlock W " + t}
+	out := []string{fmt.Sprintf("lock W %s %s%s", t, kind, g.assert("lock", "nocheck")), rows[0]}
+	if request {
+		out = append(out, g.completeRequests(p)...)
+	}
+	return append(out, "unlock W "+t)
 }
 
 // guarded sometimes predicates an access on an earlier register.
@@ -356,7 +370,7 @@ func (g *builder) rmaAllowed(p int) bool {
 		return false
 	}
 	switch g.sync {
-	case "fence", "lock_all", "lock", "rounds":
+	case "fence", "lock_all", "lock", "rounds", "fencelock":
 		return true
 	case "pscw":
 		return p == 0

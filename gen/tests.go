@@ -27,9 +27,11 @@ func (g *builder) waitOrTest(p int) []string {
 }
 
 // requestKinds: with Tests, request-based operations where a passive-target
-// epoch allows them (MPI: only there).
+// epoch allows them (MPI: only there): lock_all epochs, and the lock epoch that
+// lockEach puts around the call under "lock" and "fencelock".
 func (g *builder) requestKinds(p int) []string {
-	if !g.cfg.Tests || g.sync != "lock_all" || !g.rmaAllowed(p) {
+	passive := g.sync == "lock_all" || g.sync == "lock" || g.sync == "fencelock"
+	if !g.cfg.Tests || !passive || !g.rmaAllowed(p) {
 		return nil
 	}
 	return []string{"request", "request"}

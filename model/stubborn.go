@@ -273,6 +273,14 @@ func (c *compiler) stubbornAllowed() bool {
 // exclusively, fences or exposes it (E-EPOCH-MIX reads those), and no process
 // waits on progress.
 func (c *compiler) quietLockAll() []bool {
+	return c.passiveWindows(false)
+}
+
+// passiveWindows: per window, its memory's epochs can only be passive-target ones
+// (no fence, post, start, complete, wait, test or free on it), no process waits on
+// progress and no window is separate; with locks false, no process locks it either
+// (lock_all alone).
+func (c *compiler) passiveWindows(locks bool) []bool {
 	p := c.p
 	out := make([]bool, len(p.Wins))
 	for w := range p.Wins {
@@ -283,7 +291,9 @@ func (c *compiler) quietLockAll() []bool {
 					continue
 				}
 				switch in.Kind {
-				case KLock, KFence, KPost, KStart, KComplete, KWait, KTest, KFree:
+				case KLock:
+					out[w] = out[w] && locks
+				case KFence, KPost, KStart, KComplete, KWait, KTest, KFree:
 					out[w] = false
 				}
 			}

@@ -37,10 +37,11 @@ import (
 // with the path and changes neither side, so a state where c is concurrent stays
 // reachable (by induction on the height of the state, as for the plain pairs).
 //
-// Puts and gets on windows of passive-target epochs alone are issued and performed
+// Puts and gets on windows of passive-target epochs alone (lock_all, and lock: the
+// unlock of a target completes the operations to it, R4) are issued and performed
 // as remote stores are (stubRMAOp). Not covered: accumulates, request-based calls,
-// computed targets, ranges, RMA in fence, PSCW or lock epochs, flush to
-// MPI_PROC_NULL, assertions acted on.
+// computed targets, ranges, RMA in fence or PSCW epochs, flush to MPI_PROC_NULL,
+// assertions acted on.
 
 // stubRMA is the part of the stubborn sets about slots and RMA pairs.
 type stubRMA struct {
@@ -80,10 +81,14 @@ func (c *compiler) stubRMAAllowed() bool {
 
 // stubRMAOp: an RMA call the stubborn sets take as they take a remote store
 // (issue 37): a put or a get of one element, on a window whose epochs can only be
-// passive-target (no fence, PSCW or lock call on its memory: quietLockAll), so
-// that its perform, once issued, is enabled until it happens (exposed at once, no
-// accumulate ordering, no progress rule) and the window's unlock_all and flushes
-// complete it (R4). A get's perform also writes its result register, which no
+// passive-target (no fence or PSCW call on its memory: passiveWindows), so that
+// its perform, once issued, is enabled until it happens (a lock or lock_all epoch
+// exposes its target at once, rma.go's exposed; no accumulate ordering, no
+// progress rule) and the window's unlock_all, the unlock of its target and the
+// flushes complete it (R4). No lock, unlock or other process's step disables a
+// pending perform, and a perform reads and writes no lock-holder bit: it commutes
+// with every lock and unlock (a lock of its target by another process waits for
+// the origin's unlock, which waits for the perform: completeBlocked). A get's perform also writes its result register, which no
 // instruction of its process touches before the operation completes (independence
 // Allowed leaves out programs with origin-buffer uses), so the completing call
 // orders them: the perform is dependent on the accesses of its cell alone.
@@ -91,7 +96,7 @@ func (c *compiler) stubRMAOp(in *Instr) bool {
 	if in.Kind != KRMA || (in.Op != litmus.OpPut && in.Op != litmus.OpGet) || in.Computed != nil || in.Elems != nil || in.GuardReg >= 0 {
 		return false
 	}
-	return c.quietLockAll()[in.Win]
+	return c.passiveWindows(true)[in.Win]
 }
 
 // stubRMAKind classifies a remote store's issue and a completing call; ok false
@@ -106,6 +111,11 @@ func (c *compiler) stubRMAKind(in *Instr) (stubKind, bool) {
 	case in.Kind == KRemoteStore && in.Elems == nil, c.stubRMAOp(in):
 		return stubIssue, true
 	case in.Kind == KUnlockAll && !c.p.hasSeparate:
+		return stubComplete, true
+	case in.Kind == KUnlock && in.Target >= 0 && c.lockWindowQuiet(int(in.Win)):
+		// it completes its target's operations (R4) and releases the lock, which
+		// only enables other processes' locks of the target (lockReleaser names
+		// it as their necessary enabling set)
 		return stubComplete, true
 	case in.Kind == KFlush && (in.Op == litmus.OpFlushAll || in.Target >= 0):
 		return stubComplete, true

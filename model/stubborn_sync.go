@@ -46,7 +46,8 @@ import (
 //
 // Scope, beside stubborn.go's: no assertions acted on, no weak_progress, no
 // separate windows (R5/R6 copies reach the memory the others access), no RMA
-// operations on the window (a wait or fence that completes them is not local),
+// operations on the window (a wait or fence that completes them is not local;
+// for locks, puts and gets, which the unlock completes: stubborn_rma.go),
 // no remote access as RMA under ls_is_rma (a remote load waits for its target's
 // exposure, a transition of another process), no nocheck pair on the window
 // (assert.go: its check reads the calls), and for locks no fence, post or start
@@ -91,22 +92,18 @@ func (c *compiler) remoteAsRMA() bool {
 }
 
 // lockWindowQuiet: locks on win (and the windows sharing its memory) read no other
-// epoch (no fence, post or start there), carry no nocheck pair, and complete no
-// operation.
+// epoch (no fence, post or start there), carry no nocheck pair, and the only
+// operations on it are those the stubborn sets follow (stubRMAOp: puts and gets,
+// which the unlock of their target completes, stubborn_rma.go).
 func (c *compiler) lockWindowQuiet(win int) bool {
 	p := c.p
-	if c.nocheckLock[win] || c.windowHasOps(win) {
+	if c.nocheckLock[win] || !c.passiveWindows(true)[win] {
 		return false
 	}
-	for q := range p.Procs {
-		for _, in := range p.Procs[q].Code {
-			if in.Win < 0 || p.Wins[in.Win].Base != p.Wins[win].Base {
-				continue
-			}
-			switch in.Kind {
-			case KFence, KPost, KStart, KComplete, KWait, KTest, KFree:
-				return false
-			}
+	for _, sl := range p.Slots {
+		in := &p.Procs[sl.Proc].Code[sl.Instr]
+		if p.Wins[in.Win].Base == p.Wins[win].Base && !c.stubRMAOp(in) {
+			return false
 		}
 	}
 	return true

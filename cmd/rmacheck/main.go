@@ -13,6 +13,7 @@ import (
 	"github.com/rmacheck/rmacheck/internal/supervise"
 	"io"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -50,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if msg := errorMessage(err); msg != "" {
-		fmt.Fprintf(stderr, "rmacheck: %s\n", msg)
+		fmt.Fprintf(stderr, "rmacheck: %s\n", cutQuoted(msg))
 	}
 	if isUsage(err) && cmd != nil {
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
@@ -74,6 +75,21 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 		c.err = err
 	}
 	return n, err
+}
+
+// longQuoted matches a quoted value of more than maxQuoted bytes in a message.
+var longQuoted = regexp.MustCompile(`"((?:[^"\\]|\\.){` + strconv.Itoa(maxQuoted+1) + `,})"`)
+
+// maxQuoted is the most of a value a message quotes (issue 38 row 19: a 100 KB --sem
+// was echoed whole, twice).
+const maxQuoted = 120
+
+// cutQuoted cuts every quoted value of msg to its first maxQuoted bytes and says how
+// long it was.
+func cutQuoted(msg string) string {
+	return longQuoted.ReplaceAllStringFunc(msg, func(q string) string {
+		return q[:maxQuoted] + fmt.Sprintf(`..." (%d bytes)`, len(q)-2)
+	})
 }
 
 func errorMessage(err error) string {
@@ -158,7 +174,7 @@ func shellQuote(w string) string {
 // each, so every tree gets fresh commands and flags. (cobra lists them sorted.)
 var commands = []func() *cobra.Command{
 	newCheckCmd, newFmtCmd, newExplainCmd, newPresetsCmd, // the language and the rules
-	newRunCmd, newReplayCmd, newDiffCmd, newDistinguishCmd, newLayoutCmd, // the model
+	newRunCmd, newReplayCmd, newDiffCmd, newDistinguishCmd, newLayoutCmd, newCrosscheckCmd, // the model
 	newConformCmd, newFuzzCmd, newProbeCmd, newCgenCmd, // targets
 	newGenCmd, newReportCmd, // generated tests, reports
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -252,6 +253,9 @@ func writeMatrix(cmd *cobra.Command, args []string, f reportFlags) error {
 		if err != nil {
 			return exitError{code: exitBadInput, err: err}
 		}
+		if len(more) == 0 { // issue 38 row 11: an empty file made a "?" column
+			return exitError{code: exitBadInput, err: fmt.Errorf("%s: no conform records (write them with rmacheck conform --json)", path)}
+		}
 		recs = append(recs, more...)
 	}
 	cols := evidence.MatrixColumns(recs)
@@ -282,6 +286,9 @@ func buildReport(cmd *cobra.Command, r *evidence.Report, tests []*litmus.Test, o
 	})
 	progress.clear()
 	if err := r.Build(tests, results); err != nil {
+		if errors.As(err, new(evidence.RecordError)) { // issue 38 row 14
+			return exitError{code: exitBadInput, err: err}
+		}
 		return exitError{code: exitFailed, err: err}
 	}
 	return nil

@@ -28,6 +28,8 @@ type runFlags struct {
 	assert   string
 	abi      string
 	failOn   []string
+	engine   string // operational (the default) or axiomatic (axiomatic.go)
+	model    string // --engine axiomatic: a model file instead of the presets'
 }
 
 func newRunCmd() *cobra.Command {
@@ -68,6 +70,8 @@ func newRunCmd() *cobra.Command {
 	addABIFlag(fl, &f.abi)
 	fl.StringSliceVar(&f.failOn, "fail-on", nil, "exit 1 when a verdict is erroneous, race or sometimes (comma-separated or repeated), whatever the expect lines say")
 	fl.StringVar(&f.assert, "assert", "check", "assertions: check (raise E-ASSERT when false) or exploit (also act on them as an implementation may; expect lines are not checked)")
+	fl.StringVar(&f.engine, "engine", "operational", "operational (the model's search) or axiomatic (the model files of docs/axioms.md)")
+	fl.StringVar(&f.model, "model", "", "with --engine axiomatic: a model file (.cat) instead of the presets' (docs/axioms.md)")
 	return cmd
 }
 
@@ -155,6 +159,16 @@ func qualifiedJobs(t *litmus.Test, jobs []explorer.Job) []explorer.Job {
 }
 
 func runRun(cmd *cobra.Command, args []string, f runFlags) error {
+	switch f.engine {
+	case "axiomatic":
+		return runAxiomatic(cmd, args, f)
+	case "operational":
+	default:
+		return usageErrorf("--engine %q: expected operational or axiomatic", f.engine)
+	}
+	if f.model != "" {
+		return usageErrorf("--model is for --engine axiomatic")
+	}
 	plan, err := f.plan()
 	if err != nil {
 		return err

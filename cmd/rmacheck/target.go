@@ -35,12 +35,26 @@ type targetFlags struct {
 
 // addLibraryFlags adds the flags that name an MPI install and set its run.
 func addLibraryFlags(fl *pflag.FlagSet, f *targetFlags) {
-	fl.StringVar(&f.prefix, "mpi", "", "run on the MPI library installed at this prefix (PREFIX/bin/mpicc and PREFIX/bin/mpiexec; MPICH or Open MPI, told by mpiexec --version)")
-	fl.StringVar(&f.mpicc, "mpicc", "", "with --mpiexec: run on the MPI library of this compiler wrapper (path or name on PATH); overrides --mpi's")
-	fl.StringVar(&f.mpiexec, "mpiexec", "", "with --mpicc: launch with this mpiexec (path or name on PATH); overrides --mpi's")
+	fl.Var((*pathFlag)(&f.prefix), "mpi", "run on the MPI library installed at this prefix (PREFIX/bin/mpicc and PREFIX/bin/mpiexec; MPICH or Open MPI, told by mpiexec --version)")
+	fl.Var((*pathFlag)(&f.mpicc), "mpicc", "with --mpiexec: run on the MPI library of this compiler wrapper (path or name on PATH); overrides --mpi's")
+	fl.Var((*pathFlag)(&f.mpiexec), "mpiexec", "with --mpicc: launch with this mpiexec (path or name on PATH); overrides --mpi's")
 	fl.StringVar(&f.mpiexecArgs, "mpiexec-args", "", "further options of the library's mpiexec, before -n N (split into words as a shell does, quotes included), e.g. '--mca btl self,tcp'")
 	fl.StringVar(&f.transport, "transport", "shm", "the library's path between ranks: shm (its own choice on one node) or net (its inter-node path between ranks of this node; see README)")
 	fl.StringArrayVar(&f.env, "env", nil, "NAME=VALUE for the library's processes (repeat for several), e.g. MPIR_CVAR_ASYNC_PROGRESS=1")
+}
+
+// pathFlag is a path flag that refuses an empty value: `--mpi "$MPI_HOME"` with
+// $MPI_HOME unset must not quietly run the reference runtime (issue 38 row 6).
+type pathFlag string
+
+func (p *pathFlag) String() string { return string(*p) }
+func (p *pathFlag) Type() string   { return "PATH" }
+func (p *pathFlag) Set(v string) error {
+	if v == "" {
+		return fmt.Errorf("empty path (an unset variable such as $MPI_HOME?)")
+	}
+	*p = pathFlag(v)
+	return nil
 }
 
 // addLaunchFlags adds the flags of how a library runs (conform).

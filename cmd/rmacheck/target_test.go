@@ -35,7 +35,7 @@ func TestConformMPIPrefix(t *testing.T) {
 		"--runs", "50", "testdata/sb.lit")
 	logged, _ = os.ReadFile(log)
 	if code != 0 || !strings.Contains(stdout, "(target mpich: Fake MPI v9.9 over net,") ||
-		!strings.Contains(string(logged), "MPIR_CVAR_NOLOCAL=1\nUCX_TLS=tcp,self\n") {
+		!strings.Contains(string(logged), "MPIR_CVAR_NOLOCAL=1\n") || !strings.Contains(string(logged), "UCX_TLS=tcp,self\n") {
 		t.Errorf("--transport net: exit %d\n%s%s\nlaunched with:\n%s", code, stdout, stderr, logged)
 	}
 	code, stdout, stderr = runCLI("conform", "--mpicc", fakeMPI+"/bin/mpicc", "--mpiexec", fakeMPI+"/bin/mpiexec",
@@ -62,6 +62,10 @@ func TestConformMPIFlagErrors(t *testing.T) {
 		{[]string{"--mpicc", fakeMPI + "/bin/mpicc"}, exitBadInput, "--mpicc and --mpiexec go together"},
 		{[]string{"--env", "A=1"}, exitBadInput, "are for MPI libraries"},
 		{[]string{"--mpi", fakeMPI, "--env", "NOVALUE"}, exitBadInput, "expected NAME=VALUE"},
+		{[]string{"--mpi", fakeMPI, "--env", "A\nB=1"}, exitBadInput, "expected NAME=VALUE"}, // issue 38 row 12
+		{[]string{"--mpi", fakeMPI, "--env", "A B=1"}, exitBadInput, "expected NAME=VALUE"},
+		{[]string{"--mpi", ""}, exitBadInput, "empty path"}, // issue 38 row 6: an unset $MPI_HOME
+		{[]string{"--mpicc", "", "--mpiexec", fakeMPI + "/bin/mpiexec"}, exitBadInput, "empty path"},
 		{[]string{"--mpi", t.TempDir()}, exitCannotRun, "give the prefix holding bin/mpicc and bin/mpiexec"},
 		{[]string{"--mpi", fakeMPI, "--transport", "ib"}, exitBadInput, "expected shm or net"},
 	} {

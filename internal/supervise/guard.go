@@ -6,16 +6,23 @@ package supervise
 //   - the launcher gets SIGKILL when rmacheck dies (Pdeathsig, Linux);
 //   - a guard process (this binary again, in a hidden mode) learns each run's process
 //     group and directory through a pipe; when the pipe closes, rmacheck is gone, and it
-//     kills the group and every process whose command line names the directory (the
-//     ranks, which run in sessions of their own), and removes the directory;
-//   - a run's directory is named rmacheck-TARGET-PID-*, and the next run removes those
-//     of dead PIDs, and stops what still runs from them (when no guard could run).
+//     kills the group and every process that carries this rmacheck's owner token in its
+//     environment (the ranks, which run in sessions of their own, inherit it from the
+//     launcher), and removes the directories;
+//   - the next run removes the run directories of an rmacheck that is gone (when no
+//     guard could act), and stops the processes carrying its token.
+//
+// Nothing else is touched (issue 38 row 1: a user's rmacheck-reports-2024-final went,
+// and a tail -f on it was killed). A run directory is one this program made, proven by
+// a marker file written inside it at creation (ownership.go): the owner's user, host,
+// boot, PID and process start time. A directory without a valid marker, of another user,
+// of another host or boot (a $TMPDIR shared by the nodes of a Slurm array), or of an
+// owner still running, is left alone; a symbolic link is never followed. A process is
+// stopped only when its environment carries the owner token this program gave the
+// processes it started.
 
 import (
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -24,44 +31,26 @@ const runDirPrefix = "rmacheck-"
 
 var staleDirs sync.Once
 
-// MakeDir makes a run's temporary directory, rmacheck-TARGET-PID-RANDOM, and tells
-// the guard; the first call of a process removes the directories of dead rmacheck
-// processes first.
+// MakeDir makes a run's temporary directory, rmacheck-TARGET-RANDOM, with its marker,
+// and tells the guard; the first call of a process removes the directories of
+// rmacheck processes that are gone first.
 func MakeDir(target string) (string, error) {
 	staleDirs.Do(removeStaleRunDirs)
 	startGuard()
-	dir, err := os.MkdirTemp("", runDirPrefix+target+"-"+strconv.Itoa(os.Getpid())+"-")
-	if err == nil {
-		guardSay("+dir", dir)
+	dir, err := os.MkdirTemp("", runDirPrefix+target+"-")
+	if err != nil {
+		return "", err
 	}
-	return dir, err
+	if err := writeMarker(dir); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	guardSay("+dir", dir)
+	return dir, nil
 }
 
 // RemoveDir removes a run's directory, and tells the guard.
 func RemoveDir(dir string) {
 	os.RemoveAll(dir)
 	guardSay("-dir", dir)
-}
-
-// removeStaleRunDirs removes the run directories of rmacheck processes that no longer
-// run (killed before they could), after stopping the processes that still run from
-// them.
-func removeStaleRunDirs() {
-	matches, _ := filepath.Glob(filepath.Join(os.TempDir(), runDirPrefix+"*-*-*"))
-	for _, dir := range matches {
-		if pid, ok := runDirPID(filepath.Base(dir)); ok && pid != os.Getpid() && !processRunning(pid) {
-			stopProcessesUnder(dir)
-			os.RemoveAll(dir)
-		}
-	}
-}
-
-// runDirPID is the PID in a run directory's name (rmacheck-TARGET-PID-RANDOM).
-func runDirPID(name string) (int, bool) {
-	f := strings.Split(name, "-")
-	if len(f) < 4 || f[0]+"-" != runDirPrefix {
-		return 0, false
-	}
-	pid, err := strconv.Atoi(f[len(f)-2])
-	return pid, err == nil && pid > 0
 }

@@ -2,12 +2,12 @@ package supervise
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,7 +55,7 @@ func startGuard() {
 		defer r.Close()
 		cmd := exec.Command("/proc/self/exe")
 		cmd.Args[0] = fmt.Sprintf("rmacheck-guard-of-%d", os.Getpid()) // what ps shows
-		cmd.Env = append(os.Environ(), guardEnv+"="+strconv.Itoa(os.Getpid()))
+		cmd.Env = append(os.Environ(), guardEnv+"="+currentOwner().token())
 		cmd.Stdin = r
 		// a group of its own: a terminal's Ctrl-C to rmacheck's group must not stop the
 		// guard before it has done its work
@@ -71,23 +71,27 @@ func startGuard() {
 }
 
 // guardSay tells the guard of a run's process group or directory (+) or that it is
-// gone (-).
+// gone (-). A record ends with NUL, the one byte no path holds (issue 38 row 15: a
+// $TMPDIR with a newline split the paths of a line format).
 func guardSay(what, arg string) {
 	guard.mu.Lock()
 	defer guard.mu.Unlock()
 	if guard.w != nil {
-		fmt.Fprintf(guard.w, "%s %s\n", what, arg)
+		fmt.Fprintf(guard.w, "%s %s\x00", what, arg)
 	}
 }
 
 // runGuard reads what rmacheck tells it until the pipe closes (rmacheck has ended, by
-// any means), then kills the process groups and the processes of the directories it
-// was told of that are still there, and removes the directories.
+// any means), then kills the process groups it was told of, and every process that
+// carries rmacheck's owner token (its ranks), and removes the run directories that are
+// still there and carry rmacheck's marker.
 func runGuard() {
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	token := os.Getenv(guardEnv)
 	pgids, dirs := map[string]bool{}, map[string]bool{}
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Split(splitNUL)
 	for sc.Scan() {
 		what, arg, _ := strings.Cut(sc.Text(), " ")
 		switch what {
@@ -106,31 +110,44 @@ func runGuard() {
 			syscall.Kill(-n, syscall.SIGKILL)
 		}
 	}
+	if len(pgids) > 0 || len(dirs) > 0 {
+		stopProcessesOf(token)
+	}
 	for dir := range dirs {
-		stopProcessesUnder(dir)
-		os.RemoveAll(dir)
+		if o, ok := readMarker(dir); ok && o.token() == token {
+			os.RemoveAll(dir)
+		}
 	}
 }
 
-// stopProcessesUnder kills every process whose command line names dir (a run's
-// launcher, proxies and ranks), in rounds, for those that start others as they go.
-func stopProcessesUnder(dir string) {
-	if !filepath.IsAbs(dir) || len(dir) < 8 {
+// splitNUL is a bufio.SplitFunc for NUL-terminated records.
+func splitNUL(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return i + 1, data[:i], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
+// stopProcessesOf kills every process that carries the owner token in its environment
+// (a run's launcher, proxies and ranks, and nothing a user started), in rounds, for
+// those that start others as they go.
+func stopProcessesOf(token string) {
+	if token == "" {
 		return
 	}
-	me := strconv.Itoa(os.Getpid())
+	me := os.Getpid()
 	for round := 0; round < 5; round++ {
 		killed := 0
 		entries, _ := os.ReadDir("/proc")
 		for _, e := range entries {
-			if e.Name() == me || e.Name()[0] < '0' || e.Name()[0] > '9' {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil || pid == me || !carriesToken(pid, token) {
 				continue
 			}
-			b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-			if err != nil || !strings.Contains(string(b), dir) {
-				continue
-			}
-			if pid, err := strconv.Atoi(e.Name()); err == nil && syscall.Kill(pid, syscall.SIGKILL) == nil {
+			if syscall.Kill(pid, syscall.SIGKILL) == nil {
 				killed++
 			}
 		}

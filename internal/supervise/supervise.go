@@ -7,19 +7,7 @@
 // only keeps the processes in hand.
 package supervise
 
-import (
-	"os"
-	"time"
-)
-
-// environ is the environment of a supervised program: this process's, with env's
-// settings (NAME=VALUE) over it.
-func environ(env []string) []string {
-	if len(env) == 0 {
-		return nil // exec's default: this process's environment
-	}
-	return append(os.Environ(), env...)
-}
+import "time"
 
 // LongestRun is the most wall time Run can take for a context of WithClock(timeout)
 // before it returns: the clock's wall-time bound, then the grace a launcher has to
