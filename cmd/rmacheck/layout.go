@@ -24,7 +24,7 @@ func newLayoutCmd() *cobra.Command {
 			`otherwise. Then every typed access of the program is checked: an address the guarantee does not align `+
 			`for its type is E-ALIGN (node251).`, 80) + "\n" + exitStatusHelp("every typed access is aligned", "some typed access is misaligned (E-ALIGN)"),
 		Example: `  rmacheck layout litmus/layout/align-int64-contig.lit
-  rmacheck layout --sem mpi-3.0 litmus/layout/longdouble-noncontig.lit`,
+  rmacheck layout --sem mpi-3.0 litmus/layout/align-longdouble-allocate.lit`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sems, err := parseSems([]string{sem})
