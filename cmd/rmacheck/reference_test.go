@@ -215,19 +215,6 @@ func TestReferenceNamesEverySwitchAndPreset(t *testing.T) {
 	}
 }
 
-// pendingCitations are the citations of files outside the repository (the design
-// notes in ../shared, which a clone does not have) that the README still makes: the
-// sweep of /work/helpers/docs-sweep.md replaces each with its page in docs/. Nothing
-// may be added here; an entry that no longer occurs is only logged, so that the sweep
-// and this list need not land in one commit.
-var pendingCitations = map[string][]string{
-	"README.md": {
-		"LITMUS.md", "SEMANTICS.md", "../shared", "../shared/acceptance",
-		"../shared/acceptance/01-SB.lit", "../shared/acceptance/06-MP+post-start.lit",
-		"../shared/acceptance/07-MP+lock+rstore.lit", "../shared/acceptance/22-align-contig.lit",
-	},
-}
-
 // citedPath finds the files a page names in running text or code: a path with a
 // directory and a file extension (litmus/rma/x.lit, ../shared/acceptance/01-SB.lit),
 // or a bare Markdown page name (SEMANTICS.md).
@@ -248,7 +235,6 @@ func TestDocLinks(t *testing.T) {
 	root := corpus.Root()
 	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	pages = append([]string{filepath.Join(root, "README.md")}, pages...)
-	pending := map[string]bool{}
 	for _, p := range pages {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -264,22 +250,11 @@ func TestDocLinks(t *testing.T) {
 			if strings.Contains(cite, "/") && placeholder.MatchString(cite) || resolves(root, filepath.Dir(p), cite) {
 				continue
 			}
-			if slices.Contains(pendingCitations[rel], cite) {
-				pending[rel+" "+cite] = true
-				continue
-			}
 			t.Errorf("%s cites %s, which is not in the repository", rel, cite)
 		}
 		for _, m := range explainCite.FindAllStringSubmatch(text, -1) {
 			if !explainKnows(m[1]) {
 				t.Errorf("%s: rmacheck explain %s names no rule, switch, preset or hardware model", rel, m[1])
-			}
-		}
-	}
-	for page, cites := range pendingCitations {
-		for _, c := range cites {
-			if !pending[page+" "+c] {
-				t.Logf("%s no longer cites %s: remove it from pendingCitations", page, c)
 			}
 		}
 	}
