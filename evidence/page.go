@@ -174,7 +174,7 @@ func (r *Report) testBlocks(tr *TestReport) []Block {
 	}
 	bs = append(bs, pairsBlocks(tr)...)
 	if len(tr.Conform) > 0 || len(tr.Errors) > 0 {
-		bs = append(bs, Paragraph{Text: P("Conformance (each run compared with the model on the hw model it names; reference: the model's own steps on real memory):")},
+		bs = append(bs, Paragraph{Text: P("Conformance:")},
 			conformTable(tr))
 	}
 	return bs

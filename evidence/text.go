@@ -62,7 +62,7 @@ func (r *Report) FindingsText() []FindingsSection {
 	}
 	if len(f.Targets) > 0 {
 		s := FindingsSection{Title: "Conformance"}
-		s.Intro = P(Pf("Each run is compared with the outcomes the model allows for its semantics on hw %s, the hardware model of this machine (amd64); NON-CONFORMING: a run showed an outcome the model forbids.", r.comparedHW()))
+		s.Intro = P(Pf("Each run is compared with the outcomes the model allows for its semantics on hw %s, the hardware model of this machine (amd64), in the tables of the tests as in the lists below (the reference runtime runs the model's own steps on real memory); NON-CONFORMING: a run showed an outcome the model forbids.", r.comparedHW()))
 		for _, t := range f.Targets {
 			s.Items = append(s.Items, r.targetItem(t))
 		}
