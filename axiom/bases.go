@@ -429,7 +429,7 @@ func (b *builder) instrRelations() {
 }
 
 // forwardFrom is the store a load may read before that store reaches memory
-// (SEMANTICS.md §2): relaxed, the latest earlier store to the cell when it is not
+// (docs/semantics.md#hardware-models): relaxed, the latest earlier store to the cell when it is not
 // guarded; tso, the latest earlier store executed (its buffer's newest entry).
 func (u *universe) forwardFrom(proc, j int) *ins {
 	code := u.p.procs[proc]
@@ -468,7 +468,7 @@ func overlaps(a, b []int) bool {
 }
 
 // completer is the first later call of the process that completes RMA operation a at
-// the origin (SEMANTICS.md §3 R1): fence, complete, unlock_all on its window; unlock,
+// the origin (docs/semantics.md#rma-operations, R1): fence, complete, unlock_all on its window; unlock,
 // flush, flush_local of its target or flush_all, flush_local_all on its window. Only
 // a call that runs and has its effect completes anything.
 func (u *universe) completer(a *ins) *ins {
@@ -490,7 +490,7 @@ func (u *universe) completer(a *ins) *ins {
 
 // touchesBuffer: y's guard reads a's result register (guard: whether the guard
 // holds or not), or the rest of y reads or writes it, or writes a's source register
-// (body: only when y's guard holds, SEMANTICS.md §2, "a guard found false cancels
+// (body: only when y's guard holds, docs/semantics.md#hardware-models, "a guard found false cancels
 // it").
 func touchesBuffer(a, y *ins) (guard, body bool) {
 	res := a.resultRegs()
@@ -570,7 +570,7 @@ func accOrdered(order uint8, a, b *ins) bool {
 }
 
 // syncRelations are the relations between the calls that synchronize processes and
-// the operations their epochs hold (SEMANTICS.md §3, §4): which call matches which,
+// the operations their epochs hold (docs/semantics.md#rma-operations, #synchronization): which call matches which,
 // and which epoch an operation is in.
 func (b *builder) syncRelations() {
 	u, p := b.u, b.u.p
@@ -735,7 +735,7 @@ func (b *builder) generation(genName, arrName string, gen []*ins, missing bool) 
 }
 
 // expose relates an operation (its issue, its perform, a remote load) to the
-// target's call that exposes the target to it (SEMANTICS.md §3, "Perform"): the
+// target's call that exposes the target to it (docs/semantics.md#rma-operations, "Perform"): the
 // return of the target's fence of the epoch's generation, or the post matching the
 // start; NEVER when the target makes no such call.
 func (b *builder) expose(in *ins, inf *info) {

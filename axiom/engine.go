@@ -34,7 +34,7 @@ type Outcome struct {
 type Flag struct {
 	Rule spec.RuleID
 	// Relaxed: judged on the executions of hw relaxed (a flag relaxed of the model:
-	// concurrency, SEMANTICS.md §7).
+	// concurrency, docs/semantics.md#concurrency).
 	Relaxed bool
 	Witness *Execution
 	// Events are the events (a pair, or one) the flag's relation or set holds in the

@@ -127,7 +127,7 @@ func parseModel(file string, src []byte, fallback func(string) ([]byte, bool)) (
 	for _, f := range c.Flags {
 		rule, ok := spec.ParseRuleID(f.Name)
 		if !ok {
-			return nil, &cat.Error{Pos: f.P, Msg: fmt.Sprintf("flag %q: not a rule id of the catalogue (rmacheck explain lists them)", f.Name)}
+			return nil, &cat.Error{Pos: f.P, Msg: fmt.Sprintf("flag %q: not a rule id of the catalogue (rmacheck explain --all lists them)", f.Name)}
 		}
 		m.flagRule[f.Name] = rule
 	}

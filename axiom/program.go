@@ -49,7 +49,7 @@ var kindNames = [...]string{"arith", "load", "store", "rload", "rstore", "rma", 
 
 func (k kind) String() string { return kindNames[k] }
 
-// mpi: an MPI call (MPI calls never pass each other, SEMANTICS.md §2); remote
+// mpi: an MPI call (MPI calls never pass each other, docs/semantics.md#hardware-models); remote
 // accesses under ls_is_rma count ("Like every RMA call they keep program order with
 // the other MPI calls").
 func (k kind) mpi() bool { return k >= kRLoad }
@@ -88,8 +88,8 @@ type ins struct {
 	group     uint32 // post/start group
 	lockType  litmus.LockType
 	asserts   uint8 // assertNocheck | ... (node332)
-	// elems: an RMA call's elements in typemap order (a range, LITMUS.md "Real
-	// programs"; one for a plain location, none for W@1[{}]), each performed on its
+	// elems: an RMA call's elements in typemap order (a range, docs/language.md#ranges-and-tuples;
+	// one for a plain location, none for W@1[{}]), each performed on its
 	// own: its cell, its result register, its origin value.
 	elems []elem
 }

@@ -12,7 +12,7 @@ import (
 // performs of the RMA operations it issues, an initial write per cell, and one event
 // that never happens (⊥, the missing partner of a call that waits for nobody). Its
 // per-process bookkeeping (which call opens and closes which epoch, which calls are
-// erroneous and have no effect) follows SEMANTICS.md §3-§5 in program order; every
+// erroneous and have no effect) follows docs/semantics.md (RMA operations, Synchronization) and docs/rules.md in program order; every
 // order between events, and every rule about them, is the model file's.
 
 type evKind uint8
@@ -39,7 +39,7 @@ type event struct {
 	write bool
 }
 
-// epoch kinds of an RMA operation (SEMANTICS.md §3, "Issue").
+// epoch kinds of an RMA operation (docs/semantics.md#rma-operations, "Issue").
 const (
 	epNone = iota
 	epFence
@@ -79,7 +79,7 @@ type universe struct {
 	perf        map[*ins][]int // an RMA call's performs, one per element
 	drain       map[*ins]int
 	info        map[*ins]*info
-	// sync matching (SEMANTICS.md §4), by instruction
+	// sync matching (docs/semantics.md#synchronization), by instruction
 	fences   map[[2]int][]*ins // (window, proc) -> its fences, in order
 	barriers [][]*ins
 	postOf   map[[3]int]*ins // (t, o, j): t's j-th post naming o
@@ -198,7 +198,7 @@ func (u *universe) addEvents(proc int, in *ins) {
 	inf := u.info[in]
 	ev := event{proc: proc, in: in, cell: -1}
 	if in.kind == kLoad && u.hw == spec.Relaxed {
-		// a relaxed load reads, then commits (SEMANTICS.md §2: it may read before
+		// a relaxed load reads, then commits (docs/semantics.md#hardware-models: it may read before
 		// its guard is known)
 		r := ev
 		r.kind = eRead
@@ -252,8 +252,8 @@ func (u *universe) addEvents(proc int, in *ins) {
 	}
 }
 
-// epochState is one process's epochs on one window as its calls run (SEMANTICS.md
-// §3, §4): what the operational model keeps in its state, followed here in program
+// epochState is one process's epochs on one window as its calls run (docs/semantics.md
+// #rma-operations, #synchronization): what the operational model keeps in its state, followed here in program
 // order, since a process's MPI calls never pass each other.
 type epochState struct {
 	fences    int  // fences called
@@ -490,7 +490,7 @@ func (u *universe) bookkeep(proc int) {
 
 // lsProblem: a load/store of another rank's segment needs load/store access: an
 // allocate_shared window (no shared_query in scope), and never a separate window's
-// (SEMANTICS.md §5, E-LS-ACCESS, E-SEPARATE-SHM).
+// (docs/rules.md, E-LS-ACCESS, E-SEPARATE-SHM).
 func (u *universe) lsProblem(in *ins) spec.RuleID {
 	if !in.remote {
 		return spec.NoRule

@@ -131,7 +131,7 @@ type versionedTransport struct {
 
 // transport is a named way to make a library's ranks talk: shm, the library's own
 // choice on one node (shared memory), or net, its inter-node path between ranks of
-// one node. README.md says what each exercises, from the libraries' verbose output.
+// one node. docs/mpi.md says what each exercises, from the libraries' verbose output.
 type transport struct {
 	execArgs []string
 	env      []string

@@ -29,7 +29,7 @@ type Probe struct {
 }
 
 // probeAlign is the alignment MPI-4.0 guarantees without the info key: that of the
-// largest predefined type, long double on x86-64 (SEMANTICS.md §6).
+// largest predefined type, long double on x86-64 (docs/semantics.md#layout-and-alignment).
 const probeAlign = 16
 
 // RunProbe compiles and runs the probe program with a library on 2 ranks. When ctx

@@ -11,8 +11,7 @@ import (
 // A library run that stops waiting (at its spin limit, or at the timeout) is a
 // defect only if the standard promises it ends. MPI-4.1's Progress section (node340)
 // does not promise that an RMA operation completes while its target makes no MPI
-// call, and the model reads that fuzziness as the weak_progress switch (SEMANTICS.md
-// §4): a hang that the model finds as LIVELOCK under weak_progress=on, and not
+// call, and the model reads that fuzziness as the weak_progress switch (docs/semantics.md#progress): a hang that the model finds as LIVELOCK under weak_progress=on, and not
 // without it, is one the standard allows.
 
 // Hang says what the model makes of a library run that did not finish.

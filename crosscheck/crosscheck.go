@@ -4,7 +4,7 @@
 // executions raise) and the rules raised. A difference comes with a witness from the
 // engine that has it: the operational model's trace, the axiomatic engine's
 // execution. The two share the parser and nothing of the semantics, so a departure
-// of either from SEMANTICS.md shows here.
+// of either from docs/semantics.md shows here.
 package crosscheck
 
 import (

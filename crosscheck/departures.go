@@ -21,7 +21,7 @@ type departure struct {
 
 // ParseDepartures reads lines "FILE PRESET HW | why" ('#' comments, blank lines
 // ignored); PRESET and HW may be '*'. FILE is the path from the repository root
-// (litmus/errors/x.lit, bench/generated/y.lit) or acceptance/NAME.lit.
+// (litmus/errors/NAME.lit, bench/generated/NAME.lit) or acceptance/NAME.lit.
 func ParseDepartures(r io.Reader) (*Departures, error) {
 	d := &Departures{}
 	sc := bufio.NewScanner(r)

@@ -99,7 +99,12 @@ func (r *Report) summaryTable() Table {
 // readingsBlocks are the switches, the presets and the sentences that pull two ways.
 func readingsBlocks() []Block {
 	switches := Table{Header: []Prose{P("switch"), P("when on"), P("rests on")}}
+	var progress Prose
 	for _, si := range spec.Switches {
+		if si.Switch == spec.WeakProgress { // a property of implementations, not a reading
+			progress = P(Code(si.Name), " is not a reading of the standard: when on, ", si.Meaning, ". MPI-4.1 leaves that to implementations: ", si.Basis, ".")
+			continue
+		}
 		switches.Rows = append(switches.Rows, []Prose{P(Code(si.Name)), P(si.Meaning), P(si.Basis)})
 	}
 	presets := Table{Header: []Prose{P("preset"), P("switches on")}}
@@ -115,7 +120,7 @@ func readingsBlocks() []Block {
 		pulls.Items = append(pulls.Items, ListItem{Text: P(fmt.Sprintf("%s: %s — but %s. %s", c.Node, c.First, c.Second, c.Note))})
 	}
 	return []Block{Heading{Level: 2, Text: P("The readings and the sentences they rest on")}, switches, presets,
-		Paragraph{Text: P("Sentences that pull two ways:")}, pulls}
+		Paragraph{Text: progress}, Paragraph{Text: P("Sentences that pull two ways:")}, pulls}
 }
 
 // smallestBlocks is the section of the smallest generated test that tells a pair apart.
@@ -169,7 +174,7 @@ func (r *Report) testBlocks(tr *TestReport) []Block {
 	}
 	bs = append(bs, pairsBlocks(tr)...)
 	if len(tr.Conform) > 0 || len(tr.Errors) > 0 {
-		bs = append(bs, Paragraph{Text: P("Conformance (each run compared with the model on the hw model it names; reference: the model's own steps on real memory):")},
+		bs = append(bs, Paragraph{Text: P("Conformance:")},
 			conformTable(tr))
 	}
 	return bs

@@ -36,6 +36,11 @@ type Question struct {
 	Checks   []Check
 	// Cites are the sentences of the standard the answer rests on (cite: NODE | TEXT).
 	Cites []Cite
+	// Elsewhere: the upstream findings (by id) this question does not bear on, each
+	// with the page that tells it in full (elsewhere: ID | PAGE). A report names their
+	// tests in one sentence that points there, so that a bug of window allocation met
+	// by a polling test is not read as an answer about polling.
+	Elsewhere map[string]string
 }
 
 // Cite is a sentence of the MPI-4.1 report, with its node.
@@ -88,6 +93,16 @@ func ReadQuestion(path string) (*Question, error) {
 				return nil, fmt.Errorf("%s:%d: want cite: nodeNNN | the sentence", path, n)
 			}
 			q.Cites = append(q.Cites, Cite{node, ParseProse(text)})
+		case "elsewhere":
+			id, page, ok := strings.Cut(val, "|")
+			id, page = strings.TrimSpace(id), strings.TrimSpace(page)
+			if !ok || id == "" || page == "" {
+				return nil, fmt.Errorf("%s:%d: want elsewhere: UPSTREAM-ID | PAGE", path, n)
+			}
+			if q.Elsewhere == nil {
+				q.Elsewhere = map[string]string{}
+			}
+			q.Elsewhere[id] = page
 		case "check":
 			c, err := parseCheck(val)
 			if err != nil {
@@ -96,7 +111,7 @@ func ReadQuestion(path string) (*Question, error) {
 			c.Line = n
 			q.Checks = append(q.Checks, c)
 		default:
-			return nil, fmt.Errorf("%s:%d: unknown key %q (question, answer, check, cite)", path, n, key)
+			return nil, fmt.Errorf("%s:%d: unknown key %q (question, answer, check, cite, elsewhere)", path, n, key)
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -34,7 +34,8 @@ type FindingItem struct {
 func (r *Report) FindingsText() []FindingsSection {
 	f := r.Findings()
 	var out []FindingsSection
-	if pairs := apartPairs(f.Pairs); len(pairs) > 0 {
+	readings, progress := splitProgress(apartPairs(f.Pairs))
+	if pairs := readings; len(pairs) > 0 {
 		s := FindingsSection{Title: "Readings compared"}
 		s.Intro = P(Pf("The pairs of readings that some of this report's %d tests tell apart (hw relaxed; a race named differently by two readings is not a difference), and which tests; the other pairs answer every test alike.", len(r.Tests)))
 		for _, sm := range r.Smallest {
@@ -50,9 +51,18 @@ func (r *Report) FindingsText() []FindingsSection {
 		}
 		out = append(out, s)
 	}
+	if len(progress) > 0 {
+		s := FindingsSection{Title: "Without asynchronous progress"}
+		s.Intro = P("Whether an RMA operation completes while its target makes no MPI call is not a reading of the standard but a property of implementations, which MPI-4.1 leaves open (Progress, node340). ",
+			Code(spec.Switches[spec.WeakProgress].Name+"=on"), " is an implementation without asynchronous progress; the tests below finish with it on and off only as listed.")
+		for _, p := range progress {
+			s.Items = append(s.Items, r.progressItem(p))
+		}
+		out = append(out, s)
+	}
 	if len(f.Targets) > 0 {
 		s := FindingsSection{Title: "Conformance"}
-		s.Intro = P(Pf("Each run is compared with the outcomes the model allows for its semantics on hw %s, the hardware model of this machine (amd64); NON-CONFORMING: a run showed an outcome the model forbids.", r.comparedHW()))
+		s.Intro = P(Pf("Each run is compared with the outcomes the model allows for its semantics on hw %s, the hardware model of this machine (amd64), in the tables of the tests as in the lists below (the reference runtime runs the model's own steps on real memory); NON-CONFORMING: a run showed an outcome the model forbids.", r.comparedHW()))
 		for _, t := range f.Targets {
 			s.Items = append(s.Items, r.targetItem(t))
 		}
@@ -79,6 +89,37 @@ func apartPairs(pairs []PairFinding) []PairFinding {
 		}
 	}
 	return out
+}
+
+// splitProgress parts the pairs into those of two readings and those of a semantics
+// with and without asynchronous progress (weak_progress): a pair that differs in
+// weak_progress and in some reading as well is left out, since it mixes the two.
+func splitProgress(pairs []PairFinding) (readings, progress []PairFinding) {
+	for _, p := range pairs {
+		wx, wy := p.X.Has(spec.WeakProgress), p.Y.Has(spec.WeakProgress)
+		switch {
+		case wx == wy:
+			readings = append(readings, p)
+		case p.X.With(spec.WeakProgress, false).Switches == p.Y.With(spec.WeakProgress, false).Switches:
+			progress = append(progress, p)
+		}
+	}
+	return readings, progress
+}
+
+// progressItem is one semantics with and without asynchronous progress, in words.
+func (r *Report) progressItem(p PairFinding) FindingItem {
+	base := p.X.With(spec.WeakProgress, false)
+	var links []Prose
+	for _, n := range p.Tests {
+		links = append(links, P(Link{Text: P(n), URL: "#" + anchor(n)}))
+	}
+	verb := "tell"
+	if len(p.Tests) == 1 {
+		verb = "tells"
+	}
+	return FindingItem{Text: P(Strong{Pf("%s with and without asynchronous progress", base.Name)},
+		Pf(": %d of the %d tests %s them apart (most hang, LIVELOCK, when the target's progress waits for its MPI calls): ", len(p.Tests), len(r.Tests), verb), listProse(links, 8), ".")}
 }
 
 func (r *Report) pairItem(p PairFinding) FindingItem {
@@ -156,8 +197,8 @@ func instrAt(res *explorer.Result, d *model.Diagnostic) string {
 	return ""
 }
 
-// hangsText says what the model makes of a spin-limited test's runs (both readings
-// of MPI-4.1 Progress), or "" when it was not asked.
+// hangsText says what the model makes of a spin-limited test's runs (with and
+// without asynchronous progress), or "" when it was not asked.
 func hangsText(hangs []conform.Hang) string {
 	var parts []string
 	for _, h := range hangs {
@@ -167,6 +208,52 @@ func hangsText(hangs []conform.Hang) string {
 		return ""
 	}
 	return " [the model: " + strings.Join(parts, "; ") + "]"
+}
+
+// onceText says once what the model makes of every test of a group (hangsText),
+// instead of once per test.
+func onceText(hangs string, n int) Prose {
+	if hangs == "" {
+		return nil
+	}
+	text := strings.TrimSuffix(strings.TrimPrefix(hangs, " [the model: "), "]")
+	if n == 1 {
+		return P(" The model: ", text, ".")
+	}
+	return P(" The model, for each of them: ", text, ".")
+}
+
+func allSame(xs []string) bool {
+	for _, x := range xs {
+		if x != xs[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// elsewhere is the page that tells an upstream finding in full when the report's
+// question does not bear on it (question file, elsewhere:), else "".
+func (r *Report) elsewhere(up *UpstreamEntry) string {
+	if up == nil || r.Question == nil {
+		return ""
+	}
+	return r.Question.Elsewhere[up.ID]
+}
+
+// elsewhereText names the tests a library bug unrelated to the report's question
+// touched, in one sentence that points to the page telling it.
+func elsewhereText(kind conform.Status, up *UpstreamEntry, tests []string, page string) Prose {
+	var links []Prose
+	for _, t := range tests {
+		links = append(links, P(testLink(t)))
+	}
+	cause := "a library bug"
+	if up.Cause != "" {
+		cause, _, _ = strings.Cut(up.Cause, ":")
+	}
+	return P(statusWord(kind), " on ", Join(links, ", "), ": ", ParseProse(cause),
+		", a bug this question does not bear on, told in full in ", Link{Text: P(detailName(page)), URL: page}, ".")
 }
 
 func (r *Report) targetItem(t TargetFinding) FindingItem {
@@ -205,33 +292,48 @@ func (r *Report) targetItem(t TargetFinding) FindingItem {
 		kind  conform.Status
 		up    *UpstreamEntry
 		tests []Prose
+		names []string
+		hangs []string // what the model makes of each spin-limited test's runs
 	}
 	var groups []*group
-	add := func(kind conform.Status, up *UpstreamEntry, text Prose) {
+	add := func(kind conform.Status, up *UpstreamEntry, test string, text Prose, hangs string) {
 		for _, g := range groups {
 			if g.kind == kind && g.up != nil && g.up == up {
-				g.tests = append(g.tests, text)
+				g.tests, g.names, g.hangs = append(g.tests, text), append(g.names, test), append(g.hangs, hangs)
 				return
 			}
 		}
-		groups = append(groups, &group{kind, up, []Prose{text}})
+		groups = append(groups, &group{kind, up, []Prose{text}, []string{test}, []string{hangs}})
 	}
 	for _, nc := range t.NonConf {
-		add(conform.StatusNonConforming, nc.Upstream, nonConfText(nc))
+		add(conform.StatusNonConforming, nc.Upstream, nc.Test, nonConfText(nc), "")
 	}
 	for _, sp := range t.Spins {
-		add(conform.StatusSpinLimit, sp.Upstream, P(testLink(sp.Test), " "+r.runsText(t.Target, sp.Test, sp.Presets)+": ", Code(strings.TrimPrefix(sp.Message, "SPIN-LIMIT ")), hangsText(sp.Hangs)))
+		add(conform.StatusSpinLimit, sp.Upstream, sp.Test, P(testLink(sp.Test), " "+r.runsText(t.Target, sp.Test, sp.Presets)+": ", Code(strings.TrimPrefix(sp.Message, "SPIN-LIMIT "))), hangsText(sp.Hangs))
 	}
 	for _, f := range t.Failures {
-		add(conform.StatusFailed, f.Upstream, P(testLink(f.Test), " "+r.runsText(t.Target, f.Test, f.Presets)+": ", messageProse(f.Message)))
+		add(conform.StatusFailed, f.Upstream, f.Test, P(testLink(f.Test), " "+r.runsText(t.Target, f.Test, f.Presets)+": ", messageProse(f.Message)), "")
 	}
 	for _, g := range groups {
+		if page := r.elsewhere(g.up); page != "" {
+			it.Sub = append(it.Sub, elsewhereText(g.kind, g.up, g.names, page))
+			continue
+		}
 		what := map[conform.Status]string{conform.StatusNonConforming: "an outcome the model forbids", conform.StatusSpinLimit: "a spin loop that did not exit (the run stopped there)",
 			conform.StatusFailed: "no histogram (the run failed)"}[g.kind]
 		if g.up != nil && g.up.Cause != "" {
 			what += ", from " + g.up.Cause
 		}
-		it.Sub = append(it.Sub, P(statusWord(g.kind), ", "+what+": ", Join(g.tests, "; "), ".", upstreamText(g.up, true)))
+		tests, once := g.tests, ""
+		if allSame(g.hangs) {
+			once = g.hangs[0]
+		} else {
+			tests = nil
+			for i, tp := range g.tests {
+				tests = append(tests, P(tp, g.hangs[i]))
+			}
+		}
+		it.Sub = append(it.Sub, P(statusWord(g.kind), ", "+what+": ", Join(tests, "; "), ".", onceText(once, len(tests)), upstreamText(g.up, true)))
 	}
 	if len(t.Refused) > 0 {
 		it.Sub = append(it.Sub, P("Not run: ", codeList(t.Refused), " (more ranks than this machine's cores, which conform refuses for a library that busy-polls)."))

@@ -106,7 +106,7 @@ type Result struct {
 	States      int
 	Transitions int
 	Finals      int // terminal states
-	Redundant   int // terminal states dropped: a blocked spin loop would exit there (SEMANTICS.md §2)
+	Redundant   int // terminal states dropped: a blocked spin loop would exit there (docs/semantics.md#spin-loops)
 	Outcomes    []Outcome
 	Positive    int
 	Negative    int
@@ -205,7 +205,7 @@ type search struct {
 	trans  int
 	finals int
 	// redundant counts the executions dropped because a blocked spin loop would
-	// exit on their final memory (SEMANTICS.md §2).
+	// exit on their final memory (docs/semantics.md#spin-loops).
 	redundant int
 	outcomes  map[string]int // index into outs, by outcomeAcc.key
 	outs      []outcomeAcc
@@ -415,7 +415,7 @@ func (e *search) quotient(s model.State) {
 
 // final records a terminal state: its outcome, with the rules its ending raises
 // (DEADLOCK, LIVELOCK, E-EPOCH-END). A redundant ending (a blocked spin loop that
-// would exit now, SEMANTICS.md §2) has no outcome.
+// would exit now, docs/semantics.md#spin-loops) has no outcome.
 func (e *search) final(idx int, s model.State) {
 	p := e.p
 	end := p.End(s)
@@ -436,7 +436,7 @@ func (e *search) final(idx int, s model.State) {
 		return
 	}
 	// An erroneous execution's outcome is listed apart from a clean one's with the
-	// same values (SEMANTICS.md §5: its outcomes are listed, marked). The key is
+	// same values (docs/semantics.md#verdicts: its outcomes are listed, marked). The key is
 	// the values as varints (most are small: a byte each), and the map is looked
 	// up without a new string: a search with 10^5 outcomes and 10^7 final states
 	// allocates per outcome, not per final state.

@@ -82,7 +82,7 @@ func (j Job) Run(opt Options) JobResult {
 	hwOpts := opts
 	if j.HW != spec.Relaxed {
 		// tso and sc: the search runs without the concurrency checks, and the
-		// conflict and race flags come from the relaxed model's (SEMANTICS.md §7);
+		// conflict and race flags come from the relaxed model's (docs/semantics.md#concurrency);
 		// its program has no pairs to keep visible (model.WithoutPairChecks)
 		hwOpts = append(slices.Clip(opts), model.WithoutPairChecks())
 	}
@@ -136,7 +136,7 @@ func (r *Result) of(p *model.Program) *Result {
 }
 
 // withRelaxedPairs is a tso or sc result with the conflict and race flags of the
-// relaxed model's. Concurrency is a property of the MPI program (SEMANTICS.md §7),
+// relaxed model's. Concurrency is a property of the MPI program (docs/semantics.md#concurrency),
 // not of the hardware: sc and tso also order plain accesses around a barrier, which
 // MPI does not, so their own executions would hide races. The relaxed search is
 // part of the verdict's cost: PairTime and PairStates say it. Neither search's
@@ -164,7 +164,7 @@ func withRelaxedPairs(own *Result, pairs *pairSearch) *Result {
 }
 
 // FindExpect returns the expect item for a semantics and hw model (nil when none):
-// the item of sem's preset on a line whose switches (LITMUS.md item 9), applied to
+// the item of sem's preset on a line whose switches (docs/language.md#expect-lines), applied to
 // that preset, give sem's switches. A semantics with other switches changed has none.
 func FindExpect(t *litmus.Test, sem spec.Semantics, hw spec.HW) *litmus.ExpectItem {
 	for _, e := range t.Expects {

@@ -292,7 +292,7 @@ func TestReductionCorpus(t *testing.T) {
 // TestRaceFreeIsHardwareIndependent: when no execution under relaxed raises any rule
 // (no race, no conflict, no error), every pair of conflicting accesses is ordered,
 // so no hw model can show a stale value: sc, tso and relaxed give the same outcomes.
-// This is how the concurrency checks and the hardware models agree (SEMANTICS.md §7).
+// This is how the concurrency checks and the hardware models agree (docs/semantics.md#concurrency).
 func TestRaceFreeIsHardwareIndependent(t *testing.T) {
 	raceFree := 0
 	rapid.Check(t, func(t *rapid.T) {

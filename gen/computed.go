@@ -10,7 +10,7 @@ import (
 
 // Targets of a family's RMA and passive-target calls (rmacheck gen --target):
 // literal, as written by Build, or computed, each target rank held in a register
-// the init block sets (LITMUS.md, "Real programs: ... computed targets"): put x 1
+// the init block sets (docs/language.md#computed-and-null-targets): put x 1
 // becomes put W@t0[d] 1 with 0:t0 = 1, lock W 1 excl becomes lock W t1 excl.
 var Targets = []string{"literal", "computed"}
 
@@ -109,7 +109,7 @@ func (g *builder) computedCell(p int, label string) string {
 }
 
 // computedRange is a two-element location at a computed target (Config.Computed
-// with Config.Ranges; LITMUS.md, "Real programs"): at a rank register (W@t0[0..1]),
+// with Config.Ranges; docs/language.md#ranges-and-tuples): at a rank register (W@t0[0..1]),
 // relative to a displacement register (W@1[t1+0..1], W@1[t1+{1,0}], where t1 = 1
 // puts the second element past the segment: E-TARGET), or at MPI_PROC_NULL
 // (W@null[0..1]).

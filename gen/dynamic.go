@@ -7,8 +7,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// Dynamic windows at run time in generated programs (Config.Dynamic; LITMUS.md,
-// "Dynamic windows at run time"): an owner attaches a region, stores into it and
+// Dynamic windows at run time in generated programs (Config.Dynamic; docs/language.md#dynamic-windows): an owner attaches a region, stores into it and
 // loads from it through the address (publishing with an owner call or not), sends
 // the address to the others, which access it through the address (plus an offset,
 // or a range relative to it, sometimes past the region) in a lock_all epoch; the owner detaches it either after their

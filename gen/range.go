@@ -7,7 +7,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// Shapes with several elements in one call (LITMUS.md, "Real programs"): a location
+// Shapes with several elements in one call (docs/language.md#ranges-and-tuples): a location
 // of such a shape is a range of Access.Elems cells, written and read by one put,
 // get, accumulate or get_accumulate each (always an RMA call, to the own segment
 // too, since a load or store moves one element). Its elements are aliased one by

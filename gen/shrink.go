@@ -8,7 +8,8 @@ import (
 // last column), whole rows, single instructions, entries of the locations line and the
 // filter, one at a time, keeping a change when the result still parses and validates
 // (it is printed with litmus.Format and parsed again) and keep still holds, until no
-// change is kept. keep is never called on a test that does not validate; the result is
+// change is kept. A condition on a register no instruction writes any more is replaced
+// by its value (dropUnwritten), so a shrunk test names no register it does not use. keep is never called on a test that does not validate; the result is
 // t itself when nothing can be dropped. budget bounds the calls of keep (0: no bound).
 func Shrink(t *litmus.Test, keep func(*litmus.Test) bool, budget int) *litmus.Test {
 	calls := 0
@@ -17,6 +18,7 @@ func Shrink(t *litmus.Test, keep func(*litmus.Test) bool, budget int) *litmus.Te
 			return nil
 		}
 		compact(c)
+		dropUnwritten(c)
 		p, err := litmus.Parse(c.File, litmus.Format(c))
 		if err != nil {
 			return nil
@@ -198,4 +200,98 @@ func Instrs(t *litmus.Test) int {
 		m = max(m, n)
 	}
 	return m
+}
+
+// dropUnwritten replaces each atom of the condition and the filter that names a
+// register no instruction of t writes by its truth value on the register's initial
+// value (it cannot change), simplifies what that leaves, and drops such registers
+// from the locations line: the observations are the same, and the test no longer
+// reads as if the register mattered.
+func dropUnwritten(t *litmus.Test) {
+	written := map[litmus.RegRef]bool{}
+	for pi, p := range t.Procs {
+		for _, in := range p.Code {
+			if in == nil {
+				continue
+			}
+			if in.Dst != "" {
+				written[litmus.RegRef{Proc: pi, Reg: in.Dst}] = true
+			}
+			for _, d := range in.Dsts {
+				written[litmus.RegRef{Proc: pi, Reg: d}] = true
+			}
+		}
+	}
+	initial := map[litmus.RegRef]int64{}
+	for _, in := range t.Inits {
+		if in.Reg != nil {
+			initial[litmus.RegRef{Proc: in.Reg.Proc, Reg: in.Reg.Reg}] = in.Value
+		}
+	}
+	unwritten := func(r *litmus.RegRef) bool {
+		return r != nil && !written[litmus.RegRef{Proc: r.Proc, Reg: r.Reg}]
+	}
+	var fold func(c litmus.Cond) litmus.Cond
+	fold = func(c litmus.Cond) litmus.Cond {
+		switch c := c.(type) {
+		case *litmus.Atom:
+			if unwritten(c.Ref.Reg) {
+				return &litmus.Bool{Pos: c.Pos, V: initial[litmus.RegRef{Proc: c.Ref.Reg.Proc, Reg: c.Ref.Reg.Reg}] == c.Value}
+			}
+		case *litmus.Not:
+			inner := fold(c.C)
+			if b, ok := inner.(*litmus.Bool); ok {
+				return &litmus.Bool{Pos: c.Pos, V: !b.V}
+			}
+			return &litmus.Not{Pos: c.Pos, C: inner}
+		case *litmus.And:
+			return simplify(fold(c.L), fold(c.R), false)
+		case *litmus.Or:
+			return simplify(fold(c.L), fold(c.R), true)
+		case *litmus.Implies:
+			l, r := fold(c.L), fold(c.R)
+			if b, ok := l.(*litmus.Bool); ok {
+				if !b.V {
+					return &litmus.Bool{Pos: b.Pos, V: true}
+				}
+				return r
+			}
+			if b, ok := r.(*litmus.Bool); ok && b.V {
+				return b
+			}
+			return &litmus.Implies{L: l, R: r}
+		}
+		return c
+	}
+	if t.Cond != nil {
+		t.Cond = fold(t.Cond)
+	}
+	if t.Filter != nil {
+		t.Filter = fold(t.Filter)
+	}
+	var locs []*litmus.Ref
+	for _, l := range t.Locations {
+		if !unwritten(l.Reg) {
+			locs = append(locs, l)
+		}
+	}
+	if len(locs) < len(t.Locations) {
+		t.Locations = locs
+	}
+}
+
+// simplify joins l and r with \/ (or) or /\ (and), folding a constant side.
+func simplify(l, r litmus.Cond, or bool) litmus.Cond {
+	for _, side := range [2][2]litmus.Cond{{l, r}, {r, l}} {
+		if b, ok := side[0].(*litmus.Bool); ok {
+			if b.V == or { // true \/ X, false /\ X
+				return b
+			}
+			return side[1]
+		}
+	}
+	if or {
+		return &litmus.Or{L: l, R: r}
+	}
+	return &litmus.And{L: l, R: r}
 }

@@ -6,8 +6,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// Completion tests in generated programs (Config.Tests; LITMUS.md, "Completion
-// tests"): test ending a PSCW exposure epoch, and request-based operations
+// Completion tests in generated programs (Config.Tests; docs/language.md#completion-tests): test ending a PSCW exposure epoch, and request-based operations
 // completed by waitreq, testreq, or nothing (E-EPOCH-END).
 
 // waitOrTest ends target p's exposure epoch: wait, or with Tests a test once
@@ -40,7 +39,7 @@ func (g *builder) requestKinds(p int) []string {
 
 // request draws an rput, rget, racc or rgacc (an updating one, or no_op) with a
 // fresh request handle: each completes locally at a step of its own, and an
-// updating rgacc stays live at its target until the unlock_all (SEMANTICS.md §3).
+// updating rgacc stays live at its target until the unlock_all (docs/semantics.md#rma-operations).
 func (g *builder) request(p int) string {
 	q := fmt.Sprintf("q%d", g.nreq)
 	g.nreq++
@@ -65,7 +64,7 @@ func (g *builder) completeRequests(p int) []string {
 	var out []string
 	if qs := g.reqs[p]; len(qs) >= 2 && rapid.Bool().Draw(g.t, "waitany") {
 		// MPI_Waitany over the first two: a loop of both tests that exits when
-		// either succeeded (SEMANTICS.md §2), then a wait of each
+		// either succeeded (docs/semantics.md#spin-loops), then a wait of each
 		ra, rb := g.newReg(p), g.newReg(p)
 		out = append(out, "repeat", fmt.Sprintf("%s = testreq %s", ra, qs[0]), fmt.Sprintf("%s = testreq %s", rb, qs[1]),
 			fmt.Sprintf("until %s == 1 \\/ %s == 1", ra, rb), "waitreq "+qs[0], "waitreq "+qs[1])

@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestAddressAccessesAndComputedRanges: LITMUS.md, dynamic windows and computed
+// TestAddressAccessesAndComputedRanges: docs/language.md#dynamic-windows and computed
 // targets, the forms the parser refused before: a load or store through an address
 // register (store D@1[r0] 5 after r0 = attach ...), ranges relative to a register
 // (W@1[r5+0..3], W@1[r5+{0,2}]), and a range at MPI_PROC_NULL (W@null[0..3]). Each

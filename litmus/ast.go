@@ -1,4 +1,4 @@
-// Package litmus is the .lit language (LITMUS.md): a typed AST with positions,
+// Package litmus is the .lit language (docs/language.md): a typed AST with positions,
 // a parser that reports FILE:LINE:COL errors, a validator, and a printer that
 // writes the canonical form.
 package litmus
@@ -242,7 +242,7 @@ type Alias struct {
 }
 
 // Loc names a cell, or with Range several cells: an alias (Alias != "") or
-// W@RANK[DISP] (LITMUS.md, "Real programs").
+// W@RANK[DISP] (docs/language.md#locations-and-aliases).
 //
 //   - RANK is a literal (Rank), a register holding the rank at issue (RankReg:
 //     W@r1[0]), or null (Null: MPI_PROC_NULL, W@null[0]).
@@ -411,7 +411,7 @@ type Expect struct {
 	HW    spec.HW // spec.Relaxed unless hw= names another
 	HWSet bool    // the line says hw= (fmt prints it back)
 	HWPos Pos
-	// Switches qualify the line (LITMUS.md item 9): each applies to every preset of it.
+	// Switches qualify the line (docs/language.md#expect-lines): each applies to every preset of it.
 	Switches []ExpectSwitch
 	Items    []ExpectItem
 

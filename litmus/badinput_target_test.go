@@ -1,6 +1,6 @@
 package litmus
 
-// Bad inputs of computed and null targets (LITMUS.md, "Real programs"): each names
+// Bad inputs of computed and null targets (docs/language.md#computed-and-null-targets): each names
 // the file, line and column, and what was expected.
 var badTargetCases = []struct {
 	name, src string

@@ -237,7 +237,7 @@ var badCases = []struct {
 	{"lone carriage returns", "MPI t\r{\r}\r P0 ;\r barrier ;\rexists (true)\r",
 		[]string{`t.lit:1:6: a line ends with a lone carriage return (CR, old Mac line ends): .lit files end lines with LF or CRLF`}},
 
-	// spin loops (SEMANTICS.md §2)
+	// spin loops (docs/semantics.md#spin-loops)
 	{"until without repeat", src(initW, " P0 | P1 ;\n r0 = load x | ;\n until r0 == 1 | ;", ""),
 		[]string{`t.lit:8:2: until without a repeat above it in P0's column`}},
 	{"repeat without until", src(initW, " P0 | P1 ;\n repeat | ;\n r0 = load x | ;", ""),
@@ -249,9 +249,9 @@ var badCases = []struct {
 	{"nested loops", src(initW, " P0 | P1 ;\n repeat | ;\n r1 = await x == 1 | ;\n r0 = load x | ;\n until r0 == 1 | ;", ""),
 		[]string{`t.lit:8:2: loops do not nest: await inside the loop of P0 that starts at 7:2`}},
 	{"store in a loop body", src(initW, " P0 | P1 ;\n repeat | ;\n store x 1 | ;\n r0 = load x | ;\n until r0 == 1 | ;", ""),
-		[]string{`t.lit:8:2: store x 1 has side effects on memory: a loop body may hold only loads, get, gacc and fop with no_op, cas, flushes, sync, test, testreq and register arithmetic (SEMANTICS.md §2)`}},
+		[]string{`t.lit:8:2: store x 1 has side effects on memory: a loop body may hold only loads, get, gacc and fop with no_op, cas, flushes, sync, test, testreq and register arithmetic (docs/semantics.md, Spin loops)`}},
 	{"fop sum in a loop body", src(initW, " P0 | P1 ;\n lock_all W | ;\n repeat | ;\n r0 = fop x sum 1 | ;\n flush W 1 | ;\n until r0 == 1 | ;\n unlock_all W | ;", ""),
-		[]string{`t.lit:9:2: r0 = fop x sum 1 has side effects on memory: a loop body may hold only loads, get, gacc and fop with no_op, cas, flushes, sync, test, testreq and register arithmetic (SEMANTICS.md §2)`}},
+		[]string{`t.lit:9:2: r0 = fop x sum 1 has side effects on memory: a loop body may hold only loads, get, gacc and fop with no_op, cas, flushes, sync, test, testreq and register arithmetic (docs/semantics.md, Spin loops)`}},
 	{"empty loop body", src(initW, " P0 | P1 ;\n r0 = load x | ;\n repeat | ;\n until r0 == 1 | ;", ""),
 		[]string{`t.lit:8:2: empty loop body: put the instructions that poll between repeat and until`}},
 	{"condition the body never writes", src(initW, " P0 | P1 ;\n r0 = load x | ;\n repeat | ;\n r1 = load x | ;\n until r0 == 1 | ;", ""),

@@ -3,7 +3,7 @@ package litmus
 import "testing"
 
 // TestExpectSwitches: an expect line may be qualified by switches applied to every
-// preset of it (LITMUS.md item 9), after or without hw=; fmt prints hw first, then
+// preset of it (docs/language.md#expect-lines), after or without hw=; fmt prints hw first, then
 // the switches as written, and reads its own output back unchanged.
 func TestExpectSwitches(t *testing.T) {
 	cases := []struct {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestTestsInLoopConditions: SEMANTICS.md §2, a test or testreq may stand in a loop
+// TestTestsInLoopConditions: docs/semantics.md#spin-loops, a test or testreq may stand in a loop
 // body when the condition requires r == 1 of its result (every alternative has it:
 // MPI_Waitall), or when r == 1 is one term of a \/ on its own (MPI_Waitany: every
 // earlier iteration had the test fail). Before the rule only the first form was

@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-// Computed and null targets (LITMUS.md, "Real programs: ... computed targets"): a
+// Computed and null targets (docs/language.md#computed-and-null-targets): a
 // register or null may stand for the rank of a location (W@r1[0], W@null[0]) or of
 // the target of lock, unlock, flush, flush_local and shared_query; a register plus
 // a literal offset for its displacement (W@1[r2], W@1[r5+2]).
@@ -34,7 +34,7 @@ func (p *parser) parseLocRank(l *Loc) {
 
 // parseLocDisp parses the displacement of W@..[DISP]: a literal, or a register with
 // an optional literal offset (r5, r5+2, r5-2), or a range relative to the register
-// (r5+0..3, r5+0..6 by 2, r5+{0,2}: LITMUS.md, dynamic windows).
+// (r5+0..3, r5+0..6 by 2, r5+{0,2}: docs/language.md#dynamic-windows).
 func (p *parser) parseLocDisp(l *Loc) {
 	if p.tok.kind != tIdent {
 		l.Disp, _ = p.intLit("displacement")

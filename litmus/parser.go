@@ -1267,7 +1267,7 @@ func (p *parser) parsePrimary() Cond {
 }
 
 // mpiNames maps MPI's C names (lower case) to the instructions that stand for them,
-// for a newcomer who writes the call as in C (LITMUS.md, Instructions).
+// for a newcomer who writes the call as in C (docs/language.md#instructions).
 var mpiNames = map[string]string{
 	"mpi_put": "put", "mpi_get": "get", "mpi_accumulate": "acc", "mpi_get_accumulate": "gacc",
 	"mpi_fetch_and_op": "fop", "mpi_compare_and_swap": "cas", "mpi_rput": "rput", "mpi_rget": "rget",
@@ -1328,7 +1328,7 @@ func (p *parser) raceRules(it *ExpectItem) {
 }
 
 // expectQualifiers reads `hw=MODEL` and `SWITCH=on|off` before an expect line's
-// ":" (LITMUS.md item 9). A switch name is told from a preset name by the catalogue.
+// ":" (docs/language.md#expect-lines). A switch name is told from a preset name by the catalogue.
 func (p *parser) expectQualifiers(e *Expect) {
 	last := ""
 	for p.tok.kind == tIdent && p.peek().kind == tAssign {

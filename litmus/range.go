@@ -6,11 +6,10 @@ import (
 	"strings"
 )
 
-// Multi-element operations (LITMUS.md, "Real programs: several elements in one
-// call"): a range names the target elements of one RMA call (a count, or a derived
+// Multi-element operations (docs/language.md#ranges-and-tuples): a range names the target elements of one RMA call (a count, or a derived
 // datatype at the target), and a tuple is its origin buffer or its result registers.
 
-// MaxElems is the most elements one call may name (LITMUS.md: "At most 8 elements").
+// MaxElems is the most elements one call may name (docs/language.md#ranges-and-tuples).
 const MaxElems = 8
 
 // parseDisp parses what stands between the brackets of W@rank[...]: a displacement,
@@ -210,7 +209,7 @@ func (v *validator) checkRange(l Loc) bool {
 		return false
 	}
 	if n := r.Len(); n > MaxElems {
-		v.errorf(r.Pos, "%s names %d elements: one call takes at most %d (LITMUS.md, Real programs)", name, n, MaxElems)
+		v.errorf(r.Pos, "%s names %d elements: one call takes at most %d (docs/language.md, Ranges and tuples)", name, n, MaxElems)
 		return false
 	}
 	return true

@@ -2,7 +2,7 @@ package litmus
 
 import "fmt"
 
-// The round-trip generator's ranges and tuples (LITMUS.md, "Real programs"):
+// The round-trip generator's ranges and tuples (docs/language.md#ranges-and-tuples):
 // contiguous, vector and indexed ranges (empty ones too), aliases of them, tuple
 // origin buffers and result tuples.
 

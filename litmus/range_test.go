@@ -1,6 +1,6 @@
 package litmus
 
-// Ranges and tuples (LITMUS.md, "Real programs: several elements in one call"):
+// Ranges and tuples (docs/language.md#ranges-and-tuples):
 // each misuse and the exact errors it gives, checked by TestBadInputs.
 
 const (
@@ -13,7 +13,7 @@ var rangeBadCases = []struct {
 	want      []string
 }{
 	{"range of 9 elements", src(initR, " P0 | P1 ;\n put W@1[0..8] 1 | ;", tailR),
-		[]string{`t.lit:7:10: W@1[0..8] names 9 elements: one call takes at most 8 (LITMUS.md, Real programs)`}},
+		[]string{`t.lit:7:10: W@1[0..8] names 9 elements: one call takes at most 8 (docs/language.md, Ranges and tuples)`}},
 	{"range backwards", src(initR, " P0 | P1 ;\n put W@1[3..1] 1 | ;", tailR),
 		[]string{`t.lit:7:10: W@1[3..1]: the range 3..1 runs backwards (write lo..hi with lo <= hi)`}},
 	{"stride 0", src(initR, " P0 | P1 ;\n put W@1[0..4 by 0] 1 | ;", tailR),

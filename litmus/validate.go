@@ -665,7 +665,7 @@ func (v *validator) proc(pi int, p *Proc) {
 	}
 }
 
-// loops checks the spin loops of a process (SEMANTICS.md §2, LITMUS.md): every
+// loops checks the spin loops of a process (docs/semantics.md#spin-loops, docs/language.md#spin-loops): every
 // repeat has an until below it in the same column, loops do not nest, a body is not
 // empty, holds no instruction with side effects on memory, and writes a register of
 // its condition; a cas in a body is the lock-acquire idiom, whose loop exits exactly
@@ -697,7 +697,7 @@ func (v *validator) loops(pi int, p *Proc) {
 			if repeat != nil {
 				body = append(body, ins)
 				if !loopBodyOp(ins) {
-					v.errorf(ins.Pos, "%s has side effects on memory: a loop body may hold only loads, get, gacc and fop with no_op, cas, flushes, sync, test, testreq and register arithmetic (SEMANTICS.md §2)", InstrString(ins))
+					v.errorf(ins.Pos, "%s has side effects on memory: a loop body may hold only loads, get, gacc and fop with no_op, cas, flushes, sync, test, testreq and register arithmetic (docs/semantics.md, Spin loops)", InstrString(ins))
 				}
 			}
 		}

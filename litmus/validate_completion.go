@@ -1,6 +1,6 @@
 package litmus
 
-// Completion tests and dynamic memory at run time (LITMUS.md, "Real programs"):
+// Completion tests and dynamic memory at run time (docs/language.md#completion-tests):
 // the checks on test, testreq, attach and detach that the text alone decides.
 
 // maxAttach bounds the cells one attach makes (each is a cell of the model).
@@ -70,7 +70,7 @@ func (v *validator) dynamicCall(ins *Instr) {
 // of spin-assume would not have: the condition must require its result to be 1
 // (every alternative has r == 1: MPI_Waitall, a request tested 1 again only tests
 // true again), or be met by it alone (r == 1 is a whole alternative of the \/:
-// MPI_Waitany, every earlier iteration had every such test fail). SEMANTICS.md §2.
+// MPI_Waitany, every earlier iteration had every such test fail). docs/semantics.md#spin-loops.
 func (v *validator) testsInLoop(body []*Instr, until *Instr) {
 	isOne := func(g Guard, r string) bool { return g.Reg == r && g.Eq && !g.Val.IsReg() && g.Val.Imm == 1 }
 	for _, ins := range body {
@@ -87,13 +87,13 @@ func (v *validator) testsInLoop(body []*Instr, until *Instr) {
 			alone = alone || len(term) == 1 && isOne(term[0], ins.Dst)
 		}
 		if !every && !alone {
-			v.errorf(ins.Pos, "a %s in a loop body must end the loop when it succeeds: every alternative of the until condition needs %s == 1, or %s == 1 is an alternative on its own (SEMANTICS.md §2)", ins.Op, ins.Dst, ins.Dst)
+			v.errorf(ins.Pos, "a %s in a loop body must end the loop when it succeeds: every alternative of the until condition needs %s == 1, or %s == 1 is an alternative on its own (docs/semantics.md, Spin loops)", ins.Op, ins.Dst, ins.Dst)
 		}
 	}
 }
 
 // addressArithmetic refuses arithmetic on an address other than a literal offset
-// (LITMUS.md: "r6 = r5 + 2 / r6 = r5 - 2 give an address; any other arithmetic on an
+// (docs/language.md: "r6 = r5 + 2 / r6 = r5 - 2 give an address; any other arithmetic on an
 // address is refused"). A register holds an address here when every instruction
 // of the process that writes it is an attach or r = ADDR, ADDR + N, ADDR - N of
 // such a register; an address that arrives by recv or get is not known here.
@@ -130,7 +130,7 @@ func (v *validator) addressArithmetic(pi int, p *Proc) {
 		}
 		a, b := ins.Args[0], ins.Args[1]
 		if (isAddr(a) && b.IsReg()) || isAddr(b) {
-			v.errorf(ins.Pos, "arithmetic on an address in P%d: only a literal offset gives an address (r = ADDR + N, r = ADDR - N); %s is refused (LITMUS.md, dynamic windows)", pi, InstrString(ins))
+			v.errorf(ins.Pos, "arithmetic on an address in P%d: only a literal offset gives an address (r = ADDR + N, r = ADDR - N); %s is refused (docs/language.md, Dynamic windows)", pi, InstrString(ins))
 		}
 	}
 }

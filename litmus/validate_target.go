@@ -2,11 +2,11 @@ package litmus
 
 import "fmt"
 
-// Checks of computed and null targets (LITMUS.md, "Real programs"): the registers
+// Checks of computed and null targets (docs/language.md#computed-and-null-targets): the registers
 // they read must be written, they stand only in RMA calls and in the target of lock,
 // unlock, flush, flush_local and shared_query, and a literal part is checked as
 // ever. A rank or displacement a register holds is checked when the call is issued
-// (E-TARGET, SEMANTICS.md §5), not here.
+// (docs/rules.md#e-target), not here.
 
 // computedLoc checks a location with a register rank or displacement, or null,
 // outside the registers it reads (callLoc does those). It reports whether the
@@ -45,8 +45,8 @@ func (v *validator) computedLoc(l Loc) bool {
 	return true
 }
 
-// addressAccess: a load, store or await through an address register (LITMUS.md,
-// dynamic windows: W@1[r5], W@1[r5+2]): a register displacement at a literal rank
+// addressAccess: a load, store or await through an address register (docs/language.md#dynamic-windows:
+// W@1[r5], W@1[r5+2]): a register displacement at a literal rank
 // on a dynamic window, one element. The model resolves the cell when the access
 // executes; other computed locations stay RMA's (a plain access has no target
 // rank to compute, and MPI_PROC_NULL is no memory).

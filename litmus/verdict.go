@@ -61,8 +61,7 @@ func (q Quant) Holds(positive, negative int) bool {
 	return positive > 0
 }
 
-// Verdict is the answer for one test under one semantics and hw model (SEMANTICS.md
-// §5, §8): the observation of the condition, the erroneous-class rules some
+// Verdict is the answer for one test under one semantics and hw model (docs/semantics.md#verdicts): the observation of the condition, the erroneous-class rules some
 // execution raises, and the race-class rules, each list in catalogue order.
 type Verdict struct {
 	Obs       Obs // Never, Sometimes or Always
@@ -96,7 +95,7 @@ func (v Verdict) ObsString() string {
 // IsErroneous reports whether some execution breaks an erroneous-class rule.
 func (v Verdict) IsErroneous() bool { return len(v.Erroneous) > 0 }
 
-// Met reports whether the verdict meets an expectation (SEMANTICS.md §5, LITMUS.md):
+// Met reports whether the verdict meets an expectation (docs/semantics.md#verdicts, docs/language.md):
 //   - Erroneous(RULE): some execution raises RULE (others may raise more);
 //   - Erroneous: some execution raises an erroneous-class rule;
 //   - Always, Sometimes, Never: that observation, and no erroneous-class rule; race-

@@ -9,7 +9,7 @@ import (
 )
 
 // TestExpectForms: every form of an expect item parses, prints back as written, and
-// is met exactly by the verdicts LITMUS.md says.
+// is met exactly by the verdicts docs/language.md says.
 func TestExpectForms(t *testing.T) {
 	never := Verdict{Obs: ObsNever}
 	neverU2 := Verdict{Obs: ObsNever, Race: []spec.RuleID{spec.U2}}
@@ -152,7 +152,7 @@ func TestParseCondition(t *testing.T) {
 }
 
 // TestLoopForms: repeat/until and await parse, print back as written, and read the
-// registers LITMUS.md says.
+// registers docs/language.md says.
 func TestLoopForms(t *testing.T) {
 	src := `MPI loops
 {

@@ -1,7 +1,7 @@
 package model
 
 // Concurrency-only programs. The conflict and race flags of a tso or sc verdict come
-// from the relaxed model's reachable states (SEMANTICS.md §7): which accesses are
+// from the relaxed model's reachable states (docs/semantics.md#concurrency): which accesses are
 // enabled together, a matter of the processes' progress, epochs and RMA slots, not
 // of the values in memory and registers, as long as no step's enabling reads a
 // value (no guard, no spin loop). Such a program's pair search may forget values:

@@ -10,7 +10,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Layout and alignment (SEMANTICS.md §6, node251, mpi-issues #121).
+// Layout and alignment (docs/semantics.md#layout-and-alignment, node251, mpi-issues #121).
 //
 // Segment addresses are symbolic: an allocation's base is guaranteed an alignment G,
 // and a segment or location is base + offset. With align_guarantee (MPI-4.0), G is

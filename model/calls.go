@@ -10,7 +10,7 @@ import (
 
 // What every synchronization call shares (a usable window, the R5/R6 copies of
 // separate windows, the epoch errors), and the calls outside the three epoch
-// families: shared_query, send/recv, free (SEMANTICS.md §4).
+// families: shared_query, send/recv, free (docs/semantics.md#synchronization).
 
 func (p *Program) winUsable(s State, proc int, in *Instr, rec *Record) bool {
 	wl := &p.Layout.Win[in.Win]
@@ -68,7 +68,7 @@ func (p *Program) syncEpoch(s State, proc int, in *Instr, rec *Record, why func(
 // unlock_all without the lock, complete without start, wait or test without post
 // (or a test after one returned 1, which ended the exposure epoch). An epoch is
 // started and completed by the synchronization calls (node327); E-SYNC-EPOCH is
-// sync and flush outside a passive-target epoch only (SEMANTICS.md §5, node331).
+// sync and flush outside a passive-target epoch only (docs/rules.md#e-sync-epoch, node331).
 func (p *Program) noEpoch(s State, proc int, in *Instr, rec *Record, why func() string) {
 	p.raise(s, rec, spec.EEpoch, proc, in, func() string { return in.Text + ": " + why() })
 }
@@ -180,7 +180,7 @@ func (p *Program) free(s State, proc, j int, in *Instr, rec *Record) bool {
 	return true
 }
 
-// freeReturn ends a free (SEMANTICS.md §4, free W): R5 then R6 for the caller's
+// freeReturn ends a free (docs/semantics.md#synchronization, free W): R5 then R6 for the caller's
 // segment, so the memory it hands back to the program holds every update performed
 // before the free; from here on calls on the window are E-EPOCH (winUsable) and its
 // memory follows lsProblem's lifetime rule.

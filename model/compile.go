@@ -460,7 +460,7 @@ func (c *compiler) kind(proc int, ci *Instr) Kind {
 
 const scopeOwn, scopeAll = 1, 2
 
-// mbScope gives the cells an MPI call is a memory barrier for (SEMANTICS.md §3 R5/R6
+// mbScope gives the cells an MPI call is a memory barrier for (docs/semantics.md#rma-operations R5/R6
 // and §4): the owner calls of R5/R6 are MBs of scope own in every preset; the
 // switches widen some calls to scope all; sync is always of scope all.
 func (c *compiler) mbScope(proc int, ci *Instr) uint64 {
@@ -497,7 +497,7 @@ func (c *compiler) mbScope(proc int, ci *Instr) uint64 {
 	case KSync:
 		scope = scopeAll
 	case KFree:
-		scope = scopeOwn // free W (SEMANTICS.md §4): an MB of scope own, with R5 and R6
+		scope = scopeOwn // free W (docs/semantics.md#synchronization): an MB of scope own, with R5 and R6
 	}
 	switch scope {
 	case scopeOwn:

@@ -7,7 +7,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Completion tests (LITMUS.md, "Completion tests"): r = test W is MPI_Win_test, a
+// Completion tests (docs/language.md#completion-tests): r = test W is MPI_Win_test, a
 // wait that returns 0 instead of blocking, and r = testreq q is MPI_Test, a
 // waitreq that returns 0 instead of blocking. A failed test changes nothing, so
 // both may stand in a spin loop's body (loop.go reruns them at the end).
@@ -67,7 +67,7 @@ func (p *Program) requestDone(s State, in *Instr) bool {
 	return p.locallyComplete(s, k)
 }
 
-// Local completion of a request-based operation (SEMANTICS.md §3) is a step of its
+// Local completion of a request-based operation (docs/semantics.md#rma-operations) is a step of its
 // own, taken at any time between its issue and its completion at the target: a
 // library may copy an rput's origin buffer at once or read it late, and an rget's
 // data arrives at the origin some time after the target read it. MPI_RPUT:
@@ -145,7 +145,7 @@ func (p *Program) issueRequest(s State, proc int, in *Instr, off int) {
 
 // awaitsLocal: proc has a request-based operation on win (to target, or to any
 // when target < 0) issued and not yet locally complete; the calls that complete it
-// at the origin or the target wait for that step (SEMANTICS.md §3).
+// at the origin or the target wait for that step (docs/semantics.md#rma-operations).
 func (p *Program) awaitsLocal(s State, proc, win, target int) bool {
 	if p.Layout.ReqLocal[proc] < 0 {
 		return false
@@ -162,8 +162,7 @@ func (p *Program) awaitsLocal(s State, proc, win, target int) bool {
 }
 
 // completeRequest completes the request of a waitreq or a successful testreq: a
-// read-only fetching operation is complete at its target as well (SEMANTICS.md
-// §3; an updating one, rgacc with an op, waits for R4), and the request is no
+// read-only fetching operation is complete at its target as well (docs/semantics.md#rma-operations; an updating one, rgacc with an op, waits for R4), and the request is no
 // longer held (E-EPOCH-END).
 func (p *Program) completeRequest(s State, proc int, in *Instr) {
 	k := in.ReqSlot

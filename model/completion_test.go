@@ -6,8 +6,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// TestCompletionTests: r = test W and r = testreq q (LITMUS.md, "Completion
-// tests"), one row per rule: what they return, what a successful one ends, a
+// TestCompletionTests: r = test W and r = testreq q (docs/language.md#completion-tests), one row per rule: what they return, what a successful one ends, a
 // spin loop over them (§2), and E-EPOCH-END for a request never completed (§5).
 func TestCompletionTests(t *testing.T) {
 	pscw := func(p1 string) string {
@@ -73,7 +72,7 @@ exists (1:r0=0)
 	})
 }
 
-// TestWaitanyLoop: SEMANTICS.md §2, MPI_Waitany over two requests as a spin loop
+// TestWaitanyLoop: docs/semantics.md#spin-loops, MPI_Waitany over two requests as a spin loop
 // whose until is a disjunction of r == 1 over their testreq results (acceptance 63):
 // every iteration but the last had both tests fail, so the loop is one iteration
 // and an assume; either request may be the one found complete, and a request never
@@ -108,7 +107,7 @@ exists (0:r8=0)
 // E-EPOCH (node327: epochs are started and completed by the synchronization calls),
 // a test called again after it returned 1 among them (the first ended the exposure
 // epoch). E-SYNC-EPOCH is sync and flush outside a passive-target epoch only
-// (SEMANTICS.md §5). Before, every row here raised E-SYNC-EPOCH.
+// (docs/rules.md#e-sync-epoch). Before, every row here raised E-SYNC-EPOCH.
 func TestEpochClosersWithoutEpoch(t *testing.T) {
 	two := `{ win W allocate size=1; x = W@1[0]; }
  P0          | P1          ;

@@ -8,7 +8,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Conflicts and races (SEMANTICS.md §5, §7).
+// Conflicts and races (docs/semantics.md#verdicts, docs/semantics.md#concurrency).
 //
 // Two accesses are concurrent unless synchronization orders one before the other.
 // The model decides this operationally: in the state graph of the hw model, two
@@ -249,7 +249,7 @@ func (c *compiler) rmaConflict(a, b *access) spec.RuleID {
 	return spec.NoRule
 }
 
-// casAsReplace: under cas_replace (SEMANTICS.md §4, off in every preset) a
+// casAsReplace: under cas_replace (docs/semantics.md#presets-and-switches, off in every preset) a
 // compare_and_swap counts as MPI_REPLACE for accumulate_ops, so it meets a
 // replace on one cell without breaking same_op_no_op (reports/accumulate-ops).
 func (c *compiler) casAsReplace(a, b *access) bool {

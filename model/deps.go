@@ -5,7 +5,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Dependencies (SEMANTICS.md §2): for each instruction, the earlier instructions of
+// Dependencies (docs/semantics.md#hardware-models): for each instruction, the earlier instructions of
 // its process that must have executed first, as bit masks computed once at compile
 // time, so that the search decides "may execute early" with one AND.
 
@@ -72,7 +72,7 @@ func (c *compiler) speculates(in *Instr) bool {
 	return c.p.HW == spec.Relaxed && in.Kind == KPlainLoad
 }
 
-// relation says how earlier instruction a holds b back (SEMANTICS.md §2).
+// relation says how earlier instruction a holds b back (docs/semantics.md#hardware-models).
 func (c *compiler) relation(a, b *Instr) dependency {
 	if c.p.HW != spec.Relaxed {
 		return blocks // sc and tso execute in program order
@@ -186,7 +186,7 @@ func untilRegs(in *Instr) uint32 {
 }
 
 // forwarding finds the store a relaxed load may read before it executes: the latest
-// earlier unguarded store of the process to the same cell (SEMANTICS.md §2).
+// earlier unguarded store of the process to the same cell (docs/semantics.md#hardware-models).
 func (c *compiler) forwarding(proc, j int) {
 	code := c.p.Procs[proc].Code
 	in := &code[j]
@@ -208,7 +208,7 @@ func (c *compiler) forwarding(proc, j int) {
 }
 
 // originBuffers records E-ORIGIN-BUF pairs and makes a later use of an origin buffer
-// wait for the call that completes the RMA operation (SEMANTICS.md §3).
+// wait for the call that completes the RMA operation (docs/semantics.md#rma-operations).
 func (c *compiler) originBuffers(proc, j int) {
 	code := c.p.Procs[proc].Code
 	in := &code[j]
@@ -242,7 +242,7 @@ func (c *compiler) originBuffers(proc, j int) {
 // touchesBuffer: b reads or writes a's result register, or writes a's source
 // register (an operand of the call, not its guard). guard: b's guard reads a's
 // result register, which it does whether the guard holds or not; body: the rest of
-// b does, which happens only when the guard holds (SEMANTICS.md §2: a guard found
+// b does, which happens only when the guard holds (docs/semantics.md#hardware-models: a guard found
 // false cancels the instruction and any flag it raises).
 func touchesBuffer(a, b *Instr) (guard, body bool) {
 	if a.Dst >= 0 {

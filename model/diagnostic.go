@@ -13,7 +13,7 @@ type Site struct {
 	Pos  litmus.Pos // of the instruction (zero when the program came from no file)
 }
 
-// Diagnostic is a rule broken by some execution (SEMANTICS.md §5), as data, like
+// Diagnostic is a rule broken by some execution (docs/semantics.md#verdicts), as data, like
 // go/analysis's Diagnostic: the rule, its class, a message, the instruction it is
 // about and the related ones (the other access of a racing pair), and the
 // execution that breaks it. The message carries no position and no citation:

@@ -7,7 +7,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Dynamic memory at run time (LITMUS.md, "Dynamic windows at run time"): r = attach
+// Dynamic memory at run time (docs/language.md#dynamic-windows): r = attach
 // W N attaches N fresh cells of the caller's memory to dynamic window W and sets r
 // to their address; detach W r detaches the region at r. Each attach instruction
 // runs at most once (a loop body may not hold one), so its region's cells are
@@ -149,7 +149,7 @@ func (c *compiler) regions() {
 }
 
 // attach is MPI_Win_attach and MPI_Get_address: the region becomes attached and
-// the register holds its address. It is no MB (LITMUS.md): stores into a fresh
+// the register holds its address. It is no MB (docs/language.md#dynamic-windows): stores into a fresh
 // region need a later owner call before another rank may rely on them.
 func (p *Program) attach(s State, proc, j int, in *Instr, rec *Record) bool {
 	if !p.winUsable(s, proc, in, rec) {
@@ -229,7 +229,7 @@ func (c *compiler) dynamicMayCells(cmp *Computed, win int, l *litmus.Loc) {
 
 // performDetached is the perform of an operation whose cell's region is not
 // attached at the target now (detached, or not yet attached): E-TARGET, and the
-// operation moves no data (SEMANTICS.md §5: memory not attached may not be the
+// operation moves no data (docs/rules.md#e-target: memory not attached may not be the
 // target of RMA, MPI_WIN_CREATE_DYNAMIC).
 func (p *Program) performDetached(s State, k int, in *Instr, rec *Record) bool {
 	sl := p.Slots[k]

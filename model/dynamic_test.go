@@ -6,8 +6,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// TestDynamicMemory: attach and detach at run time (LITMUS.md, "Dynamic windows at
-// run time"): addresses are symbols that print as &W@rank[attROW+k], survive a
+// TestDynamicMemory: attach and detach at run time (docs/language.md#dynamic-windows): addresses are symbols that print as &W@rank[attROW+k], survive a
 // message and register arithmetic, and detaching what is not attached is E-TARGET.
 func TestDynamicMemory(t *testing.T) {
 	runCases(t, []ruleCase{
@@ -48,7 +47,7 @@ exists (0:r0=0)
 	})
 }
 
-// TestAddressLoadStore: LITMUS.md, dynamic windows: a load or store through an
+// TestAddressLoadStore: docs/language.md#dynamic-windows: a load or store through an
 // address register (store D@0[r0] 5 after r0 = attach D 1) touches the cell the
 // register names when it executes; attach is no MB, so stores into a fresh region
 // need a later owner call before another rank may rely on them (MPICH's aint,

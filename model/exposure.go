@@ -5,7 +5,7 @@ import (
 	"math/bits"
 )
 
-// Fence exposure epochs and locks (SEMANTICS.md §5 E-EPOCH-MIX, node327, node330).
+// Fence exposure epochs and locks (docs/rules.md#e-epoch-mix, node327, node330).
 // MPI_WIN_FENCE "starts an exposure epoch if it is followed by another fence call and
 // if the local window is the target of RMA accesses between these two fence calls"
 // (MPI-4.1, node328). So rank t's fence interval k on a window, from its return from
@@ -23,7 +23,7 @@ import (
 
 // fenceInterval is the fence interval t is in on win (k >= 1), ok false when none:
 // t returned from its k-th fence without nosucceed, has a later fence on win and has
-// not called it yet (a two-phase fence's arrival ends the interval, SEMANTICS.md §5:
+// not called it yet (a two-phase fence's arrival ends the interval, docs/rules.md#e-epoch-mix:
 // "until t calls its next fence").
 func (p *Program) fenceInterval(s State, win, t int) (k int, ok bool) {
 	wl := &p.Layout.Win[win]

@@ -24,7 +24,7 @@ exists (x=0)
 // lockRows are P2's lock epoch on P1, over the two rows of its fence epoch.
 func lockRows() (string, string) { return "lock W 1 shared", "unlock W 1" }
 
-// TestFenceExposureLock: E-EPOCH-MIX (SEMANTICS.md §5) for a lock held on a target
+// TestFenceExposureLock: E-EPOCH-MIX (docs/rules.md#e-epoch-mix) for a lock held on a target
 // in a fence exposure epoch: from a fence of the target's without nosucceed,
 // noprecede or not, until it calls its next fence, when RMA of that fence epoch
 // targets it.
@@ -49,7 +49,7 @@ exists (0:r0=0)
 	})
 }
 
-// TestFenceExposureEndsAtCall: SEMANTICS.md §5, a fence exposure epoch ends when the
+// TestFenceExposureEndsAtCall: docs/rules.md#e-epoch-mix, a fence exposure epoch ends when the
 // target calls its next fence, not when it returns from it (MPICH's rmazero,
 // strided_getacc_indexed_shared, strided_putget_indexed_shared). Before the rule a
 // lock taken after the target's last fence, while it was still inside that fence,
@@ -84,7 +84,7 @@ exists (x=1)
 	})
 }
 
-// TestFenceExposureNeedsRMA: SEMANTICS.md §5, a fence opens an exposure epoch only
+// TestFenceExposureNeedsRMA: docs/rules.md#e-epoch-mix, a fence opens an exposure epoch only
 // when its window is the target of RMA between that fence and the next
 // (MPI_WIN_FENCE: "starts an exposure epoch if it is followed by another fence call
 // and if the local window is the target of RMA accesses between these two fence

@@ -6,7 +6,7 @@ import (
 	"github.com/rmacheck/rmacheck/litmus"
 )
 
-// Fence and the other two-phase collectives (SEMANTICS.md §4, node328): a call
+// Fence and the other two-phase collectives (docs/semantics.md#synchronization, node328): a call
 // that arrives in one step and returns in another once every member has arrived;
 // the fence epoch's completion (R1, R2) and its R5/R6 copies.
 

@@ -16,8 +16,7 @@ exists (x=1)
 }
 
 // TestCompletedFetches: a read-only fetch (get, rget, gacc/fop with no_op) whose
-// result is available at the origin is complete at the target as well (SEMANTICS.md
-// §3): it conflicts with no later access of its cells. Before the rule each program but the controls raised
+// result is available at the origin is complete at the target as well (docs/semantics.md#rma-operations): it conflicts with no later access of its cells. Before the rule each program but the controls raised
 // C-CONFLICT (or U3), the fetch staying live until the epoch ended.
 func TestCompletedFetches(t *testing.T) {
 	runCases(t, []ruleCase{
@@ -45,7 +44,7 @@ exists (0:r0=0)
 	})
 }
 
-// TestUpdatingFetchesCompleteAtTarget: SEMANTICS.md §3, an updating fetch (gacc,
+// TestUpdatingFetchesCompleteAtTarget: docs/semantics.md#rma-operations, an updating fetch (gacc,
 // rgacc or fop with an op other than no_op, cas) read its value when it performed,
 // but its update is complete at the target only after R2-R4, as a put or acc's:
 // MPI_RGET_ACCUMULATE's completion "does not indicate that the operation has been

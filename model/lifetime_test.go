@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestWindowLifetime: free W (SEMANTICS.md §4) ends the window, not the program's
+// TestWindowLifetime: free W (docs/semantics.md#synchronization) ends the window, not the program's
 // memory. Each program here was judged otherwise before the rule: every access
 // after free was E-EPOCH, and free was no MB, so the load of create-load-after-free
 // could run before it and read the stale 0 (U2).

@@ -8,7 +8,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Spin loops (SEMANTICS.md §2). A loop body changes no memory, so the executions of
+// Spin loops (docs/semantics.md#spin-loops). A loop body changes no memory, so the executions of
 // a program with a loop are those of the program with one iteration followed by
 // "assume COND" (spin-assume): the body runs once, and the until is a step that is
 // enabled only when its condition holds. Once every body instruction writing a
@@ -67,7 +67,8 @@ func (p *Program) HasLoops() bool {
 	return false
 }
 
-// Ending says how an execution that can take no more step ended (SEMANTICS.md §2, §5).
+// Ending says how an execution that can take no more step ended (docs/semantics.md#spin-loops,
+// docs/semantics.md#verdicts).
 type Ending uint8
 
 const (

@@ -22,7 +22,7 @@ const mpSyncCtrl = `{ win W allocate_shared size=[2,0]; data = W@0[0]; flag = W@
 exists (1:r0=1 /\ 1:r1=0)
 `
 
-// TestSpeculation: SEMANTICS.md §2, a guarded load does not wait for its guard on
+// TestSpeculation: docs/semantics.md#hardware-models, a guarded load does not wait for its guard on
 // relaxed hardware; its register and flags take effect only when the guard holds.
 func TestSpeculation(t *testing.T) {
 	mp := []string{"1:r0=0; 1:r1=0;", "1:r0=1; 1:r1=0;", "1:r0=1; 1:r1=1;"}
@@ -81,7 +81,7 @@ exists (1:r0=1 /\ 1:r1=0)
 	})
 }
 
-// TestSpinLoops: SEMANTICS.md §2 spin-assume, and LIVELOCK (§5).
+// TestSpinLoops: docs/semantics.md#spin-loops spin-assume, and LIVELOCK (docs/rules.md#livelock).
 func TestSpinLoops(t *testing.T) {
 	runCases(t, []ruleCase{
 		{"await-exits", "§2: an execution whose blocked loop would exit on the final memory is dropped", "mpi-4.1", spec.Relaxed,
@@ -156,7 +156,7 @@ exists (0:r1=1 /\ 1:r1=1)
 	})
 }
 
-// TestEpochEnd: SEMANTICS.md §5 E-EPOCH-END, one case per epoch left open, and a
+// TestEpochEnd: docs/rules.md#e-epoch-end, one case per epoch left open, and a
 // freed window, which raises E-EPOCH-MIX at its free instead.
 func TestEpochEnd(t *testing.T) {
 	two := "{ win W allocate size=1; x = W@1[0]; }\n P0 | P1 ;\n"

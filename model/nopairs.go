@@ -1,7 +1,7 @@
 package model
 
 // Programs for searches without the concurrency checks. A tso or sc job takes its
-// conflict and race flags from the relaxed model (SEMANTICS.md §7): its own
+// conflict and race flags from the relaxed model (docs/semantics.md#concurrency): its own
 // search (explorer: NoConflicts) checks no pair, and needs only the outcomes and
 // the rules steps raise. The candidate pairs are not only checked, though: the
 // reductions keep them visible, at a cost in states. independent.go does not take

@@ -1,6 +1,6 @@
 package model
 
-// Candidate pairs that can never be concurrent (SEMANTICS.md §7), known at compile
+// Candidate pairs that can never be concurrent (docs/semantics.md#concurrency), known at compile
 // time. A search need not look for them: the explorer leaves them out of the pairs
 // a pairs-only search waits for (its early stop), which otherwise runs to its
 // last state for a pair it can never find.

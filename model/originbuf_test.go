@@ -6,7 +6,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// TestGuardCancelsOriginBufferUse: SEMANTICS.md §2, "a guard found false cancels
+// TestGuardCancelsOriginBufferUse: docs/semantics.md#hardware-models, "a guard found false cancels
 // it" (the instruction and any flag it raises), and §3 E-ORIGIN-BUF, an instruction
 // that uses the origin buffer. Before the rule a guarded instruction writing a
 // pending rput's source register raised E-ORIGIN-BUF though its guard was never

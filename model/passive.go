@@ -7,7 +7,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Passive-target synchronization (SEMANTICS.md §4, node330-331): lock, unlock,
+// Passive-target synchronization (docs/semantics.md#synchronization, node330-331): lock, unlock,
 // lock_all, unlock_all, the flushes (R4) and MPI_Win_sync.
 
 func (p *Program) noLocks(s State, proc int, in *Instr, rec *Record) {

@@ -7,7 +7,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Plain loads and stores (SEMANTICS.md §2): load/store access to a segment, the
+// Plain loads and stores (docs/semantics.md#hardware-models): load/store access to a segment, the
 // value a load reads (store forwarding, the tso buffer, the process's copy), and
 // the tso store buffer's drain.
 
@@ -38,7 +38,7 @@ func (p *Program) lsProblem(s State, proc int, in *Instr) spec.RuleID {
 	return spec.ELSAccess
 }
 
-// afterFree is the lifetime rule of free W (SEMANTICS.md §4) for a load/store
+// afterFree is the lifetime rule of free W (docs/semantics.md#synchronization) for a load/store
 // through window W after the caller freed it: memory MPI allocated for W is gone
 // (E-EPOCH); memory the program gave it (create, dynamic) is the program's again,
 // a plain access to the caller's own cells and E-LS-ACCESS to another rank's,

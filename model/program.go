@@ -1,4 +1,4 @@
-// Package model is the operational semantics of MPI RMA (SEMANTICS.md §1-§4, §6):
+// Package model is the operational semantics of MPI RMA (docs/semantics.md):
 // a litmus test compiled with a semantics and a hardware model into a Program, a
 // compact State (a fixed-width byte string), and the steps that lead from one
 // state to the next.
@@ -74,7 +74,7 @@ type Instr struct {
 	Text  string // the instruction as written (canonical), for traces
 	Kind  Kind
 	Op    litmus.Op
-	IsMPI bool // MPI calls never pass each other (SEMANTICS.md §2)
+	IsMPI bool // MPI calls never pass each other (docs/semantics.md#hardware-models)
 	// TwoPhase calls arrive (release half) in one step and return in another,
 	// because other processes wait for their arrival: fence, barrier, free.
 	TwoPhase bool
@@ -90,7 +90,7 @@ type Instr struct {
 
 	Win  int8 // window index, -1 none
 	Cell int8 // physical cell of Loc, -1 none (and for a multi-element call: see Elems)
-	// Elems: a multi-element RMA call (a range, LITMUS.md "Real programs"), one entry
+	// Elems: a multi-element RMA call (a range, docs/language.md#ranges-and-tuples), one entry
 	// per element in typemap order; nil for a one-element call. Cell is then -1 and
 	// Dst the first element's result register (so Dst >= 0 still says it fetches).
 	Elems    []Elem
@@ -108,7 +108,7 @@ type Instr struct {
 	// MBScope is the set of cells this call is a memory barrier for (0: not an MB).
 	MBScope uint64
 	// Blockers are the earlier instructions of the process that must have executed
-	// (returned) before this one may execute (SEMANTICS.md §2).
+	// (returned) before this one may execute (docs/semantics.md#hardware-models).
 	Blockers uint64
 	// FwdStore is, for a load, the latest earlier unguarded store to its cell, from
 	// which it may read before that store executes (store forwarding); -1 none.
@@ -116,7 +116,7 @@ type Instr struct {
 	FwdBlockers uint64 // Blockers without FwdStore
 	// OriginBuf lists the earlier RMA instructions whose origin buffer this
 	// instruction touches before they complete locally (E-ORIGIN-BUF), when it
-	// runs: a false guard cancels the use (SEMANTICS.md §2). OriginBufGuard lists
+	// runs: a false guard cancels the use (docs/semantics.md#hardware-models). OriginBufGuard lists
 	// those whose result register its guard reads: a use whether the guard holds
 	// or not.
 	OriginBuf, OriginBufGuard []int8
@@ -136,7 +136,7 @@ type Instr struct {
 	// at the origin (-1 none).
 	Completer int8
 
-	// Speculation (hw relaxed, SEMANTICS.md §2): a load or register arithmetic that
+	// Speculation (hw relaxed, docs/semantics.md#hardware-models): a load or register arithmetic that
 	// is guarded, or stands after a spin loop, does not wait for its guard or the
 	// loop's exit. It reads (a step of its own) once Blockers are done, and commits
 	// (writes its register, raises what it raises) once CommitAfter are done too:

@@ -7,7 +7,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Weak progress (SEMANTICS.md §4, the weak_progress switch; MPI-4.1 Progress,
+// Weak progress (docs/semantics.md#progress, the weak_progress switch; MPI-4.1 Progress,
 // node340): an implementation without an asynchronous progress agent performs an
 // RMA operation at its target, and grants a lock on it, only while the target is
 // in MPI. Off in every preset; a program compiled under it blocks those steps while

@@ -10,7 +10,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// TestWeakProgress: under weak_progress (SEMANTICS.md §4) an operation performs, and
+// TestWeakProgress: under weak_progress (docs/semantics.md#progress) an operation performs, and
 // a lock on a process is granted, only while that process is in MPI. Before the
 // switch existed `--sem PRESET,weak_progress=on` was refused, and every program
 // here ended without LIVELOCK.

@@ -4,7 +4,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Post-start-complete-wait (SEMANTICS.md §4, node329): exposure and access epochs
+// Post-start-complete-wait (docs/semantics.md#synchronization, node329): exposure and access epochs
 // of general active-target synchronization, and R3.
 
 func (p *Program) post(s State, proc int, in *Instr, rec *Record) bool {

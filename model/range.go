@@ -6,8 +6,7 @@ import (
 	"github.com/rmacheck/rmacheck/litmus"
 )
 
-// Multi-element operations (LITMUS.md, "Real programs: several elements in one
-// call"). A put, get or accumulate of a range is one call: one slot, issued at
+// Multi-element operations (docs/language.md#ranges-and-tuples). A put, get or accumulate of a range is one call: one slot, issued at
 // once with its whole origin buffer, completed at once by whatever completes it.
 // Its elements perform as steps of their own, in no fixed order (MPI-4.1 node337:
 // the order of the target's updates is not specified; node338: an accumulate is
@@ -198,7 +197,7 @@ func (p *Program) accHeld(s State, k, c int, in *Instr) bool {
 }
 
 // performElem performs element e of multi-element slot k at its target: one
-// element's put, read or atomic update (SEMANTICS.md §3; node338 per element).
+// element's put, read or atomic update (docs/semantics.md#rma-operations; node338 per element).
 func (p *Program) performElem(s State, k, e int, rec *Record) bool {
 	sl := p.Slots[k]
 	in := p.slotOp(s, k) // resolved, for a computed range (range_target.go)

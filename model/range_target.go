@@ -8,7 +8,7 @@ import (
 	"github.com/rmacheck/rmacheck/litmus"
 )
 
-// Ranges at computed and null targets (LITMUS.md, "Real programs"): a range
+// Ranges at computed and null targets (docs/language.md#computed-and-null-targets): a range
 // relative to a register, W@1[r5+0..3] or W@1[r5+{0,2}] (an address of a dynamic
 // window, or a displacement), a range at a rank register, W@r1[0..3], and a range at
 // MPI_PROC_NULL, W@null[0..3]. The call resolves its rank and base displacement when

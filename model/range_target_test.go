@@ -6,7 +6,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// TestComputedRanges: LITMUS.md, ranges relative to a register (W@1[r5+0..3],
+// TestComputedRanges: docs/language.md#dynamic-windows, ranges relative to a register (W@1[r5+0..3],
 // W@1[r5+{0,2}]), at a rank register, and at MPI_PROC_NULL (W@null[0..3]): the call
 // resolves its base when issued and each element is base plus its offset; an
 // element outside the target's memory makes the call E-TARGET and it moves

@@ -155,7 +155,7 @@ func (c *compiler) localKind(proc int, in *Instr) bool {
 		// target's fence interval an exposure epoch, which locks read (exposure.go)
 		return !c.noprecedeFenceElsewhere(proc, int(in.Win)) && !p.Wins[in.Win].FenceLock
 	case KWaitReq:
-		// completes a read-only fetching operation at its target (SEMANTICS.md §3)
+		// completes a read-only fetching operation at its target (docs/semantics.md#rma-operations)
 		return in.ReqSlot < 0 || !readOnlyFetch(&p.Procs[proc].Code[p.Slots[in.ReqSlot].Instr])
 	case KFlushLocal:
 		return !c.issuesFetches(proc, int(in.Win)) // it completes the caller's fetches (§3)

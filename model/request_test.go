@@ -6,7 +6,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// TestRequestOpsPassiveOnly: SEMANTICS.md §3, a request-based operation (rput, rget,
+// TestRequestOpsPassiveOnly: docs/semantics.md#rma-operations, a request-based operation (rput, rget,
 // racc, rgacc) is valid only in a passive-target epoch (MPI-4.1 §12.3.5, "only valid
 // within a passive target epoch"); in a fence or PSCW epoch it is E-EPOCH and moves
 // nothing. Before the rule every program here but the controls was clean.
@@ -58,7 +58,7 @@ exists (x=3)
 	})
 }
 
-// TestRequestLocalCompletion: SEMANTICS.md §3, a request-based operation completes
+// TestRequestLocalCompletion: docs/semantics.md#rma-operations, a request-based operation completes
 // locally at a step of its own, anywhere between its issue and its completion at
 // the target: testreq returns 0 before it and 1 after; waitreq, and the calls that
 // complete the operation (flush, unlock), wait for it. Before the rule an rput's

@@ -7,7 +7,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// RMA operations (SEMANTICS.md §3, node337-339): the epoch an operation is issued
+// RMA operations (docs/semantics.md#rma-operations, node337-339): the epoch an operation is issued
 // in, its perform step at the target, and the searches over pending operations
 // that completion (R1-R4) waits on.
 
@@ -39,7 +39,7 @@ func (p *Program) epochFor(s State, proc int, in *Instr) (kind, index int) {
 // rgacc) is issued in: a passive-target one only, a lock of its target (of any
 // target, for MPI_PROC_NULL) or lock_all. MPI-4.1 §12.3.5: request-based
 // RMA operations are "only valid within a passive target epoch"; in a fence or
-// PSCW epoch the call is E-EPOCH (SEMANTICS.md §3).
+// PSCW epoch the call is E-EPOCH (docs/semantics.md#rma-operations).
 func (p *Program) requestEpoch(s State, proc int, in *Instr) (kind, index int) {
 	wl := &p.Layout.Win[in.Win]
 	held := s.u32(wl.LockHeld + 4*proc)
@@ -328,7 +328,7 @@ func fetches(in *Instr) bool { return in.Kind == KRMA && in.Dst >= 0 }
 func readOnlyFetch(in *Instr) bool { return fetches(in) && !accWrites(in) }
 
 // completeFetches marks proc's performed read-only fetching operations on win to
-// target (any target when target < 0) complete at the target (SEMANTICS.md §3):
+// target (any target when target < 0) complete at the target (docs/semantics.md#rma-operations):
 // their result is available at the origin, so their read happened when they
 // performed; they are not live any more and conflict with nothing later. An
 // updating fetch stays live for its update until R2-R4: local completion "does not

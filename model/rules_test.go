@@ -57,7 +57,7 @@ func search(t *testing.T, src, sem string, hw spec.HW) *explorer.Result {
 
 type ruleCase struct {
 	name     string
-	rule     string // the SEMANTICS.md rule or switch the case shows
+	rule     string // the rule (docs/rules.md) or switch (docs/semantics.md) the case shows
 	sem      string
 	hw       spec.HW
 	src      string
@@ -107,7 +107,7 @@ const lbDepSrc = `{ win W allocate_shared size=1; x = W@0[0]; y = W@1[0]; }
 exists (0:r0=1 /\ 1:r1=1)
 `
 
-// TestHardwareModels: SEMANTICS.md §2, one row per hw rule.
+// TestHardwareModels: docs/semantics.md#hardware-models, one row per hw rule.
 func TestHardwareModels(t *testing.T) {
 	sb3 := []string{"0:r0=0; 1:r0=1;", "0:r0=1; 1:r0=0;", "0:r0=1; 1:r0=1;"}
 	sb4 := append([]string{"0:r0=0; 1:r0=0;"}, sb3...)
@@ -177,7 +177,7 @@ const putFence = `{ win W allocate size=1; x = W@1[0]; }
 exists (1:r0=1)
 `
 
-// TestRMA: SEMANTICS.md §3, RMA issue, perform and completion.
+// TestRMA: docs/semantics.md#rma-operations, RMA issue, perform and completion.
 func TestRMA(t *testing.T) {
 	runCases(t, []ruleCase{
 		{"put+fence", "R2: the target's closing fence waits for the put", "mpi-3.0", spec.Relaxed, putFence, []string{"1:r0=1;"}, nil},
@@ -326,7 +326,7 @@ exists (0:r0=2)
 	})
 }
 
-// TestSeparate: R5 and R6 copies of a separate window (SEMANTICS.md §3).
+// TestSeparate: R5 and R6 copies of a separate window (docs/semantics.md#rma-operations).
 func TestSeparate(t *testing.T) {
 	runCases(t, []ruleCase{
 		{"no-R6", "R6: a put reaches the private copy only at an owner's R6 call", "mpi-3.0", spec.Relaxed, `{ win W allocate size=1 model=separate; x = W@1[0]; }
@@ -368,7 +368,7 @@ exists (0:r0=1)
 	})
 }
 
-// TestErrors: one row per error rule the model detects (SEMANTICS.md §5).
+// TestErrors: one row per error rule the model detects (docs/semantics.md#verdicts).
 func TestErrors(t *testing.T) {
 	two := `{ win W allocate size=1; x = W@1[0]; }
  P0 | P1 ;
@@ -467,7 +467,7 @@ exists (1:r0=0)
 	})
 }
 
-// TestSwitches shows that every switch of SEMANTICS.md §4 changes behaviour as its
+// TestSwitches shows that every switch of docs/semantics.md#presets-and-switches changes behaviour as its
 // row says: the same program, under mpi-3.0 with the switch off and on.
 func TestSwitches(t *testing.T) {
 	cases := []struct {
@@ -576,7 +576,7 @@ type ruleTwin struct {
 }
 
 // TestRuleTwins: for every rule the search raises, a minimal program that breaks it
-// and a twin, one change away, that does not (SEMANTICS.md §5).
+// and a twin, one change away, that does not (docs/semantics.md#verdicts).
 func TestRuleTwins(t *testing.T) {
 	w := "{ win W allocate size=1; x = W@1[0]; }\n P0 | P1 ;\n"
 	ws := "{ win W allocate_shared size=1; x = W@1[0]; }\n P0 | P1 ;\n"

@@ -7,7 +7,7 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Speculation (hw relaxed, SEMANTICS.md §2). A guarded load, or a load after a spin
+// Speculation (hw relaxed, docs/semantics.md#hardware-models). A guarded load, or a load after a spin
 // loop, does not wait for its guard or the loop's exit: ARM and POWER speculate
 // loads past branches (herd7's aarch64.cat allows MP+dmb.sy+ctrl). Such a load has
 // two steps. Its read (once its Blockers are done) takes the value from memory into
@@ -177,7 +177,7 @@ func (p *Program) commit(s State, proc, j int, in *Instr, rec *Record) {
 // SpeculationPairs says, for a step that commits a speculative load whose guard
 // holds in s, which candidate pairs were concurrent when it read: a mask over the
 // candidates (indexes into Candidates) it returns. The explorer reports them with
-// this step ending the witness: the access is real only now (SEMANTICS.md §2).
+// this step ending the witness: the access is real only now (docs/semantics.md#hardware-models).
 func (p *Program) SpeculationPairs(s State, st Step) (mask uint64, cands []int) {
 	if st.Kind != StepExec {
 		return 0, nil

@@ -35,7 +35,7 @@ type Layout struct {
 	ReqDone []int
 	// ReqLocal: uint64 per process (-1 as ReqDone), its request-based operations
 	// (by instruction) that completed locally, a step of their own (StepLocal,
-	// SEMANTICS.md §3): what waitreq waits for and testreq tests.
+	// docs/semantics.md#rma-operations): what waitreq waits for and testreq tests.
 	ReqLocal []int
 	// SpecRead: uint64 per process, its speculative instructions that have read and
 	// not yet committed; Spec: per process, one entry per speculative instruction

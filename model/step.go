@@ -148,7 +148,7 @@ func (p *Program) procSuccessors(s, scratch State, proc int, rec *Record, emit f
 	}
 }
 
-// ready reports whether instruction j is not held back by an earlier one (SEMANTICS.md §2).
+// ready reports whether instruction j is not held back by an earlier one (docs/semantics.md#hardware-models).
 func (p *Program) ready(s State, proc, j int, done uint64) bool {
 	in := &p.Procs[proc].Code[j]
 	if in.ReadBlockers != 0 && in.ReadBlockers&^(done|p.specRead(s, proc)) != 0 {

@@ -9,8 +9,8 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// Computed and null targets (LITMUS.md, "Real programs: ... computed targets";
-// SEMANTICS.md §5 E-TARGET). A register may stand for the rank or the displacement
+// Computed and null targets (docs/language.md#computed-and-null-targets;
+// docs/rules.md#e-target). A register may stand for the rank or the displacement
 // of an RMA call's location, and for the target of lock, unlock, flush, flush_local
 // and shared_query; null, or a rank register holding -1, is MPI_PROC_NULL.
 //

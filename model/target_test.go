@@ -6,8 +6,8 @@ import (
 	"github.com/rmacheck/rmacheck/spec"
 )
 
-// TestComputedTargets: computed and null targets (LITMUS.md, "Real programs";
-// SEMANTICS.md §5 E-TARGET), one row per behaviour.
+// TestComputedTargets: computed and null targets (docs/language.md#computed-and-null-targets;
+// docs/rules.md#e-target), one row per behaviour.
 func TestComputedTargets(t *testing.T) {
 	two := `{ win W allocate size=2; x = W@1[0]; y = W@1[1]; z = W@0[0]; 0:r1 = 1; 0:r2 = 1; 0:r9 = -1; }
  P0 | P1 ;

@@ -17,7 +17,7 @@ func (p *Program) NextInstr(s State, proc int) (j int, ok bool) {
 }
 
 // Witness is an execution a search found, as a value: the program it runs on (a
-// tso or sc flag's runs on the relaxed program, SEMANTICS.md §7) and its steps from
+// tso or sc flag's runs on the relaxed program, docs/semantics.md#concurrency) and its steps from
 // the initial state. Replay is the one way to read it, so no printer needs to know
 // which program a witness belongs to or how to re-run it.
 type Witness struct {
@@ -167,7 +167,7 @@ type TraceStep struct {
 	// Marked: the step is one of the accesses a flag is about (Witness.Marks).
 	Marked bool
 	// Early lists the rows of the process that stand before the instruction and have
-	// not executed: the step runs out of program order (SEMANTICS.md §2).
+	// not executed: the step runs out of program order (docs/semantics.md#hardware-models).
 	Early []EarlyRow
 	// ReadsFrom says, for each memory read of the step, which step wrote the value.
 	ReadsFrom []ReadFrom
@@ -189,7 +189,7 @@ type ReadFrom struct {
 	// value the drain wrote. -1: the initial value.
 	Step int
 	// FwdRow: the value comes from the process's own store on this row, which has
-	// not executed yet (store forwarding, SEMANTICS.md §2); 0 otherwise.
+	// not executed yet (store forwarding, docs/semantics.md#hardware-models); 0 otherwise.
 	FwdRow int
 }
 

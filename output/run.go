@@ -210,7 +210,7 @@ func (t *TableWriter) row(cells []string) {
 
 // Test prints the rows of one test: its results, in any order of hw and semantics.
 // A result under a semantics that is no column (a preset with the switches of an
-// expect line, LITMUS.md item 9) goes in its preset's column, on a row of its own
+// expect line, docs/language.md#expect-lines) goes in its preset's column, on a row of its own
 // labelled by the hw model and the switches: "relaxed weak_progress=on".
 func (t *TableWriter) Test(results []Judged) {
 	var rows []string

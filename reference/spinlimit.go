@@ -37,7 +37,7 @@ type SpinError struct {
 
 func (e *SpinError) Error() string {
 	if e.Limit == 0 {
-		return fmt.Sprintf("LIVELOCK: %s: the loop reads the same values again and again, and nothing left can change them: it never exits (SEMANTICS.md §2; rmacheck explain LIVELOCK)", e.Loops)
+		return fmt.Sprintf("LIVELOCK: %s: the loop reads the same values again and again, and nothing left can change them: it never exits (docs/semantics.md, Spin loops; rmacheck explain LIVELOCK)", e.Loops)
 	}
 	return e.Line()
 }

@@ -109,7 +109,7 @@ const loopGiveUp = 1 << 20
 
 // spinAgain is a failed exit test of the loop ending at row j: it backs off as
 // spinUntil does (spin, then yield, then nap) and reports whether to run the body
-// again. A loop can never exit (LIVELOCK, SEMANTICS.md §5) when it keeps reading the
+// again. A loop can never exit (docs/rules.md#livelock) when it keeps reading the
 // same values while nothing else can change them: stallRounds tests in a row whose
 // bodies all began after every other rank had finished the iteration, or every rank
 // waits (this loop's tests count as looks of spinUntil's stall rule, and no step was

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// catalogueTable is every id of SEMANTICS.md with its class and nodes, written out
+// catalogueTable is every id of docs/semantics.md with its class and nodes, written out
 // independently of Rules.
 var catalogueTable = []struct {
 	id    string
@@ -49,7 +49,7 @@ var catalogueTable = []struct {
 
 func TestCatalogueComplete(t *testing.T) {
 	if len(Rules) != len(catalogueTable) {
-		t.Errorf("catalogue has %d rules, SEMANTICS.md has %d ids", len(Rules), len(catalogueTable))
+		t.Errorf("catalogue has %d rules, docs/semantics.md has %d ids", len(Rules), len(catalogueTable))
 	}
 	for _, want := range catalogueTable {
 		t.Run(want.id, func(t *testing.T) {
@@ -110,7 +110,7 @@ func TestCatalogueWellFormed(t *testing.T) {
 		switch {
 		case r.ID == Deadlock || r.ID == Livelock || r.ID == Race:
 			if len(r.Nodes) != 0 {
-				t.Errorf("%s cites %v; SEMANTICS.md gives it no node", r.ID, r.Nodes)
+				t.Errorf("%s cites %v; docs/semantics.md gives it no node", r.ID, r.Nodes)
 			}
 		case len(r.Nodes) == 0:
 			t.Errorf("%s cites no node of the report", r.ID)

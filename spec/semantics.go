@@ -143,12 +143,12 @@ func (s Semantics) Changes() string {
 	return strings.Join(out, " ")
 }
 
-// PresetName names a preset of SEMANTICS.md §4: the word --sem and an expect line's
+// PresetName names a preset of docs/semantics.md#presets-and-switches: the word --sem and an expect line's
 // items start with. Its words are written once, here (Presets), and read by
 // LookupPreset.
 type PresetName string
 
-// The presets, in the order of SEMANTICS.md §4's table.
+// The presets, in the order of docs/semantics.md#presets-and-switches's table.
 const (
 	MPI30   PresetName = "mpi-3.0"
 	OptionA PresetName = "A"

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// presetTable is SEMANTICS.md §4's preset table, written out again independently of
+// presetTable is docs/semantics.md#presets-and-switches's preset table, written out again independently of
 // Presets: for each preset, the switches that are on (every other one is off).
 var presetTable = []struct {
 	preset string
@@ -20,7 +20,7 @@ var presetTable = []struct {
 // switchColumns is the row order of the §4 switch table (the preset table has no
 // weak_progress column: it is off in every preset), then cas_replace, the permissive
 // reading reports/accumulate-ops asks about, off in every preset and not yet in
-// SEMANTICS.md.
+// docs/semantics.md.
 var switchColumns = []string{
 	"ls_is_rma", "fence_ls", "post_start_ls", "complete_wait_ls",
 	"lock_ls", "flush_ls", "sq_any_flavor", "align_guarantee", "weak_progress", "cas_replace",
@@ -28,7 +28,7 @@ var switchColumns = []string{
 
 func TestSwitchColumns(t *testing.T) {
 	if len(Switches) != len(switchColumns) {
-		t.Fatalf("%d switches, SEMANTICS.md has %d", len(Switches), len(switchColumns))
+		t.Fatalf("%d switches, docs/semantics.md has %d", len(Switches), len(switchColumns))
 	}
 	for i, name := range switchColumns {
 		si := Switches[i]
@@ -62,7 +62,7 @@ func TestPresetTable(t *testing.T) {
 		t.Errorf("PresetNames() = %q, want %q", got, want)
 	}
 	if len(Presets) != len(presetTable) {
-		t.Fatalf("%d presets, SEMANTICS.md has %d", len(Presets), len(presetTable))
+		t.Fatalf("%d presets, docs/semantics.md has %d", len(Presets), len(presetTable))
 	}
 	for i, row := range presetTable {
 		t.Run(row.preset, func(t *testing.T) {
@@ -83,7 +83,7 @@ func TestPresetTable(t *testing.T) {
 			for _, col := range switchColumns {
 				sw, _ := SwitchByName(col)
 				if got := sem.Has(sw); got != on[col] {
-					t.Errorf("%s: %s is %v, SEMANTICS.md says %v", row.preset, col, got, on[col])
+					t.Errorf("%s: %s is %v, docs/semantics.md says %v", row.preset, col, got, on[col])
 				}
 			}
 			if got, want := sem.Switches.String(), strings.Join(row.on, ","); got != want {
@@ -139,7 +139,7 @@ func TestParseSemantics(t *testing.T) {
 		{"B", "B", "B", "fence_ls,post_start_ls,complete_wait_ls"},
 		{"mpi-4.1", "mpi-4.1", "mpi-4.1", "fence_ls,complete_wait_ls,lock_ls,flush_ls,sq_any_flavor,align_guarantee"},
 		{"  mpi-4.1  ", "mpi-4.1", "mpi-4.1", "fence_ls,complete_wait_ls,lock_ls,flush_ls,sq_any_flavor,align_guarantee"},
-		// The reading of MPI-3.0 that SEMANTICS.md §4 mentions.
+		// The reading of MPI-3.0 that docs/semantics.md#presets-and-switches mentions.
 		{"mpi-3.0,lock_ls=on,flush_ls=on", "mpi-3.0,lock_ls=on,flush_ls=on", "mpi-3.0", "lock_ls,flush_ls"},
 		{"mpi-3.0, lock_ls=on", "mpi-3.0,lock_ls=on", "mpi-3.0", "lock_ls"},
 		{"A,ls_is_rma=off", "A,ls_is_rma=off", "A", ""},

@@ -12,7 +12,7 @@
 // with `as NAME`, `flag ~empty r as NAME`, `include "file"`, `(* comments *)`.
 // Its additions: `if "name" then e else e`, true when the run's hardware model or
 // one of its switches is called name; `flag relaxed ...`, a flag judged on the
-// executions of the relaxed hardware model whatever the run's is (SEMANTICS.md §7:
+// executions of the relaxed hardware model whatever the run's is (docs/semantics.md#concurrency:
 // concurrency is a property of the MPI program, not of the machine); and
 // `option NAME`, a switch that shapes the events themselves (ls_is_rma).
 package cat

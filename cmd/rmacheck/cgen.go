@@ -18,7 +18,7 @@ func newCgenCmd() *cobra.Command {
 			`iterations are released together by a spin barrier in shared memory, and rank 0 prints one `+
 			`"OUTCOME count values..." line per observed outcome. Comments map each block to its row, so `+
 			`the program can be sent to a library's developers as it is.`, 80) + "\n" + exitStatusHelp("the C program was printed", ""),
-		Example: `  rmacheck cgen ../shared/acceptance/01-SB.lit > sb.c
+		Example: `  rmacheck cgen litmus/ticket435/SB+fence.lit > sb.c
   mpicc.mpich -O2 -Wall -Werror -o sb sb.c && mpiexec.mpich -n 2 ./sb 100000`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -18,7 +18,7 @@ line, as FILE:LINE:COL: message, on standard error. A directory is searched
 recursively for *.lit files (testdata and hidden directories are skipped).
 Every file is checked, even after a bad one; a summary line follows ("checked N
 files, M bad").` + "\n" + exitStatusHelp("every file is good", ""),
-		Example: `  rmacheck check litmus/ticket435/mp-fence.lit
+		Example: `  rmacheck check litmus/ticket435/SB+fence.lit
   rmacheck check -v litmus`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -60,8 +60,8 @@ func newConformCmd() *cobra.Command {
 				`names are what the library itself says (MPI_Get_library_version).`, 80) + "\n" + exitStatusHelp("conforming: every observed outcome is allowed (tests skipped as erroneous or by the library, and runs that hang only for want of the target's progress, which MPI-4.1 allows, included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states",
 			"3 the library could not run a test: it refuses the ranks (more than the cores under --oversubscribe=false), times out (--timeout raises the bound), crashes, stops with an MPI error, or stops at its spin limit (SPIN-LIMIT) where the model finds no LIVELOCK with or without weak_progress (a hang the standard does not allow); each says what happened and what to do. A run that hangs only for want of the target's progress (LIVELOCK under weak_progress=on alone: MPI-4.1 allows it) is counted in a last line and is no failure unless --strict-progress. 2 wins over 3, and 3 over 1",
 			"130/143 interrupted by SIGINT/SIGTERM; the MPI processes are stopped and the temporary files removed"),
-		Example: `  rmacheck conform --target reference ../shared/acceptance/01-SB.lit
-  rmacheck conform --target mpich --runs 100000 ../shared/acceptance/01-SB.lit
+		Example: `  rmacheck conform --target reference litmus/ticket435/SB+fence.lit
+  rmacheck conform --target mpich --runs 100000 litmus/ticket435/SB+fence.lit
   rmacheck conform --target openmpi --keep-c /tmp/c litmus/ticket435
   rmacheck conform --mpi /opt/mpich-4.3 --runs 10000 litmus/rma
   rmacheck conform --target reference --sem B --runs 100000 litmus/ticket435

@@ -30,7 +30,7 @@ func newDiffCmd() *cobra.Command {
 			`side's answer and which alone turns it into the second's.`, 80) + "\n" + exitStatusHelp(
 			"no test differs",
 			"some test differs, or a search stopped at --max-states (no answer is given for that test)"),
-		Example: `  rmacheck diff --sem A --sem B ../shared/acceptance/*.lit
+		Example: `  rmacheck diff --sem A --sem B litmus/ticket435
   rmacheck diff --sem mpi-3.0 --sem mpi-4.1 --switches litmus/ticket435
   rmacheck diff --sem mpi-3.0 --sem mpi-3.0,lock_ls=on,flush_ls=on --hw tso litmus`,
 		Args: cobra.MinimumNArgs(1),

@@ -29,11 +29,11 @@ type docExample struct {
 	want    []string // the output lines shown
 }
 
-// readmeCommandsRun are the commands whose examples the README shows literally and
-// that run in a moment; the others (real MPI, long searches, files written, counts
-// that vary from run to run, a file that stands for the reader's own) are shown
-// abridged there. Every command of the tutorial runs.
-var readmeCommandsRun = map[string]bool{"explain": true, "run": true, "replay": true, "layout": true, "diff": true, "fmt": true}
+// commandsPageRun are the commands whose examples docs/commands.md shows literally
+// and that run in a moment; the others (real MPI, long searches, files written,
+// counts that vary from run to run, a file that stands for the reader's own) are
+// shown abridged there. Every command of the tutorial runs.
+var commandsPageRun = map[string]bool{"explain": true, "run": true, "replay": true, "layout": true, "diff": true, "fmt": true}
 
 // firstLink finds a Markdown link's target.
 var firstLink = regexp.MustCompile(`\]\(([^)]+)\)`)
@@ -43,19 +43,20 @@ func TestTutorialExamples(t *testing.T) {
 	checkDocExamples(t, "docs/tutorial.md", func([]string) bool { return true })
 }
 
-func TestReadmeExamples(t *testing.T) {
-	if corpus.AcceptanceDir() == "" {
-		t.Skip("../shared/acceptance is absent: the README's examples run its files")
-	}
-	t.Chdir(corpus.Root())
-	readme, err := os.ReadFile("README.md")
+// TestReadmeLeadsToTheTutorial: a new user's first link is the tutorial.
+func TestReadmeLeadsToTheTutorial(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(corpus.Root(), "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if first := firstLink.FindSubmatch(readme); first == nil || string(first[1]) != "docs/tutorial.md" {
 		t.Errorf("the README's first link is %q, want the tutorial (docs/tutorial.md)", first)
 	}
-	checkDocExamples(t, "README.md", func(args []string) bool { return readmeCommandsRun[args[0]] })
+}
+
+func TestCommandsPageExamples(t *testing.T) {
+	t.Chdir(corpus.Root())
+	checkDocExamples(t, "docs/commands.md", func(args []string) bool { return commandsPageRun[args[0]] })
 }
 
 // TestTutorialFilesMeetTheirExpectations: every example file of the tutorial states

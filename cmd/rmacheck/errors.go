@@ -12,7 +12,7 @@ import (
 	"github.com/rmacheck/rmacheck/litmus"
 )
 
-// Exit statuses, the same for every command (README, "Exit status"):
+// Exit statuses, the same for every command (docs/commands.md#commands):
 const (
 	exitOK = 0
 	// exitFailed: a finding or an incomplete result: an expectation broken, an outcome

@@ -22,7 +22,7 @@ Comments are kept, each before or at the end of the line it belonged to.
 Directories are searched for *.lit files as by check. Without arguments it
 formats standard input. A file that does not parse or validate is reported as by
 check and left alone.` + "\n" + exitStatusHelp("every file parsed and validated (and, with -w, was written)", "-l without -w listed a file: its formatting differs (as CI scripts use gofmt -l)"),
-		Example: `  rmacheck fmt litmus/rma/put-fence.lit
+		Example: `  rmacheck fmt litmus/rma/acc-arith+fence.lit
   rmacheck fmt -l litmus
   rmacheck fmt -w litmus`,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -16,15 +16,15 @@ func newLayoutCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "layout FILE",
 		Short: "Print each window's segments with offset, size and guaranteed alignment, and check typed accesses",
-		Long: wrapText(`layout places every segment of every window the way SEMANTICS.md §6 does: `+
+		Long: wrapText(`layout places every segment of every window the way docs/semantics.md (Layout and alignment) describes: `+
 			`allocate gives each rank its own allocation, contiguous allocate_shared one allocation with rank r after the `+
 			`bytes of the ranks below it, alloc_shared_noncontig one per rank, and create and dynamic use user memory. `+
 			`An allocation's base is aligned to the largest alignment of a predefined type of the ABI (or `+
 			`mpi_minimum_memory_alignment if larger) when the semantics has align_guarantee (MPI-4.0), and to 8 bytes `+
 			`otherwise. Then every typed access of the program is checked: an address the guarantee does not align `+
 			`for its type is E-ALIGN (node251).`, 80) + "\n" + exitStatusHelp("every typed access is aligned", "some typed access is misaligned (E-ALIGN)"),
-		Example: `  rmacheck layout ../shared/acceptance/22-align-contig.lit
-  rmacheck layout --sem mpi-3.0 litmus/layout/longdouble-noncontig.lit`,
+		Example: `  rmacheck layout litmus/layout/align-int64-contig.lit
+  rmacheck layout --sem mpi-3.0 litmus/layout/align-longdouble-allocate.lit`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sems, err := parseSems([]string{sem})

@@ -16,7 +16,7 @@ func newPresetsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "presets [--json]",
 		Short: "Show the presets and their switches",
-		Long: `Presets prints the table of SEMANTICS.md §4: one row per preset, one column per
+		Long: `Presets prints the table of docs/semantics.md (Presets and switches): one row per preset, one column per
 switch, "on" or "-", followed by what each switch means when it is on. A run
 takes a preset and may change any switch: --sem PRESET[,switch=on|off...].
 With --json it prints the same as a JSON object.` + "\n" + exitStatusHelp("the table was printed", ""),

@@ -2,11 +2,15 @@ package main
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -211,20 +215,6 @@ func TestReferenceNamesEverySwitchAndPreset(t *testing.T) {
 	}
 }
 
-// pendingCitations are the citations of files outside the repository (the design
-// notes in ../shared, which a clone does not have) that the README still makes: the
-// sweep of /work/helpers/docs-sweep.md replaces each with its page in docs/. Nothing
-// may be added here; an entry that no longer occurs is only logged, so that the sweep
-// and this list need not land in one commit.
-var pendingCitations = map[string][]string{
-	"README.md": {
-		"LITMUS.md", "SEMANTICS.md", "../shared", "../shared/acceptance",
-		"../shared/acceptance/01-SB.lit", "../shared/acceptance/06-MP+post-start.lit",
-		"../shared/acceptance/07-MP+lock+rstore.lit", "../shared/acceptance/22-align-contig.lit",
-	},
-	"docs/tutorial.md": {"LITMUS.md", "../shared"},
-}
-
 // citedPath finds the files a page names in running text or code: a path with a
 // directory and a file extension (litmus/rma/x.lit, ../shared/acceptance/01-SB.lit),
 // or a bare Markdown page name (SEMANTICS.md).
@@ -245,7 +235,6 @@ func TestDocLinks(t *testing.T) {
 	root := corpus.Root()
 	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	pages = append([]string{filepath.Join(root, "README.md")}, pages...)
-	pending := map[string]bool{}
 	for _, p := range pages {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -261,22 +250,11 @@ func TestDocLinks(t *testing.T) {
 			if strings.Contains(cite, "/") && placeholder.MatchString(cite) || resolves(root, filepath.Dir(p), cite) {
 				continue
 			}
-			if slices.Contains(pendingCitations[rel], cite) {
-				pending[rel+" "+cite] = true
-				continue
-			}
 			t.Errorf("%s cites %s, which is not in the repository", rel, cite)
 		}
 		for _, m := range explainCite.FindAllStringSubmatch(text, -1) {
 			if !explainKnows(m[1]) {
 				t.Errorf("%s: rmacheck explain %s names no rule, switch, preset or hardware model", rel, m[1])
-			}
-		}
-	}
-	for page, cites := range pendingCitations {
-		for _, c := range cites {
-			if !pending[page+" "+c] {
-				t.Logf("%s no longer cites %s: remove it from pendingCitations", page, c)
 			}
 		}
 	}
@@ -402,4 +380,93 @@ func explainKnows(name string) bool {
 		return true
 	}
 	return slices.Contains([]string{"RULE", "ID", "SWITCH", "PRESET", "NAME"}, name) // placeholders
+}
+
+// anchoredCite is a citation of a page's heading in a message or a comment:
+// docs/semantics.md#concurrency, docs/rules.md#e-epoch.
+var anchoredCite = regexp.MustCompile(`((?:[\w.-]+/)*[\w.-]+\.md)#([\w-]+)`)
+
+// TestMessageCitations: every message (a string of the program) and every code
+// comment that cites a file names one of the repository, a cited heading exists, and
+// every `rmacheck explain NAME` names something explain knows. What a user reads in
+// an error, a help text or a generated page comes from these strings, so a citation
+// of the design notes outside the repository (../shared) fails here, not in a clone.
+// Tests are left out, and internal/corpus, which finds files for tests only: they
+// name ../shared/acceptance, which they run when it is present.
+func TestMessageCitations(t *testing.T) {
+	root := corpus.Root()
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "bin") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.HasPrefix(rel, "internal/corpus/") {
+			return nil
+		}
+		// a path is read from the module root (commands and tests run there), from the
+		// file's folder (a comment naming a file beside it), and for evidence, which
+		// writes the pages of reports/, from there
+		bases := []string{root, filepath.Dir(path)}
+		if strings.HasPrefix(rel, "evidence/") {
+			bases = append(bases, filepath.Join(root, "reports"))
+		}
+		file, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		for _, cg := range file.Comments {
+			checkCitations(t, root, bases, fmt.Sprintf("%s:%d", rel, fset.Position(cg.Pos()).Line), cg.Text())
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if s, err := strconv.Unquote(lit.Value); err == nil {
+					checkCitations(t, root, bases, fmt.Sprintf("%s:%d", rel, fset.Position(lit.Pos()).Line), s)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkCitations checks the citations of one message or comment (where: file:line),
+// whose paths are read from one of bases.
+func checkCitations(t *testing.T, root string, bases []string, where, text string) {
+	t.Helper()
+	for _, m := range citedPath.FindAllStringSubmatch(text, -1) {
+		cite := strings.TrimSuffix(m[1], ".")
+		if strings.Contains(cite, "/") && placeholder.MatchString(cite) ||
+			slices.ContainsFunc(bases, func(b string) bool { return resolves(root, b, cite) }) {
+			continue
+		}
+		t.Errorf("%s cites %s, which is not in the repository", where, cite)
+	}
+	for _, m := range anchoredCite.FindAllStringSubmatch(text, -1) {
+		page := filepath.Join(root, m[1])
+		if !strings.Contains(m[1], "/") {
+			page = filepath.Join(root, "docs", m[1]) // rules.md#ID, beside the pages that cite it
+		}
+		data, err := os.ReadFile(page)
+		if err != nil {
+			continue // the path check above reports it
+		}
+		if !slices.Contains(anchors(string(data)), m[2]) {
+			t.Errorf("%s cites %s#%s, but the page has no heading with that anchor", where, m[1], m[2])
+		}
+	}
+	for _, m := range explainCite.FindAllStringSubmatch(text, -1) {
+		if !explainKnows(m[1]) {
+			t.Errorf("%s: rmacheck explain %s names no rule, switch, preset or hardware model", where, m[1])
+		}
+	}
 }

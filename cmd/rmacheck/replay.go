@@ -27,7 +27,7 @@ func newReplayCmd() *cobra.Command {
 			`execution of the outcome given by --outcome (every named register or cell must have the `+
 			`given value; others may have any) or of the rule given by --flag, and re-runs it step by `+
 			`step, printing the process, row, instruction and effect of each step.`, 80) + "\n" + exitStatusHelp("the execution was printed", "no execution ends in the outcome or raises the rule, or the search stopped at --max-states"),
-		Example: `  rmacheck replay litmus/ticket435/MP+fence.lit --sem mpi-3.0 --outcome '1:r0=0'
+		Example: `  rmacheck replay litmus/ticket435/SB+fence.lit --sem mpi-3.0 --outcome '0:r0=0 /\ 1:r0=0'
   rmacheck replay SB.lit --sem A --flag E-EPOCH
   rmacheck replay SB.lit --sem mpi-4.1 --hw tso --outcome '0:r0=0 /\ 1:r0=0'`,
 		Args: cobra.ExactArgs(1),

@@ -65,7 +65,7 @@ func newReportCmd() *cobra.Command {
 	fl.BoolVar(&f.matrix, "matrix", false, "write OUT/README.md, the conformance matrix of the --conform files (a column each) instead of a report: the tests with a finding in some column")
 	fl.StringVar(&f.title, "title", "", "the report's title (default: from --out)")
 	fl.StringVar(&f.date, "date", "", "the date written in the report, YYYY-MM-DD (default: today, UTC)")
-	fl.StringArrayVar(&f.sems, "sem", nil, "semantics to compare (default: every preset)")
+	fl.StringArrayVar(&f.sems, "sem", nil, "semantics to compare (default: every preset, and mpi-4.1 without asynchronous progress)")
 	fl.StringArrayVar(&f.hws, "hw", []string{spec.Relaxed.String()}, "hardware models (repeat for several)")
 	fl.StringArrayVar(&f.conform, "conform", nil, "conformance results (rmacheck conform --json output) to include")
 	fl.StringArrayVar(&f.probes, "probe", nil, "rmacheck probe --json output of a library to include")
@@ -128,6 +128,15 @@ func (f reportFlags) report(cmd *cobra.Command, args []string) (*evidence.Report
 	sems, err := parseSems(f.sems)
 	if err != nil {
 		return nil, err
+	}
+	if len(f.sems) == 0 {
+		// A report of a user's own tests says which hang without asynchronous
+		// progress, as the polling report does: MPI-4.1 leaves progress open.
+		noProgress, err := spec.ParseSemantics("mpi-4.1,weak_progress=on")
+		if err != nil {
+			return nil, err
+		}
+		sems = append(sems, noProgress)
 	}
 	var hws []spec.HW
 	for _, h := range f.hws {

@@ -143,7 +143,7 @@ func parseShard(s string) (i, n int, err error) {
 }
 
 // jobsFor lists the searches of a test (explorer.JobsFor); with every preset (no
-// --sem), also the semantics of its expect lines with switches (LITMUS.md item 9),
+// --sem), also the semantics of its expect lines with switches (docs/language.md#expect-lines),
 // under their hw model when it is searched.
 func jobsFor(t *litmus.Test, sems []spec.Semantics, hws []spec.HW, everyPreset bool) []explorer.Job {
 	jobs := explorer.JobsFor(t, sems, hws...)
@@ -399,7 +399,7 @@ func (s *runSummary) String() string {
 }
 
 // failOn is the set of verdict kinds --fail-on names, each a gate a CI can put on real
-// code (docs/usage.md, "Gates"):
+// code (docs/tutorial.md, "9. In CI" and "10. Gates for eight idioms"):
 //   - erroneous: some execution breaks an erroneous-class rule (the program is not valid MPI);
 //   - may-hang: the test hangs on a library without asynchronous progress (the weak-progress
 //     note), which MPI-4.1 allows: a gate for code that must not rely on progress;

@@ -39,7 +39,7 @@ func addLibraryFlags(fl *pflag.FlagSet, f *targetFlags) {
 	fl.Var((*pathFlag)(&f.mpicc), "mpicc", "with --mpiexec: run on the MPI library of this compiler wrapper (path or name on PATH); overrides --mpi's")
 	fl.Var((*pathFlag)(&f.mpiexec), "mpiexec", "with --mpicc: launch with this mpiexec (path or name on PATH); overrides --mpi's")
 	fl.StringVar(&f.mpiexecArgs, "mpiexec-args", "", "further options of the library's mpiexec, before -n N (split into words as a shell does, quotes included), e.g. '--mca btl self,tcp'")
-	fl.StringVar(&f.transport, "transport", "shm", "the library's path between ranks: shm (its own choice on one node) or net (its inter-node path between ranks of this node; see README)")
+	fl.StringVar(&f.transport, "transport", "shm", "the library's path between ranks: shm (its own choice on one node) or net (its inter-node path between ranks of this node; see docs/mpi.md)")
 	fl.StringArrayVar(&f.env, "env", nil, "NAME=VALUE for the library's processes (repeat for several), e.g. MPIR_CVAR_ASYNC_PROGRESS=1")
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/rmacheck/rmacheck/model"
 )
 
-// Dynamic memory at run time (LITMUS.md, "Dynamic windows at run time"). Each
+// Dynamic memory at run time (docs/language.md#dynamic-windows). Each
 // attach instruction owns one region of memory, allocated once by its rank before
 // the first iteration; the attach attaches it (MPI_Win_attach), zeroed, and puts
 // its address in the register as MPI_Get_address gives it, in cells (the address
@@ -153,7 +153,7 @@ func (g *gen) regionCall(ind, fn string) string {
 }
 
 // detachRegions detaches, before the test frees the window, the regions the
-// caller left attached to it (the memory stays the program's, SEMANTICS.md §4).
+// caller left attached to it (the memory stays the program's, docs/semantics.md#synchronization).
 func (pg *procGen) detachRegions(wi *winInfo) {
 	if len(pg.g.p.Regions) == 0 || wi.w.Flavor != litmus.FlavorDynamic {
 		return
@@ -166,7 +166,7 @@ func (pg *procGen) detachRegions(wi *winInfo) {
 }
 
 // addressPtr is the pointer expression of a load, store or await through an
-// address register (LITMUS.md, dynamic windows: W@0[r5], W@0[r5+2]), NULL when the
+// address register (docs/language.md#dynamic-windows: W@0[r5], W@0[r5+2]), NULL when the
 // register names no memory of the rank (the model's E-TARGET: no effect); ok false
 // when the location is no such access. Through another rank's address it fails the
 // run: a dynamic window gives no load/store access (the model's E-LS-ACCESS).

@@ -7,7 +7,7 @@ import (
 	"github.com/rmacheck/rmacheck/litmus"
 )
 
-// Multi-element calls (LITMUS.md, "Real programs: several elements in one call"):
+// Multi-element calls (docs/language.md#ranges-and-tuples):
 // the origin buffer is a contiguous array of the elements, the target a derived
 // datatype built for the call — MPI_Type_contiguous for lo..hi, MPI_Type_vector for
 // lo..hi by k, MPI_Type_create_indexed_block for {d0,d1,..} — committed before and

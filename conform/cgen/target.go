@@ -7,7 +7,7 @@ import (
 	"github.com/rmacheck/rmacheck/litmus"
 )
 
-// Computed and null targets (LITMUS.md, "Real programs"): a register holding a
+// Computed and null targets (docs/language.md#computed-and-null-targets): a register holding a
 // world rank (-1: MPI_PROC_NULL) becomes the window communicator's rank at the
 // call, null is MPI_PROC_NULL, and a register displacement plus its offset is an
 // MPI_Aint computed at the call.

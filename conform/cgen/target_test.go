@@ -8,7 +8,7 @@ import (
 )
 
 // TestComputedTargetsC: computed and null targets become the C arguments the
-// libraries are called with (LITMUS.md, "Real programs"): MPI_PROC_NULL for null
+// libraries are called with (docs/language.md#computed-and-null-targets): MPI_PROC_NULL for null
 // and for a rank register holding -1, an MPI_Aint from a displacement register.
 func TestComputedTargetsC(t *testing.T) {
 	src := `MPI t
@@ -87,7 +87,7 @@ func wantInC(t *testing.T, src string, wants []string) {
 	}
 }
 
-// TestAddressAccessesAndComputedRangesC: LITMUS.md, the forms added in round four
+// TestAddressAccessesAndComputedRangesC: docs/language.md, the forms added in round four
 // become the C the libraries run: a store or load through an address register is a
 // plain access at the memory the address names (rmc_dyn_ptr, NULL for none: the
 // model's E-TARGET), a range relative to a register takes the register into its
