@@ -104,7 +104,19 @@ func TestConformTwoNodesNetns(t *testing.T) {
 	script, hosts, iface, log := twoNodes(t)
 	launcher := fmt.Sprintf("mpiexec.mpich -bootstrap-exec %s -f %s -iface %s", script, hosts, iface)
 	mp := writeMPLit(t)
-	code, stdout, stderr := runCLI("conform", "--target", "mpich", "--transport", "net", "--runs", "200", "--json", "--launcher", launcher, "testdata/sb.lit", mp)
+	// MPICH's start-up over TCP hangs now and then while other MPI jobs run beside it
+	// (the matrix counts such hangs on the net path of several releases, NOTES.md), and
+	// a full make test runs conform's own MPI tests in parallel with this one: a run that
+	// did not finish is tried again, up to three times, and only a hang every time fails.
+	var code int
+	var stdout, stderr string
+	for try := 1; try <= 3; try++ {
+		code, stdout, stderr = runCLI("conform", "--target", "mpich", "--transport", "net", "--runs", "200", "--json", "--launcher", launcher, "testdata/sb.lit", mp)
+		if code != exitCannotRun || !strings.Contains(stderr, "did not finish within") {
+			break
+		}
+		t.Logf("try %d: MPICH did not start over TCP in time: %s", try, stderr)
+	}
 	if code != 0 {
 		skipIfStarved(t, code, stderr)
 		t.Fatalf("two nodes: exit %d\n%s%s", code, stdout, stderr)
