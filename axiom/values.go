@@ -95,7 +95,7 @@ func (s *search) simulate(order []int) (*Execution, bool) {
 		}
 		switch in.kind {
 		case kArith:
-			regs[in.proc][in.dst] = arith(in.op, arg(in, 0), arg(in, 1))
+			regs[in.proc][in.dst] = in.op.Arith(arg(in, 0), arg(in, 1))
 		case kLoad:
 			switch e.kind {
 			case eRead:
@@ -164,16 +164,6 @@ func (s *search) simulate(order []int) (*Execution, bool) {
 	return x, true
 }
 
-func arith(op litmus.Op, a, b int64) int64 {
-	switch op {
-	case litmus.OpAdd:
-		return a + b
-	case litmus.OpSub:
-		return a - b
-	}
-	return a
-}
-
 // performedValue is what an RMA operation leaves in a cell that held old, given its
 // origin value a (and, for compare_and_swap, the value b it swaps in).
 func performedValue(in *ins, old, a, b int64) int64 {
@@ -186,25 +176,7 @@ func performedValue(in *ins, old, a, b int64) int64 {
 		}
 		return old
 	}
-	switch in.accOp {
-	case litmus.AccSum:
-		return old + a
-	case litmus.AccProd:
-		return old * a
-	case litmus.AccMax:
-		return max(old, a)
-	case litmus.AccMin:
-		return min(old, a)
-	case litmus.AccBand:
-		return old & a
-	case litmus.AccBor:
-		return old | a
-	case litmus.AccBxor:
-		return old ^ a
-	case litmus.AccReplace:
-		return a
-	}
-	return old
+	return in.accOp.Apply(old, a)
 }
 
 // matchedSend is the send a recv receives (the k-th of its channel), nil for none.

@@ -577,6 +577,18 @@ func (o Op) IsRequest() bool { return o >= OpRput && o <= OpRgacc }
 // IsMPI reports whether the op is an MPI call (everything but load, store and register arithmetic).
 func (o Op) IsMPI() bool { return o >= OpPut && o <= OpTestReq }
 
+// Arith is register arithmetic: r = a (OpMov), r = a + b, r = a - b (wrapping, as the
+// generated C does on unsigned values).
+func (o Op) Arith(a, b int64) int64 {
+	switch o {
+	case OpAdd:
+		return a + b
+	case OpSub:
+		return a - b
+	}
+	return a
+}
+
 // AccOp is the reduction of an accumulate.
 type AccOp int
 
@@ -596,6 +608,31 @@ const (
 var accOpNames = [...]string{"", "sum", "prod", "max", "min", "band", "bor", "bxor", "replace", "no_op"}
 
 func (a AccOp) String() string { return accOpNames[a] }
+
+// Apply is the reduction's new value of a cell holding old when v is accumulated into it
+// (MPI_Accumulate's predefined operations on integers; no_op and none leave old). Both
+// engines, the operational and the axiomatic, apply it, so they cannot differ on it.
+func (a AccOp) Apply(old, v int64) int64 {
+	switch a {
+	case AccSum:
+		return old + v
+	case AccProd:
+		return old * v
+	case AccMax:
+		return max(old, v)
+	case AccMin:
+		return min(old, v)
+	case AccBand:
+		return old & v
+	case AccBor:
+		return old | v
+	case AccBxor:
+		return old ^ v
+	case AccReplace:
+		return v
+	}
+	return old
+}
 
 // AccOpByName finds an accumulate op by its .lit spelling.
 func AccOpByName(s string) (AccOp, bool) {

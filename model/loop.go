@@ -160,7 +160,7 @@ func (p *Program) rerun(s State, proc int, until *Instr, regs []int64) {
 				regs[in.Dst] = p.pub(s, int(r.Cell))
 			}
 		case KArith:
-			regs[in.Dst] = arith(in.Op, val(in.Args[0]), val(in.Args[1]))
+			regs[in.Dst] = in.Op.Arith(val(in.Args[0]), val(in.Args[1]))
 		case KTest, KTestReq:
 			regs[in.Dst] = p.rerunTest(s, proc, in)
 		}

@@ -256,28 +256,6 @@ func (p *Program) perform(s State, k, elem int, rec *Record) bool {
 	return true
 }
 
-func reduce(op litmus.AccOp, old, v int64) int64 {
-	switch op {
-	case litmus.AccSum:
-		return old + v
-	case litmus.AccProd:
-		return old * v
-	case litmus.AccMax:
-		return max(old, v)
-	case litmus.AccMin:
-		return min(old, v)
-	case litmus.AccBand:
-		return old & v
-	case litmus.AccBor:
-		return old | v
-	case litmus.AccBxor:
-		return old ^ v
-	case litmus.AccReplace:
-		return v
-	}
-	return old // no_op
-}
-
 // pending reports whether proc has an unperformed operation on win matching the filter.
 func (p *Program) pending(s State, proc, win int, match func(in *Instr, kind int) bool) bool {
 	for k, sl := range p.Slots {
@@ -355,7 +333,7 @@ func performedValue(in *Instr, old, a, b int64) (nv int64, writes bool) {
 		}
 		return old, true
 	}
-	return reduce(in.AccOp, old, a), in.AccOp != litmus.AccNoOp
+	return in.AccOp.Apply(old, a), in.AccOp != litmus.AccNoOp
 }
 
 // writePublic stores v in the public copy of cell c, marking a separate window's

@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 
-	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -257,17 +256,6 @@ func (p *Program) guardHolds(s State, proc int, in *Instr) bool {
 	return eq == in.GuardEq
 }
 
-// arith is register arithmetic: r = a, r = a + b, r = a - b.
-func arith(op litmus.Op, a, b int64) int64 {
-	switch op {
-	case litmus.OpAdd:
-		return a + b
-	case litmus.OpSub:
-		return a - b
-	}
-	return a
-}
-
 func (p *Program) val(s State, proc int, o Operand) int64 {
 	if o.Reg < 0 {
 		return o.Imm
@@ -281,7 +269,7 @@ func (p *Program) val(s State, proc int, o Operand) int64 {
 func (p *Program) exec(s State, proc, j int, in *Instr, choice int8, rec *Record) bool {
 	switch in.Kind {
 	case KArith:
-		p.setReg(s, proc, int(in.Dst), arith(in.Op, p.val(s, proc, in.Args[0]), p.val(s, proc, in.Args[1])))
+		p.setReg(s, proc, int(in.Dst), in.Op.Arith(p.val(s, proc, in.Args[0]), p.val(s, proc, in.Args[1])))
 		return true
 	case KPlainLoad, KPlainStore:
 		return p.plainAccess(s, proc, in, rec)

@@ -525,7 +525,7 @@ func (c *compiler) regValuesFrom(proc int, reg string, visiting map[string]bool)
 				return nil
 			}
 			for v := range from {
-				vals[arith(in.Op, v, in.Args[min(1, len(in.Args)-1)].Imm)] = true
+				vals[in.Op.Arith(v, in.Args[min(1, len(in.Args)-1)].Imm)] = true
 			}
 		default:
 			return nil
