@@ -2,8 +2,9 @@ package litmus
 
 import "testing"
 
-// TestAccOpApply: each predefined reduction of MPI_Accumulate on integers (MPI-4.1 §12.3.4,
-// node319's table), and no_op / none leaving the cell as it was.
+// TestAccOpApply: each predefined reduction MPI_Accumulate takes on integers (MPI-4.1
+// section 12.3.4, the operations of section 6.9.2 and MPI_REPLACE), and MPI_NO_OP / none
+// leaving the cell as it was.
 func TestAccOpApply(t *testing.T) {
 	for _, c := range []struct {
 		op     AccOp
