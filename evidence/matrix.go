@@ -157,14 +157,28 @@ type MatrixChange struct {
 	File       string
 	From, To   int  // the columns compared (indexes into the matrix's columns)
 	Regression bool // false: a fix
+	// Hang: the side with the finding is a run that did not finish. A library's start-up
+	// can hang now and then (MPICH's TCP path does: reports/matrix/NOTES.md), so such a
+	// change is named apart, to be run again before it is called a fix or a regression.
+	Hang bool
 }
 
-// Kind is the change's name: "fix" or "regression".
+// Kind is the change's name: "fix" or "regression", with "(a hang)" when the finding
+// is a run that did not finish.
 func (ch MatrixChange) Kind() string {
+	kind := "fix"
 	if ch.Regression {
-		return "regression"
+		kind = "regression"
 	}
-	return "fix"
+	if ch.Hang {
+		kind += " (a hang)"
+	}
+	return kind
+}
+
+// timedOut tells a run that did not finish within conform's bound.
+func timedOut(r record.Conform) bool {
+	return r.Status == conform.StatusFailed && strings.Contains(r.Error, "did not finish within")
 }
 
 // MatrixChanges are the tests whose verdict changes from a version of a family to
@@ -184,7 +198,11 @@ func MatrixChanges(cols []MatrixColumn) []MatrixChange {
 			if j, seen := last[key]; seen {
 				prev, _ := cols[j].record(file)
 				if verdictOf(prev) != verdictOf(r) {
-					changes = append(changes, MatrixChange{File: file, From: j, To: i, Regression: verdictOf(r) == finding})
+					regression, found := verdictOf(r) == finding, prev
+					if regression {
+						found = r
+					}
+					changes = append(changes, MatrixChange{File: file, From: j, To: i, Regression: regression, Hang: timedOut(found)})
 				}
 			}
 			last[key] = i
@@ -294,6 +312,7 @@ func writeMatrixChanges(b *strings.Builder, cols []MatrixColumn, names []string)
 		b.WriteString("No test's verdict changes between versions of a family over one transport.\n\n")
 		return
 	}
+	b.WriteString("A change marked \"(a hang)\" is a run that did not finish on one side: run it again before calling it a fix or a regression, since a library's start-up can hang now and then.\n\n")
 	b.WriteString("| change | test | from | to |\n|---|---|---|---|\n")
 	for _, ch := range changes {
 		from, _ := cols[ch.From].cell(ch.File)

@@ -69,6 +69,8 @@ func versionsMatrix() []MatrixColumn {
 		matrixRecord(m, "MPICH 4.0.2", "shm", "bench/generated/SB+lock+alloc+local.lit", ok, 50, 0, ""),
 		matrixRecord(m, "MPICH 4.0.3", "shm", "fixed.lit", ok, 100, 0, ""),
 		matrixRecord(m, "MPICH 4.0.3", "shm", "regressed.lit", ok, 100, 0, ""),
+		matrixRecord(m, "MPICH 4.0.2", "shm", "hung.lit", ok, 100, 0, ""),
+		matrixRecord(m, "MPICH 4.0.3", "shm", "hung.lit", failed, 0, 0, "MPICH could not run the test: the run did not finish within 30s; --timeout raises the bound"),
 		matrixRecord(m, "MPICH 4.0.3", "shm", "skipped-between.lit", skip, 0, 0, ""),
 		matrixRecord(m, "MPICH 4.0.3", "shm", "loaded.lit", failed, 0, 0, "MPICH could not run the test: the run did not finish within 30s on a loaded machine (tasks waited for a CPU 90% of the last 10 s); --timeout raises the bound"),
 		matrixRecord(m, "MPICH 4.0.3", "net", "fixed.lit", nc, 50, 1, ""),
@@ -101,6 +103,7 @@ func TestMatrixChanges(t *testing.T) {
 	}
 	want := []change{
 		{"fix", "fixed.lit", "MPICH 4.0.2 over shm", "MPICH 4.0.3 over shm"},
+		{"regression (a hang)", "hung.lit", "MPICH 4.0.2 over shm", "MPICH 4.0.3 over shm"},
 		{"regression", "regressed.lit", "MPICH 4.0.3 over shm", "MPICH 4.0.10 over shm"},
 	}
 	if d := gocmp.Diff(want, got); d != "" {
