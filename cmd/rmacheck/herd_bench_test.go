@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -102,10 +101,7 @@ func runChild(b *testing.B, env []string, name string, args ...string) childCost
 	err := cmd.Run()
 	c := childCost{wall: time.Since(start), out: out.Bytes(), timeout: ctx.Err() != nil}
 	if cmd.ProcessState != nil {
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			c.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-			c.rssKB = ru.Maxrss
-		}
+		c.cpu, c.rssKB = childUsage(cmd.ProcessState)
 	}
 	var ee *exec.ExitError
 	if err != nil && !c.timeout && !(errors.As(err, &ee) && ee.ExitCode() == 1) {

@@ -15,22 +15,6 @@ import (
 	"github.com/rmacheck/rmacheck/record"
 )
 
-// skipIfStarved skips a test whose MPI run timed out on a loaded machine (exit 3 and
-// the message says so): CPU starvation, not a finding about the library or rmacheck.
-func skipIfStarved(t *testing.T, code int, stderr string) {
-	t.Helper()
-	if code == exitCannotRun && strings.Contains(stderr, "on a loaded machine") {
-		t.Skipf("CPU starvation, not a finding: %s", stderr)
-	}
-}
-
-func needMPICH(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("mpiexec.mpich"); err != nil {
-		t.Skip("MPICH is not installed")
-	}
-}
-
 // TestConformCannotRunIsThree: a library that cannot run a test is status 3, with what
 // to do: MPICH refusing more ranks than cores (--oversubscribe=false) names --oversubscribe, a test that hangs
 // names --timeout, and no message carries a Go context error.
@@ -89,20 +73,6 @@ func writeMPLit(t *testing.T) string {
 	mp := filepath.Join(t.TempDir(), "mp.lit")
 	os.WriteFile(mp, []byte("MPI MP+put+fence16\n{ win W allocate size=2; x = W@1[0]; }\n P0 | P1 ;\n fence W | fence W ;\n put x 1 | ;\n fence W | fence W ;\n | r0 = load x ;\nexists (1:r0=0)\n"), 0o644)
 	return mp
-}
-
-// conformRecords reads conform --json's records, one a line.
-func conformRecords(t *testing.T, stdout string) []record.Conform {
-	t.Helper()
-	var recs []record.Conform
-	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
-		var r record.Conform
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("%v: %s", err, line)
-		}
-		recs = append(recs, r)
-	}
-	return recs
 }
 
 // TestConformLauncherAndHostfile: --hostfile (naming localhost twice) and --launcher

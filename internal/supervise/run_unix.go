@@ -14,10 +14,6 @@ import (
 	"time"
 )
 
-// stopGrace is how long a launcher has, after SIGTERM, to stop its ranks (mpiexec
-// forwards the signal to them and cleans up) before its process group gets SIGKILL.
-const stopGrace = 3 * time.Second
-
 // Run runs argv in a process group of its own and returns its standard output and
 // error, each kept within OutputCap (capture). When ctx ends first, or the output
 // passes the cap (the error is then ErrOutputCap), the group gets SIGTERM, then SIGKILL

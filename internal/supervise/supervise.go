@@ -15,3 +15,7 @@ import "time"
 func LongestRun(timeout time.Duration) time.Duration {
 	return wallCap(timeout) + stopGrace
 }
+
+// stopGrace is how long a launcher has, after SIGTERM, to stop its ranks (mpiexec
+// forwards the signal to them and cleans up) before its process group gets SIGKILL.
+const stopGrace = 3 * time.Second
