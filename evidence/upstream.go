@@ -52,9 +52,12 @@ type UpstreamEntry struct {
 	Allowed bool          `json:"allowed,omitempty"`
 	Status  string        `json:"status"`          // known, fixed in..., not found (with the queries' date)
 	Links   []UpstreamRef `json:"links,omitempty"` // upstream issues and pull requests
-	Draft   string        `json:"draft,omitempty"` // reports/upstream/NAME.md, relative to reports/
-	Details string        `json:"details,omitempty"`
-	Note    string        `json:"note,omitempty"`
+	// Fix: the upstream change that fixed it, named in a draft's Versions table beside
+	// the first release of the matrix where the finding stops.
+	Fix     *UpstreamRef `json:"fix,omitempty"`
+	Draft   string       `json:"draft,omitempty"` // reports/upstream/NAME.md, relative to reports/
+	Details string       `json:"details,omitempty"`
+	Note    string       `json:"note,omitempty"`
 }
 
 // UpstreamKind is what an upstream entry is about: a kind of conformance result

@@ -62,7 +62,7 @@ func newReportCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.out, "out", "", "the report's folder (required)")
-	fl.BoolVar(&f.matrix, "matrix", false, "write OUT/README.md, the conformance matrix of the --conform files (a column each) instead of a report: the tests with a finding in some column")
+	fl.BoolVar(&f.matrix, "matrix", false, "write OUT/README.md, the conformance matrix of the --conform files (a column each) instead of a report: the tests with a finding in some column; with --upstream, also fill the Versions tables of the drafts beside the status file")
 	fl.StringVar(&f.title, "title", "", "the report's title (default: from --out)")
 	fl.StringVar(&f.date, "date", "", "the date written in the report, YYYY-MM-DD (default: today, UTC)")
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics to compare (default: every preset, and mpi-4.1 without asynchronous progress)")
@@ -282,6 +282,41 @@ func writeMatrix(cmd *cobra.Command, args []string, f reportFlags) error {
 		return ioError(err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
+	if f.upstream != "" {
+		return writeVersions(cmd, f.upstream, cols)
+	}
+	return nil
+}
+
+// writeVersions fills the Versions tables of the upstream drafts (the Markdown files
+// beside the status file that have a generated Versions block) from the matrix, so
+// each draft names the newest release it reproduces on, or the first where it stops.
+func writeVersions(cmd *cobra.Command, status string, cols []evidence.MatrixColumn) error {
+	u, err := evidence.ReadUpstream(status)
+	if err != nil {
+		return exitError{code: exitBadInput, err: err}
+	}
+	drafts, err := filepath.Glob(filepath.Join(filepath.Dir(status), "*.md"))
+	if err != nil {
+		return ioError(err)
+	}
+	for _, path := range drafts {
+		old, err := os.ReadFile(path)
+		if err != nil {
+			return ioError(err)
+		}
+		if !evidence.HasVersions(old) {
+			continue
+		}
+		text, err := u.FillVersions(old, cols)
+		if err != nil {
+			return exitError{code: exitBadInput, err: fmt.Errorf("%s: %v", path, err)}
+		}
+		if err := atomicfile.WriteOutput(path, text, 0o644); err != nil {
+			return ioError(err)
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
+	}
 	return nil
 }
 

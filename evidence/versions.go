@@ -1,0 +1,203 @@
+package evidence
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/record"
+)
+
+// reproduces tells whether a record shows the finding: the kind of result the entry
+// is about (NON-CONFORMING, a spin limit, a failed run) on one of its tests. A run that
+// failed because the machine was loaded shows nothing (verdictOf).
+func (e *UpstreamEntry) reproduces(r record.Conform) bool {
+	if !slices.Contains(e.Tests, r.Test) || verdictOf(r) != finding {
+		return false
+	}
+	switch e.Kind {
+	case KindNonConforming:
+		return r.Status == conform.StatusNonConforming
+	case KindSpinLimit:
+		return r.Status == conform.StatusSpinLimit
+	case KindFailed:
+		return r.Status == conform.StatusFailed
+	}
+	return false
+}
+
+// FindingVersion is what one column of the matrix (a build over a transport) says
+// about a finding: its records of the finding's tests, and whether one reproduced it.
+type FindingVersion struct {
+	Column     MatrixColumn
+	Records    []record.Conform // of the finding's tests, in the entry's order
+	Reproduced bool
+	Verdict    bool // some record has a verdict (ok or a finding), not only skipped or refused runs
+}
+
+// FindingVersions are the columns of the finding's family that ran one of its tests,
+// oldest version first (MatrixColumns' order).
+func FindingVersions(e *UpstreamEntry, cols []MatrixColumn) []FindingVersion {
+	var vs []FindingVersion
+	for _, c := range cols {
+		if c[0].Target.Family != e.Target {
+			continue
+		}
+		v := FindingVersion{Column: c}
+		for _, test := range e.Tests {
+			for _, r := range c {
+				if r.Test == test {
+					v.Records = append(v.Records, r)
+					v.Reproduced = v.Reproduced || e.reproduces(r)
+					v.Verdict = v.Verdict || verdictOf(r) != noVerdict
+				}
+			}
+		}
+		if len(v.Records) > 0 {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// FindingSpan is the releases of a finding in the matrix: the newest that reproduces
+// it, the newest with a verdict, and the first release after the newest reproducing
+// one that has a verdict and does not reproduce it (where it was fixed), each "" when
+// there is none. A release reproduces it when any of its transports does.
+type FindingSpan struct {
+	NewestReproduced, Newest, FixedIn string
+}
+
+// SpanOf is the span of the finding over the versions (FindingVersions' order).
+func SpanOf(vs []FindingVersion) FindingSpan {
+	var releases []string // with a verdict, oldest first
+	repro := map[string]bool{}
+	for _, v := range vs {
+		if !v.Verdict {
+			continue
+		}
+		rel := v.Column[0].Target.Version
+		if !slices.Contains(releases, rel) {
+			releases = append(releases, rel)
+		}
+		repro[rel] = repro[rel] || v.Reproduced
+	}
+	var s FindingSpan
+	if len(releases) == 0 {
+		return s
+	}
+	s.Newest = releases[len(releases)-1]
+	for i, rel := range releases {
+		if repro[rel] {
+			s.NewestReproduced, s.FixedIn = rel, ""
+			if i+1 < len(releases) {
+				s.FixedIn = releases[i+1]
+			}
+		}
+	}
+	return s
+}
+
+// recordCell is one record's result in a Versions table.
+func recordCell(r record.Conform) string {
+	switch r.Status {
+	case conform.StatusNonConforming:
+		return fmt.Sprintf("NON-CONFORMING %d/%d", r.NonConforming, r.Runs)
+	case conform.StatusOK:
+		return fmt.Sprintf("ok %d/%d", r.Runs, r.Runs)
+	case conform.StatusFailed:
+		if timedOut(r) {
+			return "failed (a hang)"
+		}
+		if verdictOf(r) == noVerdict {
+			return "failed (loaded machine)"
+		}
+		return "failed"
+	}
+	return r.Status.String()
+}
+
+// VersionsSection is a finding's Versions table in Markdown: a row for each build and
+// transport of the matrix that ran one of its tests, with each test's result and
+// whether it reproduced the finding, then the newest release it reproduces on, or the
+// first release where it stops and the upstream fix (the entry's fix) when known.
+func VersionsSection(e *UpstreamEntry, cols []MatrixColumn) string {
+	var b strings.Builder
+	vs := FindingVersions(e, cols)
+	if len(vs) == 0 {
+		fmt.Fprintf(&b, "No build of %s in the matrix ran the tests of this finding (%s).\n", e.Target.Name(), strings.Join(e.Tests, ", "))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "From the records of `make matrix-results` (reports/matrix), newest build first: every build and transport that ran the finding's tests; reproduced means %s on one of them.\n\n", kindPhrases[e.Kind])
+	b.WriteString("| build | transport | reproduced | results |\n|---|---|---|---|\n")
+	newestFirst := slices.Clone(vs)
+	slices.SortStableFunc(newestFirst, func(x, y FindingVersion) int {
+		return slices.Compare(versionNumbers(y.Column[0].Target.Version), versionNumbers(x.Column[0].Target.Version))
+	})
+	for _, v := range newestFirst {
+		t := v.Column[0].Target
+		var results []string
+		for _, r := range v.Records {
+			results = append(results, fmt.Sprintf("%s: %s", r.Test, recordCell(r)))
+		}
+		repro := "no"
+		switch {
+		case v.Reproduced:
+			repro = "**yes**"
+		case !v.Verdict:
+			repro = "not run"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", titleEscape(cmp.Or(t.Version, t.Name())), cmp.Or(t.Transport, "-"), repro, mdEscape(strings.Join(results, "; ")))
+	}
+	b.WriteString("\n" + spanSentence(e, SpanOf(vs)) + "\n")
+	return b.String()
+}
+
+// kindPhrases say what result reproduces a finding of each kind.
+var kindPhrases = [...]string{KindNonConforming: "a NON-CONFORMING result", KindSpinLimit: "a spin limit",
+	KindFailed: "a failed run (a crash, or a hang: a run that did not finish)", KindProbe: "a probe result"}
+
+// spanSentence says the newest release the finding reproduces on, or the first where
+// it stops.
+func spanSentence(e *UpstreamEntry, s FindingSpan) string {
+	fix := ""
+	if e.Fix != nil {
+		fix = fmt.Sprintf(", by [%s](%s)", e.Fix.Text, e.Fix.URL)
+	}
+	switch {
+	case s.NewestReproduced == "":
+		return fmt.Sprintf("**Not reproduced** on any build in the matrix (newest: %s).", cmp.Or(s.Newest, "none"))
+	case s.FixedIn == "":
+		return fmt.Sprintf("**Reproduces on the newest release in the matrix, %s.**", s.NewestReproduced)
+	}
+	return fmt.Sprintf("**Fixed in %s**%s: the first release in the matrix where it stops; the newest it reproduces on is %s.", s.FixedIn, fix, s.NewestReproduced)
+}
+
+// versionsRE finds the generated Versions blocks of a Markdown file: between
+// `<!-- versions of ID -->` and `<!-- end of versions -->`, hand-written text around them
+// kept.
+var versionsRE = regexp.MustCompile(`(?s)(<!-- versions of ([a-z0-9-]+)[^>]*-->\n).*?(<!-- end of versions -->)`)
+
+// FillVersions rewrites each generated Versions block of a draft from the matrix, the
+// finding named by its marker; a marker that names no finding with tests is an error.
+func (u *Upstream) FillVersions(draft []byte, cols []MatrixColumn) ([]byte, error) {
+	var err error
+	out := versionsRE.ReplaceAllFunc(draft, func(m []byte) []byte {
+		sub := versionsRE.FindSubmatch(m)
+		id := string(sub[2])
+		i := slices.IndexFunc(u.Findings, func(e UpstreamEntry) bool { return e.ID == id })
+		if i < 0 || len(u.Findings[i].Tests) == 0 {
+			err = cmp.Or(err, fmt.Errorf("versions of %s: no finding with tests has that id in the status file", id))
+			return m
+		}
+		return slices.Concat(sub[1], []byte("\n"+VersionsSection(&u.Findings[i], cols)+"\n"), sub[3])
+	})
+	return out, err
+}
+
+// HasVersions tells whether a Markdown file has a generated Versions block.
+func HasVersions(draft []byte) bool { return bytes.Contains(draft, []byte("<!-- versions of ")) }

@@ -1,0 +1,103 @@
+package evidence
+
+import (
+	"strings"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/rmacheck/rmacheck/conform"
+	"github.com/rmacheck/rmacheck/record"
+)
+
+// TestFindingSpan: per kind of finding, the newest release that reproduces it, or the
+// first release after it that has a verdict and does not; a release reproduces it on
+// any transport; skipped runs and runs failed on a loaded machine are no verdict, a
+// test of another family or outside the finding's tests is ignored.
+func TestFindingSpan(t *testing.T) {
+	const nc, ok, skip, failed, spin = conform.StatusNonConforming, conform.StatusOK, conform.StatusSkipped, conform.StatusFailed, conform.StatusSpinLimit
+	m, o := conform.MPICH, conform.OpenMPI
+	const hang, loaded = "the run did not finish within 30s", "the run did not finish within 30s on a loaded machine"
+	rec := func(fam conform.Family, v, tr, test string, st conform.Status, msg string) record.Conform {
+		bad := 0
+		if st == nc {
+			bad = 3
+		}
+		return matrixRecord(fam, v, tr, "t/"+test+".lit", st, 100, bad, msg)
+	}
+	tests := []struct {
+		name string
+		kind UpstreamKind
+		recs []record.Conform
+		want FindingSpan
+	}{
+		{"fixed, newer versions ok", KindNonConforming, []record.Conform{
+			rec(m, "MPICH 4.0.2", "shm", "a", nc, ""), rec(m, "MPICH 4.0.10", "shm", "a", ok, ""), rec(m, "MPICH 4.0.3", "shm", "a", ok, ""),
+		}, FindingSpan{NewestReproduced: "MPICH 4.0.2", Newest: "MPICH 4.0.10", FixedIn: "MPICH 4.0.3"}},
+		{"still on the newest, over one transport only", KindNonConforming, []record.Conform{
+			rec(m, "MPICH 4.0.2", "shm", "a", nc, ""), rec(m, "MPICH 5.0.2", "net", "a", ok, ""), rec(m, "MPICH 5.0.2", "shm", "b", nc, ""),
+		}, FindingSpan{NewestReproduced: "MPICH 5.0.2", Newest: "MPICH 5.0.2"}},
+		{"a skipped newest release is no fix", KindNonConforming, []record.Conform{
+			rec(m, "MPICH 4.0.2", "shm", "a", nc, ""), rec(m, "MPICH 5.0.2", "shm", "a", skip, ""),
+		}, FindingSpan{NewestReproduced: "MPICH 4.0.2", Newest: "MPICH 4.0.2"}},
+		{"a hang is the failed finding, a loaded machine no verdict", KindFailed, []record.Conform{
+			rec(o, "Open MPI 4.1.4", "shm", "a", failed, hang), rec(o, "Open MPI 5.0.11", "shm", "a", failed, loaded),
+		}, FindingSpan{NewestReproduced: "Open MPI 4.1.4", Newest: "Open MPI 4.1.4"}},
+		{"another kind of result does not reproduce it", KindSpinLimit, []record.Conform{
+			rec(m, "MPICH 4.0.2", "shm", "a", nc, ""), rec(m, "MPICH 4.1.3", "shm", "a", spin, ""), rec(m, "MPICH 4.2.3", "shm", "a", ok, ""),
+		}, FindingSpan{NewestReproduced: "MPICH 4.1.3", Newest: "MPICH 4.2.3", FixedIn: "MPICH 4.2.3"}},
+		{"other families and tests are ignored", KindNonConforming, []record.Conform{
+			rec(o, "Open MPI 5.0.11", "shm", "a", nc, ""), rec(m, "MPICH 4.0.2", "shm", "c", nc, ""), rec(m, "MPICH 4.0.2", "shm", "a", ok, ""),
+		}, FindingSpan{Newest: "MPICH 4.0.2"}},
+		{"never run", KindNonConforming, []record.Conform{rec(m, "MPICH 4.0.2", "shm", "c", nc, "")}, FindingSpan{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := &UpstreamEntry{ID: "f", Target: conform.MPICH, Kind: tt.kind, Tests: []string{"a", "b"}}
+			if tt.recs[0].Target.Family == conform.OpenMPI && tt.kind == KindFailed {
+				e.Target = conform.OpenMPI
+			}
+			got := SpanOf(FindingVersions(e, MatrixColumns(tt.recs)))
+			if diff := gocmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("span (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestFillVersions: a draft's generated block is rewritten from the matrix, newest
+// build first, with the fix beside the first release where the finding stops; the
+// hand-written text around it is kept, and rewriting again changes nothing.
+func TestFillVersions(t *testing.T) {
+	fix := &UpstreamRef{Text: "pmodels/mpich#6140", URL: "https://github.com/pmodels/mpich/pull/6140"}
+	u := &Upstream{Findings: []UpstreamEntry{{ID: "put", Target: conform.MPICH, Kind: KindNonConforming, Tests: []string{"a"}, Fix: fix}}}
+	cols := MatrixColumns([]record.Conform{
+		matrixRecord(conform.MPICH, "MPICH 4.0.2", "shm", "t/a.lit", conform.StatusNonConforming, 200, 200, ""),
+		matrixRecord(conform.MPICH, "MPICH 4.0.2", "net", "t/a.lit", conform.StatusOK, 50, 0, ""),
+		matrixRecord(conform.MPICH, "MPICH 4.0.3", "shm", "t/a.lit", conform.StatusOK, 200, 0, ""),
+	})
+	draft := "# D\n\n## Versions\n\n<!-- versions of put: rmacheck report --matrix --upstream -->\nold\n<!-- end of versions -->\n\nSource: read.\n"
+	got, err := u.FillVersions([]byte(draft), cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| MPICH 4.0.3 | shm | no | a: ok 200/200 |\n| MPICH 4.0.2 | shm | **yes** | a: NON-CONFORMING 200/200 |\n| MPICH 4.0.2 | net | no | a: ok 50/50 |",
+		"**Fixed in MPICH 4.0.3**, by [pmodels/mpich#6140](https://github.com/pmodels/mpich/pull/6140): the first release in the matrix where it stops; the newest it reproduces on is MPICH 4.0.2.",
+		"<!-- end of versions -->\n\nSource: read.\n",
+	} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("the draft lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(string(got), "old") {
+		t.Errorf("the old block is kept:\n%s", got)
+	}
+	again, err := u.FillVersions(got, cols)
+	if err != nil || string(again) != string(got) {
+		t.Errorf("a second fill changes the draft (err %v):\n%s", err, again)
+	}
+	if _, err := u.FillVersions([]byte("<!-- versions of nope -->\n<!-- end of versions -->"), cols); err == nil {
+		t.Error("a block naming no finding is accepted")
+	}
+}
