@@ -218,10 +218,13 @@ matrix-results: build
 		--shard $(MATRIX_GEN_SHARD) bench/generated
 	$(MATRIXRUN) -suffix corpus -builds $(MATRIXNEWEST) -transports shm -- --runs $(MATRIX_RUNS) --timeout 30s $(MATRIXCORPUS)
 
-# reports/matrix/README.md from the matrix's records alone (make reports does it too).
+# reports/matrix/README.md from the matrix's records alone (make reports does it too), and
+# the Versions tables of the upstream drafts (reports/upstream/*.md) from the same records:
+# every build each finding's tests ran on, and the newest release it reproduces on or the
+# first where it stops.
 matrix-report: build
 	$(if $(MATRIXJSON),$(BIN) report --matrix --title "Conformance matrix: library x version x transport" \
-		$(foreach f,$(MATRIXJSON),--conform $(f)) --out reports/matrix)
+		$(foreach f,$(MATRIXJSON),--conform $(f)) --upstream reports/upstream/status.json --out reports/matrix)
 
 # The MPI library builds of the matrix (reports/matrix/builds.json: Debian's MPICH and Open
 # MPI, and pinned wheels of MPICH, Open MPI and Intel MPI from PyPI), each installed into

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -65,22 +66,34 @@ func FindingVersions(e *UpstreamEntry, cols []MatrixColumn) []FindingVersion {
 }
 
 // FindingSpan is the releases of a finding in the matrix: the newest that reproduces
-// it, the newest with a verdict, and the first release after the newest reproducing
-// one that has a verdict and does not reproduce it (where it was fixed), each "" when
-// there is none. A release reproduces it when any of its transports does.
+// it, the newest with a verdict, the first release after the newest reproducing one
+// that has a verdict and does not reproduce it (where it was fixed), each "" when there
+// is none, and the releases newer than all of those that have no verdict. A release
+// reproduces it when any of its transports does; only the transports on which some
+// release reproduced it count, so a shared-memory bug is not "fixed" by a release
+// whose net runs are ok while its shm run gave no verdict.
 type FindingSpan struct {
 	NewestReproduced, Newest, FixedIn string
+	NoVerdict                         []string
 }
 
 // SpanOf is the span of the finding over the versions (FindingVersions' order).
 func SpanOf(vs []FindingVersion) FindingSpan {
-	var releases []string // with a verdict, oldest first
+	showing := map[string]bool{} // transports on which some release reproduced it
+	for _, v := range vs {
+		showing[v.Column[0].Target.Transport] = showing[v.Column[0].Target.Transport] || v.Reproduced
+	}
+	anyShows := slices.Contains(slices.Collect(maps.Values(showing)), true)
+	var releases, all []string // with a verdict, and all, oldest first
 	repro := map[string]bool{}
 	for _, v := range vs {
-		if !v.Verdict {
+		rel := v.Column[0].Target.Version
+		if !slices.Contains(all, rel) {
+			all = append(all, rel)
+		}
+		if !v.Verdict || anyShows && !showing[v.Column[0].Target.Transport] {
 			continue
 		}
-		rel := v.Column[0].Target.Version
 		if !slices.Contains(releases, rel) {
 			releases = append(releases, rel)
 		}
@@ -88,6 +101,7 @@ func SpanOf(vs []FindingVersion) FindingSpan {
 	}
 	var s FindingSpan
 	if len(releases) == 0 {
+		s.NoVerdict = all
 		return s
 	}
 	s.Newest = releases[len(releases)-1]
@@ -98,6 +112,9 @@ func SpanOf(vs []FindingVersion) FindingSpan {
 				s.FixedIn = releases[i+1]
 			}
 		}
+	}
+	if later := all[slices.Index(all, s.Newest)+1:]; len(later) > 0 {
+		s.NoVerdict = later
 	}
 	return s
 }
@@ -110,11 +127,14 @@ func recordCell(r record.Conform) string {
 	case conform.StatusOK:
 		return fmt.Sprintf("ok %d/%d", r.Runs, r.Runs)
 	case conform.StatusFailed:
-		if timedOut(r) {
+		reason, _, _ := strings.Cut(r.Error, "; ") // without the hint of what to do
+		switch {
+		case verdictOf(r) == noVerdict:
+			return "failed on a loaded machine (no verdict)"
+		case timedOut(r):
 			return "failed (a hang)"
-		}
-		if verdictOf(r) == noVerdict {
-			return "failed (loaded machine)"
+		case strings.Contains(reason, ": "):
+			return "failed (" + reason[strings.LastIndex(reason, ": ")+2:] + ")"
 		}
 		return "failed"
 	}
@@ -149,7 +169,7 @@ func VersionsSection(e *UpstreamEntry, cols []MatrixColumn) string {
 		case v.Reproduced:
 			repro = "**yes**"
 		case !v.Verdict:
-			repro = "not run"
+			repro = "no verdict"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", titleEscape(cmp.Or(t.Version, t.Name())), cmp.Or(t.Transport, "-"), repro, mdEscape(strings.Join(results, "; ")))
 	}
@@ -168,13 +188,17 @@ func spanSentence(e *UpstreamEntry, s FindingSpan) string {
 	if e.Fix != nil {
 		fix = fmt.Sprintf(", by [%s](%s)", e.Fix.Text, e.Fix.URL)
 	}
+	later := ""
+	if len(s.NoVerdict) > 0 {
+		later = fmt.Sprintf(" Newer releases in the matrix gave no verdict on it (skipped, or failed on a loaded machine): %s.", strings.Join(s.NoVerdict, ", "))
+	}
 	switch {
 	case s.NewestReproduced == "":
-		return fmt.Sprintf("**Not reproduced** on any build in the matrix (newest: %s).", cmp.Or(s.Newest, "none"))
+		return fmt.Sprintf("**Not reproduced** on any build in the matrix (newest with a verdict: %s).%s", cmp.Or(s.Newest, "none"), later)
 	case s.FixedIn == "":
-		return fmt.Sprintf("**Reproduces on the newest release in the matrix, %s.**", s.NewestReproduced)
+		return fmt.Sprintf("**Reproduces on %s, the newest release in the matrix with a verdict on it.**%s", s.NewestReproduced, later)
 	}
-	return fmt.Sprintf("**Fixed in %s**%s: the first release in the matrix where it stops; the newest it reproduces on is %s.", s.FixedIn, fix, s.NewestReproduced)
+	return fmt.Sprintf("**Fixed in %s**%s: the first release in the matrix where it stops; the newest it reproduces on is %s.%s", s.FixedIn, fix, s.NewestReproduced, later)
 }
 
 // versionsRE finds the generated Versions blocks of a Markdown file: between

@@ -39,10 +39,15 @@ func TestFindingSpan(t *testing.T) {
 		}, FindingSpan{NewestReproduced: "MPICH 5.0.2", Newest: "MPICH 5.0.2"}},
 		{"a skipped newest release is no fix", KindNonConforming, []record.Conform{
 			rec(m, "MPICH 4.0.2", "shm", "a", nc, ""), rec(m, "MPICH 5.0.2", "shm", "a", skip, ""),
-		}, FindingSpan{NewestReproduced: "MPICH 4.0.2", Newest: "MPICH 4.0.2"}},
-		{"a hang is the failed finding, a loaded machine no verdict", KindFailed, []record.Conform{
-			rec(o, "Open MPI 4.1.4", "shm", "a", failed, hang), rec(o, "Open MPI 5.0.11", "shm", "a", failed, loaded),
-		}, FindingSpan{NewestReproduced: "Open MPI 4.1.4", Newest: "Open MPI 4.1.4"}},
+		}, FindingSpan{NewestReproduced: "MPICH 4.0.2", Newest: "MPICH 4.0.2", NoVerdict: []string{"MPICH 5.0.2"}}},
+		{"a hang is the failed finding, a loaded machine no verdict, ok over another transport no fix", KindFailed, []record.Conform{
+			rec(o, "Open MPI 4.1.4", "shm", "a", failed, hang), rec(o, "Open MPI 4.1.4", "net", "a", ok, ""),
+			rec(o, "Open MPI 5.0.11", "shm", "a", failed, loaded), rec(o, "Open MPI 5.0.11", "net", "a", ok, ""),
+		}, FindingSpan{NewestReproduced: "Open MPI 4.1.4", Newest: "Open MPI 4.1.4", NoVerdict: []string{"Open MPI 5.0.11"}}},
+		{"a crash stops over the transport it showed on", KindFailed, []record.Conform{
+			rec(o, "Open MPI 4.1.8", "shm", "a", failed, "exit status 139"), rec(o, "Open MPI 4.1.8", "net", "a", ok, ""),
+			rec(o, "Open MPI 5.0.11", "shm", "a", ok, ""),
+		}, FindingSpan{NewestReproduced: "Open MPI 4.1.8", Newest: "Open MPI 5.0.11", FixedIn: "Open MPI 5.0.11"}},
 		{"another kind of result does not reproduce it", KindSpinLimit, []record.Conform{
 			rec(m, "MPICH 4.0.2", "shm", "a", nc, ""), rec(m, "MPICH 4.1.3", "shm", "a", spin, ""), rec(m, "MPICH 4.2.3", "shm", "a", ok, ""),
 		}, FindingSpan{NewestReproduced: "MPICH 4.1.3", Newest: "MPICH 4.2.3", FixedIn: "MPICH 4.2.3"}},
@@ -50,11 +55,12 @@ func TestFindingSpan(t *testing.T) {
 			rec(o, "Open MPI 5.0.11", "shm", "a", nc, ""), rec(m, "MPICH 4.0.2", "shm", "c", nc, ""), rec(m, "MPICH 4.0.2", "shm", "a", ok, ""),
 		}, FindingSpan{Newest: "MPICH 4.0.2"}},
 		{"never run", KindNonConforming, []record.Conform{rec(m, "MPICH 4.0.2", "shm", "c", nc, "")}, FindingSpan{}},
+		{"only skipped", KindNonConforming, []record.Conform{rec(m, "MPICH 4.0.2", "net", "a", skip, "")}, FindingSpan{NoVerdict: []string{"MPICH 4.0.2"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := &UpstreamEntry{ID: "f", Target: conform.MPICH, Kind: tt.kind, Tests: []string{"a", "b"}}
-			if tt.recs[0].Target.Family == conform.OpenMPI && tt.kind == KindFailed {
+			if tt.kind == KindFailed {
 				e.Target = conform.OpenMPI
 			}
 			got := SpanOf(FindingVersions(e, MatrixColumns(tt.recs)))
