@@ -38,6 +38,43 @@ func TestReportMatrix(t *testing.T) {
 	}
 }
 
+// TestReportMatrixVersions: with --upstream, report --matrix fills the Versions block of
+// each draft beside the status file from the records (the finding reproduces over net
+// only, on the one release), keeps the draft's own text, and refuses a block that names
+// no finding.
+func TestReportMatrixVersions(t *testing.T) {
+	dir := t.TempDir()
+	for tr, outcomes := range map[string]string{"shm": "0,1", "net": "0,1;2,2"} {
+		code, stdout, stderr := runCLI("conform", "--mpi", fakeMPI, "--transport", tr, "--env", "FAKE_OUTCOMES="+outcomes, "--runs", "40", "--json", "testdata/sb.lit")
+		if code != 0 && code != exitFailed {
+			t.Fatalf("conform over %s: exit %d\n%s", tr, code, stderr)
+		}
+		os.WriteFile(filepath.Join(dir, tr+".json"), []byte(stdout), 0o644)
+	}
+	status := filepath.Join(dir, "upstream", "status.json")
+	os.MkdirAll(filepath.Dir(status), 0o755)
+	os.WriteFile(status, []byte(`{"read": "2026-12-06", "findings": [{"id": "sb-net", "target": "mpich", "kind": "nonconforming",
+		"tests": ["SB"], "breaks": "R1", "status": "not reported"}]}`), 0o644)
+	draft := filepath.Join(dir, "upstream", "sb-net.md")
+	os.WriteFile(draft, []byte("# SB\n\n## Versions\n\n<!-- versions of sb-net -->\n<!-- end of versions -->\n\nSource: read.\n"), 0o644)
+	args := []string{"report", "--matrix", "--out", filepath.Join(dir, "matrix"), "--upstream", status,
+		"--conform", filepath.Join(dir, "shm.json"), "--conform", filepath.Join(dir, "net.json")}
+	if code, stdout, stderr := runCLI(args...); code != 0 || !strings.Contains(stdout, "wrote "+draft) {
+		t.Fatalf("report --matrix --upstream: exit %d, %s%s", code, stdout, stderr)
+	}
+	page, _ := os.ReadFile(draft)
+	for _, want := range []string{"| Fake MPI v9.9 | shm | no | SB: ok 40/40 |\n| Fake MPI v9.9 | net | **yes** | SB: NON-CONFORMING 1/40 |",
+		"**Reproduces on Fake MPI v9.9, the newest release in the matrix with a verdict on it.**", "Source: read.\n"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the draft lacks %q:\n%s", want, page)
+		}
+	}
+	os.WriteFile(draft, []byte("<!-- versions of other -->\n<!-- end of versions -->\n"), 0o644)
+	if code, _, stderr := runCLI(args...); code != exitBadInput || !strings.Contains(stderr, "versions of other") {
+		t.Errorf("a block naming no finding: exit %d, %s", code, stderr)
+	}
+}
+
 // fakeInstall copies the fake MPI install (conform/testdata/fakempi) to a prefix of
 // its own whose library says it is `library` (its MPI_Get_library_version line).
 func fakeInstall(t *testing.T, prefix, library string) {
