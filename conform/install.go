@@ -298,7 +298,7 @@ func firstLine(s string) string {
 }
 
 // LibraryVersion is the library's name and version as the library says them: the
-// first line of MPI_Get_library_version (libraryLine: "MPICH 4.0.2"), from a program
+// first line of MPI_Get_library_version (LibraryLine: "MPICH 4.0.2"), from a program
 // that calls it before MPI_Init, as MPI allows (Version Inquiries), and so runs
 // without the launcher. It is asked once a process for each compiler wrapper and
 // environment; where the program cannot be built or run, it is what the launcher's
@@ -362,7 +362,7 @@ func (lib Library) askVersion() (string, error) {
 	}
 	for _, line := range strings.Split(string(out), "\n") {
 		if v, ok := strings.CutPrefix(line, "LIBRARY "); ok && strings.TrimSpace(v) != "" {
-			return libraryLine(v), nil
+			return LibraryLine(v), nil
 		}
 	}
 	return "", fmt.Errorf("the version program printed no LIBRARY line:\n%s", tail(string(out)))
@@ -412,11 +412,11 @@ func ParseEnv(settings []string) ([]string, error) {
 // else (issue 38 row 12).
 var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// libraryLine turns the first line of MPI_Get_library_version into the name and
+// LibraryLine turns the first line of MPI_Get_library_version into the name and
 // version reports show: "MPICH Version: 4.0.2" is "MPICH 4.0.2", "Open MPI v4.1.4,
 // package: ..." is "Open MPI 4.1.4", "Intel(R) MPI Library 2021.19.0 for Linux* OS" is
 // "Intel MPI 2021.19.0"; another library's line is kept to its first comma.
-func libraryLine(line string) string {
+func LibraryLine(line string) string {
 	line = strings.TrimSpace(line)
 	if m := mpichVersionRE.FindStringSubmatch(line); m != nil {
 		return "MPICH " + m[1]

@@ -20,8 +20,8 @@ func TestLibraryLineOfEachVersion(t *testing.T) {
 		{"Intel(R) MPI Library 2021.19.0 for Linux* OS", "Intel MPI 2021.19.0"}, // impi-rt 2021.19.0's
 		{"Fake MPI v9.9, a test double", "Fake MPI v9.9"},                       // another library: up to its first comma
 	} {
-		if got := libraryLine(tc.line); got != tc.want {
-			t.Errorf("libraryLine(%q) = %q, want %q", tc.line, got, tc.want)
+		if got := LibraryLine(tc.line); got != tc.want {
+			t.Errorf("LibraryLine(%q) = %q, want %q", tc.line, got, tc.want)
 		}
 	}
 }

@@ -189,7 +189,7 @@ type TargetInfo struct {
 	Kind   Kind   `json:"kind"`
 	Family Family `json:"family,omitempty"`
 	// Version is the library's name and version as it says them
-	// (MPI_Get_library_version's first line, shortened by libraryLine: "MPICH
+	// (MPI_Get_library_version's first line, shortened by LibraryLine: "MPICH
 	// 4.0.2"); "" for the reference runtime.
 	Version string `json:"version,omitempty"`
 	// Prefix is where the library is installed (--mpi PREFIX, or the folder above

@@ -31,37 +31,75 @@ func (e *UpstreamEntry) reproduces(r record.Conform) bool {
 	return false
 }
 
-// FindingVersion is what one column of the matrix (a build over a transport) says
-// about a finding: its records of the finding's tests, and whether one reproduced it.
+// FindingVersion is what one build of the matrix says about a finding over one
+// transport: the results of the finding's tests (or of its probe items), and whether
+// one reproduced it.
 type FindingVersion struct {
-	Column     MatrixColumn
-	Records    []record.Conform // of the finding's tests, in the entry's order
-	Reproduced bool
-	Verdict    bool // some record has a verdict (ok or a finding), not only skipped or refused runs
+	Version, Transport string   // the library's name and version as it says them, and the transport
+	Results            []string // "TEST: result", in the entry's order of tests; or the probe's count
+	Reproduced         bool
+	Verdict            bool // some result has a verdict (ok or a finding), not only skipped or refused runs
 }
 
-// FindingVersions are the columns of the finding's family that ran one of its tests,
-// oldest version first (MatrixColumns' order).
-func FindingVersions(e *UpstreamEntry, cols []MatrixColumn) []FindingVersion {
+// FindingVersions are the builds of the finding's family that ran one of its tests
+// (a column of the matrix each) or, for a probe finding, the probe (over shm), oldest
+// version first (MatrixColumns' order).
+func FindingVersions(e *UpstreamEntry, cols []MatrixColumn, probes []conform.Probe) []FindingVersion {
+	if e.Kind == KindProbe {
+		return probeVersions(e, probes)
+	}
 	var vs []FindingVersion
 	for _, c := range cols {
-		if c[0].Target.Family != e.Target {
+		t := c[0].Target
+		if t.Family != e.Target {
 			continue
 		}
-		v := FindingVersion{Column: c}
+		v := FindingVersion{Version: cmp.Or(t.Version, t.Name()), Transport: t.Transport}
 		for _, test := range e.Tests {
 			for _, r := range c {
 				if r.Test == test {
-					v.Records = append(v.Records, r)
+					v.Results = append(v.Results, r.Test+": "+recordCell(r))
 					v.Reproduced = v.Reproduced || e.reproduces(r)
 					v.Verdict = v.Verdict || verdictOf(r) != noVerdict
 				}
 			}
 		}
-		if len(v.Records) > 0 {
+		if len(v.Results) > 0 {
 			vs = append(vs, v)
 		}
 	}
+	return vs
+}
+
+// probeVersions are the probes of the finding's family, oldest version first: each
+// reproduces it when one of its results is the entry's item with its verdict
+// (ForProbe's match).
+func probeVersions(e *UpstreamEntry, probes []conform.Probe) []FindingVersion {
+	var vs []FindingVersion
+	for _, p := range probes {
+		if p.Target != e.Target {
+			continue
+		}
+		v := FindingVersion{Version: conform.LibraryLine(p.Library), Transport: "shm", Verdict: true}
+		items, bad := 0, 0
+		for _, r := range p.Results {
+			if strings.HasPrefix(r.Item, e.ProbeItem) {
+				items++
+				if strings.Contains(r.Verdict, e.ProbeVerdict) {
+					bad++
+				}
+			}
+		}
+		if items == 0 {
+			continue
+		}
+		v.Reproduced = bad > 0
+		v.Results = []string{fmt.Sprintf("probe: %d of %d %s... results %s", bad, items, e.ProbeItem, e.ProbeVerdict)}
+		vs = append(vs, v)
+	}
+	slices.SortStableFunc(vs, func(x, y FindingVersion) int {
+		return slices.Compare(versionNumbers(x.Version), versionNumbers(y.Version))
+	})
 	return vs
 }
 
@@ -81,17 +119,17 @@ type FindingSpan struct {
 func SpanOf(vs []FindingVersion) FindingSpan {
 	showing := map[string]bool{} // transports on which some release reproduced it
 	for _, v := range vs {
-		showing[v.Column[0].Target.Transport] = showing[v.Column[0].Target.Transport] || v.Reproduced
+		showing[v.Transport] = showing[v.Transport] || v.Reproduced
 	}
 	anyShows := slices.Contains(slices.Collect(maps.Values(showing)), true)
 	var releases, all []string // with a verdict, and all, oldest first
 	repro := map[string]bool{}
 	for _, v := range vs {
-		rel := v.Column[0].Target.Version
+		rel := v.Version
 		if !slices.Contains(all, rel) {
 			all = append(all, rel)
 		}
-		if !v.Verdict || anyShows && !showing[v.Column[0].Target.Transport] {
+		if !v.Verdict || anyShows && !showing[v.Transport] {
 			continue
 		}
 		if !slices.Contains(releases, rel) {
@@ -142,28 +180,31 @@ func recordCell(r record.Conform) string {
 }
 
 // VersionsSection is a finding's Versions table in Markdown: a row for each build and
-// transport of the matrix that ran one of its tests, with each test's result and
-// whether it reproduced the finding, then the newest release it reproduces on, or the
-// first release where it stops and the upstream fix (the entry's fix) when known.
-func VersionsSection(e *UpstreamEntry, cols []MatrixColumn) string {
+// transport of the matrix that ran one of its tests (or its probe), with each result
+// and whether it reproduced the finding, then the newest release it reproduces on, or
+// the first release where it stops and the upstream fix (the entry's fix) when known.
+func VersionsSection(e *UpstreamEntry, cols []MatrixColumn, probes []conform.Probe) string {
 	var b strings.Builder
-	vs := FindingVersions(e, cols)
+	vs := FindingVersions(e, cols, probes)
 	if len(vs) == 0 {
-		fmt.Fprintf(&b, "No build of %s in the matrix ran the tests of this finding (%s).\n", e.Target.Name(), strings.Join(e.Tests, ", "))
+		what := strings.Join(e.Tests, ", ")
+		if e.Kind == KindProbe {
+			what = "the probe"
+		}
+		fmt.Fprintf(&b, "No build of %s in the matrix ran this finding's tests (%s).\n", e.Target.Name(), what)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "From the records of `make matrix-results` (reports/matrix), newest build first: every build and transport that ran the finding's tests; reproduced means %s on one of them.\n\n", kindPhrases[e.Kind])
+	ran := "tests"
+	if e.Kind == KindProbe {
+		ran = "probe"
+	}
+	fmt.Fprintf(&b, "From the records of `make matrix-results` (reports/matrix), newest build first: every build and transport that ran the finding's %s; reproduced means %s.\n\n", ran, kindPhrases[e.Kind])
 	b.WriteString("| build | transport | reproduced | results |\n|---|---|---|---|\n")
 	newestFirst := slices.Clone(vs)
 	slices.SortStableFunc(newestFirst, func(x, y FindingVersion) int {
-		return slices.Compare(versionNumbers(y.Column[0].Target.Version), versionNumbers(x.Column[0].Target.Version))
+		return slices.Compare(versionNumbers(y.Version), versionNumbers(x.Version))
 	})
 	for _, v := range newestFirst {
-		t := v.Column[0].Target
-		var results []string
-		for _, r := range v.Records {
-			results = append(results, fmt.Sprintf("%s: %s", r.Test, recordCell(r)))
-		}
 		repro := "no"
 		switch {
 		case v.Reproduced:
@@ -171,15 +212,15 @@ func VersionsSection(e *UpstreamEntry, cols []MatrixColumn) string {
 		case !v.Verdict:
 			repro = "no verdict"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", titleEscape(cmp.Or(t.Version, t.Name())), cmp.Or(t.Transport, "-"), repro, mdEscape(strings.Join(results, "; ")))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", titleEscape(v.Version), cmp.Or(v.Transport, "-"), repro, mdEscape(strings.Join(v.Results, "; ")))
 	}
 	b.WriteString("\n" + spanSentence(e, SpanOf(vs)) + "\n")
 	return b.String()
 }
 
 // kindPhrases say what result reproduces a finding of each kind.
-var kindPhrases = [...]string{KindNonConforming: "a NON-CONFORMING result", KindSpinLimit: "a spin limit",
-	KindFailed: "a failed run (a crash, or a hang: a run that did not finish)", KindProbe: "a probe result"}
+var kindPhrases = [...]string{KindNonConforming: "a NON-CONFORMING result on one of them", KindSpinLimit: "a spin limit on one of them",
+	KindFailed: "a failed run (a crash, or a hang: a run that did not finish) on one of them", KindProbe: "a probe result with the finding's verdict"}
 
 // spanSentence says the newest release the finding reproduces on, or the first where
 // it stops.
@@ -206,19 +247,20 @@ func spanSentence(e *UpstreamEntry, s FindingSpan) string {
 // kept.
 var versionsRE = regexp.MustCompile(`(?s)(<!-- versions of ([a-z0-9-]+)[^>]*-->\n).*?(<!-- end of versions -->)`)
 
-// FillVersions rewrites each generated Versions block of a draft from the matrix, the
-// finding named by its marker; a marker that names no finding with tests is an error.
-func (u *Upstream) FillVersions(draft []byte, cols []MatrixColumn) ([]byte, error) {
+// FillVersions rewrites each generated Versions block of a draft from the matrix's
+// records and probes, the finding named by its marker; a marker that names no finding
+// is an error.
+func (u *Upstream) FillVersions(draft []byte, cols []MatrixColumn, probes []conform.Probe) ([]byte, error) {
 	var err error
 	out := versionsRE.ReplaceAllFunc(draft, func(m []byte) []byte {
 		sub := versionsRE.FindSubmatch(m)
 		id := string(sub[2])
 		i := slices.IndexFunc(u.Findings, func(e UpstreamEntry) bool { return e.ID == id })
-		if i < 0 || len(u.Findings[i].Tests) == 0 {
-			err = cmp.Or(err, fmt.Errorf("versions of %s: no finding with tests has that id in the status file", id))
+		if i < 0 {
+			err = cmp.Or(err, fmt.Errorf("versions of %s: no finding has that id in the status file", id))
 			return m
 		}
-		return slices.Concat(sub[1], []byte("\n"+VersionsSection(&u.Findings[i], cols)+"\n"), sub[3])
+		return slices.Concat(sub[1], []byte("\n"+VersionsSection(&u.Findings[i], cols, probes)+"\n"), sub[3])
 	})
 	return out, err
 }

@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -63,7 +64,7 @@ func TestFindingSpan(t *testing.T) {
 			if tt.kind == KindFailed {
 				e.Target = conform.OpenMPI
 			}
-			got := SpanOf(FindingVersions(e, MatrixColumns(tt.recs)))
+			got := SpanOf(FindingVersions(e, MatrixColumns(tt.recs), nil))
 			if diff := gocmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("span (-want +got):\n%s", diff)
 			}
@@ -83,7 +84,7 @@ func TestFillVersions(t *testing.T) {
 		matrixRecord(conform.MPICH, "MPICH 4.0.3", "shm", "t/a.lit", conform.StatusOK, 200, 0, ""),
 	})
 	draft := "# D\n\n## Versions\n\n<!-- versions of put: rmacheck report --matrix --upstream -->\nold\n<!-- end of versions -->\n\nSource: read.\n"
-	got, err := u.FillVersions([]byte(draft), cols)
+	got, err := u.FillVersions([]byte(draft), cols, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,11 +100,54 @@ func TestFillVersions(t *testing.T) {
 	if strings.Contains(string(got), "old") {
 		t.Errorf("the old block is kept:\n%s", got)
 	}
-	again, err := u.FillVersions(got, cols)
+	again, err := u.FillVersions(got, cols, nil)
 	if err != nil || string(again) != string(got) {
 		t.Errorf("a second fill changes the draft (err %v):\n%s", err, again)
 	}
-	if _, err := u.FillVersions([]byte("<!-- versions of nope -->\n<!-- end of versions -->"), cols); err == nil {
+	if _, err := u.FillVersions([]byte("<!-- versions of nope -->\n<!-- end of versions -->"), cols, nil); err == nil {
 		t.Error("a block naming no finding is accepted")
+	}
+}
+
+// TestProbeVersions: a probe finding's versions are the probes of its family, oldest
+// first by the version the library says, each reproducing it when one of its items
+// has the finding's verdict; its span is that of a test finding.
+func TestProbeVersions(t *testing.T) {
+	probe := func(fam conform.Family, library string, verdicts ...string) conform.Probe {
+		p := conform.Probe{Target: fam, Library: library}
+		for i, v := range verdicts {
+			p.Results = append(p.Results, conform.ProbeResult{Topic: "alignment", Item: fmt.Sprintf("MPI_Win_allocate size=%d rank=1", i), Verdict: v})
+		}
+		p.Results = append(p.Results, conform.ProbeResult{Topic: "alignment", Item: "MPI_Alloc_mem size=1", Verdict: "VIOLATES MPI-4.0 alignment"})
+		return p
+	}
+	const bad = "VIOLATES MPI-4.0 alignment (16 bytes)"
+	e := &UpstreamEntry{ID: "align", Target: conform.MPICH, Kind: KindProbe, ProbeItem: "MPI_Win_allocate size=", ProbeVerdict: "VIOLATES MPI-4.0 alignment"}
+	tests := []struct {
+		name   string
+		probes []conform.Probe
+		want   []FindingVersion
+		span   FindingSpan
+	}{
+		{"still on the newest", []conform.Probe{probe(conform.MPICH, "MPICH Version:\t5.0.2", bad, "ok"), probe(conform.OpenMPI, "Open MPI v5.0.11", bad),
+			probe(conform.MPICH, "MPICH Version:      4.0.10", bad, bad)}, []FindingVersion{
+			{Version: "MPICH 4.0.10", Transport: "shm", Results: []string{"probe: 2 of 2 MPI_Win_allocate size=... results VIOLATES MPI-4.0 alignment"}, Reproduced: true, Verdict: true},
+			{Version: "MPICH 5.0.2", Transport: "shm", Results: []string{"probe: 1 of 2 MPI_Win_allocate size=... results VIOLATES MPI-4.0 alignment"}, Reproduced: true, Verdict: true},
+		}, FindingSpan{NewestReproduced: "MPICH 5.0.2", Newest: "MPICH 5.0.2"}},
+		{"fixed", []conform.Probe{probe(conform.MPICH, "MPICH Version:\t5.0.2", "ok"), probe(conform.MPICH, "MPICH Version:\t4.0.2", bad)}, []FindingVersion{
+			{Version: "MPICH 4.0.2", Transport: "shm", Results: []string{"probe: 1 of 1 MPI_Win_allocate size=... results VIOLATES MPI-4.0 alignment"}, Reproduced: true, Verdict: true},
+			{Version: "MPICH 5.0.2", Transport: "shm", Results: []string{"probe: 0 of 1 MPI_Win_allocate size=... results VIOLATES MPI-4.0 alignment"}, Verdict: true},
+		}, FindingSpan{NewestReproduced: "MPICH 4.0.2", Newest: "MPICH 5.0.2", FixedIn: "MPICH 5.0.2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := FindingVersions(e, nil, tt.probes)
+			if diff := gocmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("versions (-want +got):\n%s", diff)
+			}
+			if diff := gocmp.Diff(tt.span, SpanOf(got)); diff != "" {
+				t.Errorf("span (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/evidence"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/gen"
@@ -62,7 +63,7 @@ func newReportCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.out, "out", "", "the report's folder (required)")
-	fl.BoolVar(&f.matrix, "matrix", false, "write OUT/README.md, the conformance matrix of the --conform files (a column each) instead of a report: the tests with a finding in some column; with --upstream, also fill the Versions tables of the drafts beside the status file")
+	fl.BoolVar(&f.matrix, "matrix", false, "write OUT/README.md, the conformance matrix of the --conform files (a column each) instead of a report: the tests with a finding in some column; with --upstream, also fill the Versions tables of the drafts beside the status file (from the --conform records and the --probe files)")
 	fl.StringVar(&f.title, "title", "", "the report's title (default: from --out)")
 	fl.StringVar(&f.date, "date", "", "the date written in the report, YYYY-MM-DD (default: today, UTC)")
 	fl.StringArrayVar(&f.sems, "sem", nil, "semantics to compare (default: every preset, and mpi-4.1 without asynchronous progress)")
@@ -166,11 +167,7 @@ func (f reportFlags) readData(r *evidence.Report) error {
 		r.Conform = append(r.Conform, runs...)
 	}
 	for _, path := range f.probes {
-		data, err := litmus.ReadFile(path, maxFileSize)
-		if err != nil {
-			return err
-		}
-		pr, err := record.ParseProbe(path, data)
+		pr, err := readProbe(path)
 		if err != nil {
 			return err
 		}
@@ -283,18 +280,35 @@ func writeMatrix(cmd *cobra.Command, args []string, f reportFlags) error {
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
 	if f.upstream != "" {
-		return writeVersions(cmd, f.upstream, cols)
+		return writeVersions(cmd, f.upstream, cols, f.probes)
 	}
 	return nil
+}
+
+// readProbe reads a probe's record (probe --json).
+func readProbe(path string) (*conform.Probe, error) {
+	data, err := litmus.ReadFile(path, maxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	return record.ParseProbe(path, data)
 }
 
 // writeVersions fills the Versions tables of the upstream drafts (the Markdown files
 // beside the status file that have a generated Versions block) from the matrix, so
 // each draft names the newest release it reproduces on, or the first where it stops.
-func writeVersions(cmd *cobra.Command, status string, cols []evidence.MatrixColumn) error {
+func writeVersions(cmd *cobra.Command, status string, cols []evidence.MatrixColumn, probePaths []string) error {
 	u, err := evidence.ReadUpstream(status)
 	if err != nil {
 		return exitError{code: exitBadInput, err: err}
+	}
+	var probes []conform.Probe
+	for _, path := range probePaths {
+		pr, err := readProbe(path)
+		if err != nil {
+			return exitError{code: exitBadInput, err: err}
+		}
+		probes = append(probes, *pr)
 	}
 	drafts, err := filepath.Glob(filepath.Join(filepath.Dir(status), "*.md"))
 	if err != nil {
@@ -308,7 +322,7 @@ func writeVersions(cmd *cobra.Command, status string, cols []evidence.MatrixColu
 		if !evidence.HasVersions(old) {
 			continue
 		}
-		text, err := u.FillVersions(old, cols)
+		text, err := u.FillVersions(old, cols, probes)
 		if err != nil {
 			return exitError{code: exitBadInput, err: fmt.Errorf("%s: %v", path, err)}
 		}
