@@ -193,7 +193,8 @@ conform-results: build
 # standard error NAME-TRANSPORT.log. Every cell runs the tests of the upstream findings
 # (reports/upstream) and the acceptance tests (../shared/acceptance, when present); the
 # newest build of each family also runs the corpus (NAME-TRANSPORT-corpus.json) and, over
-# shm, a fixed shard of the generated family (NAME-shm-gen.json). A build that does not
+# shm, a fixed shard of the generated family (NAME-shm-gen.json); every build runs the probe
+# over shm (NAME-shm-probe.json: the alignment finding's Versions). A build that does not
 # install is reported and skipped. About 25 minutes on this 2-core machine (NOTES.md).
 MATRIX    := $(wildcard ../shared/acceptance/02-SB+sync.lit ../shared/acceptance/11-MP+put+fence.lit \
 	../shared/acceptance/24-create-over-shared.lit ../shared/acceptance/33-MP+flush+poll.lit \
@@ -210,13 +211,15 @@ MATRIX_NET_RUNS  ?= 50
 MATRIX_GEN_SHARD ?= 1/40
 MATRIX_GEN_RUNS  ?= 50
 MATRIXRUN = nice $(GO) run ./internal/mpibuilds matrix -bin $(BIN) -out reports/matrix -net-runs $(MATRIX_NET_RUNS)
-MATRIXJSON  = $(sort $(filter-out reports/matrix/builds.json,$(wildcard reports/matrix/*.json)))
+MATRIXPROBES = $(sort $(wildcard reports/matrix/*-probe.json))
+MATRIXJSON  = $(sort $(filter-out reports/matrix/builds.json $(MATRIXPROBES),$(wildcard reports/matrix/*.json)))
 matrix-results: build
 	mkdir -p reports/matrix
 	$(MATRIXRUN) -- --runs $(MATRIX_RUNS) --timeout 30s $(MATRIXTESTS)
 	$(MATRIXRUN) -suffix gen -builds $(MATRIXNEWEST) -transports shm -- --runs $(MATRIX_GEN_RUNS) --timeout 30s \
 		--shard $(MATRIX_GEN_SHARD) bench/generated
 	$(MATRIXRUN) -suffix corpus -builds $(MATRIXNEWEST) -transports shm -- --runs $(MATRIX_RUNS) --timeout 30s $(MATRIXCORPUS)
+	$(MATRIXRUN) -probe -suffix probe -transports shm --
 
 # reports/matrix/README.md from the matrix's records alone (make reports does it too), and
 # the Versions tables of the upstream drafts (reports/upstream/*.md) from the same records:
@@ -224,7 +227,8 @@ matrix-results: build
 # first where it stops.
 matrix-report: build
 	$(if $(MATRIXJSON),$(BIN) report --matrix --title "Conformance matrix: library x version x transport" \
-		$(foreach f,$(MATRIXJSON),--conform $(f)) --upstream reports/upstream/status.json --out reports/matrix)
+		$(foreach f,$(MATRIXJSON),--conform $(f)) $(foreach f,$(MATRIXPROBES),--probe $(f)) \
+		--upstream reports/upstream/status.json --out reports/matrix)
 
 # The MPI library builds of the matrix (reports/matrix/builds.json: Debian's MPICH and Open
 # MPI, and pinned wheels of MPICH, Open MPI and Intel MPI from PyPI), each installed into

@@ -22,6 +22,9 @@ type matrixOptions struct {
 	builds     []string // "" or none: every build of the list
 	transports []string
 	conform    []string // conform's options and files, the same for every cell
+	// command is the rmacheck command each cell runs: conform, or probe (whose records
+	// give the Versions of the upstream drafts about a probe's finding).
+	command string
 	// netRuns, when given, is --runs over net: the net paths run 50 to 150 runs/s
 	// where shm runs thousands, and a cell's time is mostly its launches.
 	netRuns string
@@ -59,14 +62,14 @@ func matrixCmd(l List, cache string, o matrixOptions, stdout io.Writer) int {
 				fmt.Fprintf(stdout, "%-16s %-4s skipped: %s\n", b.Name, tn, c.skipped)
 				continue
 			}
-			fmt.Fprintf(stdout, "%-16s %-4s %6.1f s (conform exit %d)\n", b.Name, tn, c.took.Seconds(), c.exit)
+			fmt.Fprintf(stdout, "%-16s %-4s %6.1f s (%s exit %d)\n", b.Name, tn, c.took.Seconds(), o.command, c.exit)
 		}
 	}
 	fmt.Fprintf(stdout, "matrix: %d cells in %.0f s\n", len(runs), time.Since(start).Seconds())
 	return 0
 }
 
-// runCell runs conform on one build over one transport.
+// runCell runs conform (or probe) on one build over one transport.
 func runCell(b Build, cache, tn string, o matrixOptions) cellRun {
 	c := cellRun{build: b.Name, transport: tn}
 	t, ok := b.Transport(tn)
@@ -87,7 +90,7 @@ func runCell(b Build, cache, tn string, o matrixOptions) cellRun {
 		return c
 	}
 	defer log.Close()
-	args := append(append([]string{"conform"}, b.ConformArgs(cache, t)...), "--json")
+	args := append(append([]string{o.command}, b.ConformArgs(cache, t)...), "--json")
 	args = append(args, o.conform...)
 	if t.Profile == "net" && o.netRuns != "" {
 		args = append(args, "--runs", o.netRuns) // the last --runs wins
@@ -120,6 +123,7 @@ func parseMatrix(args []string) (matrixOptions, error) {
 	builds := fl.String("builds", "", "the builds to run, comma-separated (default every build)")
 	transports := fl.String("transports", "shm,net", "the transports to run each build over")
 	fl.StringVar(&o.netRuns, "net-runs", "", "conform's --runs over net (default: as given after --)")
+	probe := fl.Bool("probe", false, "run rmacheck probe in each cell instead of conform (the options after -- go to probe)")
 	if err := fl.Parse(args[:i]); err != nil {
 		return o, err
 	}
@@ -127,5 +131,9 @@ func parseMatrix(args []string) (matrixOptions, error) {
 		o.builds = strings.Split(*builds, ",")
 	}
 	o.transports = strings.Split(*transports, ",")
+	o.command = "conform"
+	if *probe {
+		o.command, o.netRuns = "probe", "" // probe has no --runs
+	}
 	return o, nil
 }
