@@ -3,6 +3,7 @@ package evidence
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,6 +48,47 @@ func TestCommittedReportsNameEveryNonConformingTest(t *testing.T) {
 		checkFindingsName(t, page, string(md), recs)
 		if !strings.Contains(string(md), "\n## Findings\n") {
 			t.Errorf("%s does not open with Findings", page)
+		}
+	}
+}
+
+// TestCommittedFixedInAgreesWithMatrix: the release status.json says fixed a finding
+// (fixed_in, what conform's "known" note rests on) is after every release the
+// committed matrix reproduces it on, and no later than the first release where the
+// matrix sees it stop: the hand-kept range and the measured one do not drift apart.
+func TestCommittedFixedInAgreesWithMatrix(t *testing.T) {
+	u, err := ReadUpstream("../reports/upstream/status.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, _ := filepath.Glob("../reports/matrix/*.json")
+	var recs []record.Conform
+	for _, p := range paths {
+		if strings.HasSuffix(p, "builds.json") || strings.HasSuffix(p, "-probe.json") {
+			continue
+		}
+		more, err := record.ReadConform(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, more...)
+	}
+	if len(recs) == 0 {
+		t.Skip("no committed matrix")
+	}
+	cols := MatrixColumns(recs)
+	for i := range u.Findings {
+		e := &u.Findings[i]
+		if e.FixedIn == "" || e.Kind == KindProbe {
+			continue
+		}
+		s := SpanOf(FindingVersions(e, cols, nil))
+		fixed := versionNumbers(e.FixedIn)
+		if s.NewestReproduced != "" && slices.Compare(versionNumbers(s.NewestReproduced), fixed) >= 0 {
+			t.Errorf("%s: fixed_in %s, but the matrix reproduces it on %s", e.ID, e.FixedIn, s.NewestReproduced)
+		}
+		if s.FixedIn != "" && slices.Compare(versionNumbers(s.FixedIn), fixed) < 0 {
+			t.Errorf("%s: fixed_in %s, but the matrix sees it stop earlier, in %s", e.ID, e.FixedIn, s.FixedIn)
 		}
 	}
 }

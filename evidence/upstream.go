@@ -3,6 +3,7 @@ package evidence
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -55,6 +56,10 @@ type UpstreamEntry struct {
 	// Fix: the upstream change that fixed it, named in a draft's Versions table beside
 	// the first release of the matrix where the finding stops.
 	Fix     *UpstreamRef `json:"fix,omitempty"`
+	// FixedIn: the first release with the fix ("MPICH 4.0.3", as the library names
+	// itself), from upstream's history; conform calls a result on an older release of
+	// the family known, and one on this release or later not (a regression is news).
+	FixedIn string `json:"fixed_in,omitempty"`
 	Draft   string       `json:"draft,omitempty"` // reports/upstream/NAME.md, relative to reports/
 	Details string       `json:"details,omitempty"`
 	Note    string       `json:"note,omitempty"`
@@ -97,6 +102,12 @@ func ReadUpstream(path string) (*Upstream, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseUpstream(path, data)
+}
+
+// ParseUpstream reads and checks the contents of a status file (path names it in
+// errors).
+func ParseUpstream(path string, data []byte) (*Upstream, error) {
 	var u Upstream
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
@@ -147,6 +158,38 @@ func (u *Upstream) ForProbe(target conform.Family, item, verdict string) *Upstre
 		}
 	}
 	return nil
+}
+
+// Known is the recorded finding that a result of a kind on a target is, or nil: an
+// entry of the target's family whose tests include the test, on a release before the
+// entry's fix (FixedIn), or on any release when the fix is not known; a target that
+// does not say its version matches too (its note says where the fix is).
+func (u *Upstream) Known(target conform.TargetInfo, kind UpstreamKind, test string) *UpstreamEntry {
+	e := u.ForTest(target.Family, kind, test)
+	if e == nil || e.FixedIn == "" || target.Version == "" {
+		return e
+	}
+	if slices.Compare(versionNumbers(target.Version), versionNumbers(e.FixedIn)) >= 0 {
+		return nil
+	}
+	return e
+}
+
+// KnownNote is what conform says beside a result that is this finding: "known:" and
+// the finding's upstream issue (its first link) or its draft, with the release that
+// fixed it, or that it is not fixed.
+func (e *UpstreamEntry) KnownNote() string {
+	name := e.ID
+	switch {
+	case len(e.Links) > 0:
+		name = e.Links[0].Text
+	case e.Draft != "":
+		name += " (draft " + path.Join("reports/upstream", path.Base(e.Draft)) + ")"
+	}
+	if e.FixedIn != "" {
+		return "known: " + name + ", fixed in " + e.FixedIn
+	}
+	return "known: " + name + ", no fix released"
 }
 
 // Setup is how a target was run, or "".

@@ -151,3 +151,42 @@ func TestProbeVersions(t *testing.T) {
 		})
 	}
 }
+
+// TestKnown: a result is a recorded finding on its family and tests, of its kind, on a
+// release before the fix (or any release when no fix is recorded, or when the target
+// does not say its version); the note names the upstream issue, else the draft.
+func TestKnown(t *testing.T) {
+	u := &Upstream{Findings: []UpstreamEntry{
+		{ID: "put", Target: conform.MPICH, Kind: KindNonConforming, Tests: []string{"MP+put+fence"}, FixedIn: "MPICH 4.0.3",
+			Links: []UpstreamRef{{Text: "pmodels/mpich#6140"}}},
+		{ID: "sync", Target: conform.MPICH, Kind: KindNonConforming, Tests: []string{"SB+sync"}, Draft: "../upstream/sync.md"},
+	}}
+	mpich := func(v string) conform.TargetInfo { return conform.TargetInfo{Kind: conform.KindMPI, Family: conform.MPICH, Version: v} }
+	tests := []struct {
+		target conform.TargetInfo
+		kind   UpstreamKind
+		test   string
+		want   string
+	}{
+		{mpich("MPICH 4.0.2"), KindNonConforming, "MP+put+fence", "known: pmodels/mpich#6140, fixed in MPICH 4.0.3"},
+		{mpich("MPICH 4.0.10"), KindNonConforming, "MP+put+fence", ""},
+		{mpich("MPICH 4.0.3"), KindNonConforming, "MP+put+fence", ""},
+		{mpich(""), KindNonConforming, "MP+put+fence", "known: pmodels/mpich#6140, fixed in MPICH 4.0.3"},
+		{mpich("MPICH 4.0.2"), KindFailed, "MP+put+fence", ""},
+		{conform.TargetInfo{Kind: conform.KindMPI, Family: conform.OpenMPI, Version: "Open MPI 4.1.4"}, KindNonConforming, "MP+put+fence", ""},
+		{mpich("MPICH 5.0.2"), KindNonConforming, "SB+sync", "known: sync (draft reports/upstream/sync.md), no fix released"},
+		{mpich("MPICH 5.0.2"), KindNonConforming, "SB", ""},
+	}
+	for _, tt := range tests {
+		got := ""
+		if e := u.Known(tt.target, tt.kind, tt.test); e != nil {
+			got = e.KnownNote()
+		}
+		if got != tt.want {
+			t.Errorf("Known(%q, %s, %s) = %q, want %q", tt.target.Version, tt.kind, tt.test, got, tt.want)
+		}
+	}
+	if (*Upstream)(nil).Known(mpich("MPICH 4.0.2"), KindNonConforming, "MP+put+fence") != nil {
+		t.Error("no findings know a result")
+	}
+}

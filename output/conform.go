@@ -13,13 +13,15 @@ import (
 // Rate), then how it compares with the model: the outcomes it forbids that were
 // seen (NON-CONFORMING), and those it allows that were not (unseen). A run stopped at
 // its spin limit has no histogram but hang, what the model makes of the hang (the
-// words of conform's message on standard error).
-func Histogram(w io.Writer, rep *conform.Report, hang string) {
+// words of conform's message on standard error). known, when the NON-CONFORMING
+// result is a recorded library finding, says which ("known: pmodels/mpich#6140, fixed
+// in MPICH 4.0.3"), on the result's lines.
+func Histogram(w io.Writer, rep *conform.Report, hang, known string) {
 	t := rep.Test
 	p := rep.Model.Program
 	target := rep.Target.String()
 	if rep.Skipped == "" && rep.SpinLimit == "" {
-		fmt.Fprintln(w, plainConform(rep, target))
+		fmt.Fprintln(w, withKnown(plainConform(rep, target), known))
 	}
 	fmt.Fprintf(w, "Test %s %s (target %s, semantics %s, compared with hw %s)\n", t.Name, t.Quant.VerdictWord(), target, rep.Sem.Name, rep.HW)
 	if rep.Placement != nil {
@@ -54,7 +56,7 @@ func Histogram(w io.Writer, rep *conform.Report, hang string) {
 	fmt.Fprintf(w, "Condition %s (%s) %s\n", t.Quant, litmus.CondString(t.Cond), validated[holds])
 	fmt.Fprintf(w, "Observation %s %s %d %d\n", t.Name, rep.Observation(), rep.Positive, rep.Negative)
 	fmt.Fprintf(w, "Rate %s %.0f runs/s (%d runs, seed %d)\n", t.Name, rep.Rate, rep.Runs, rep.Seed)
-	fmt.Fprintf(w, "Model %s/%s allows %s; %s\n", rep.Sem.Name, rep.HW, Plural(len(rep.Model.Outcomes), "outcome"), conformVerdict(rep))
+	fmt.Fprintf(w, "Model %s/%s allows %s; %s\n", rep.Sem.Name, rep.HW, Plural(len(rep.Model.Outcomes), "outcome"), withKnown(conformVerdict(rep), known))
 	for _, u := range rep.Unseen {
 		fmt.Fprintf(w, "unseen %s\n", p.OutcomeString(u))
 	}
@@ -71,6 +73,14 @@ func plainConform(rep *conform.Report, target string) string {
 		return line + fmt.Sprintf("seen in %d (NON-CONFORMING)", rep.NonConforming)
 	}
 	return line + "none seen"
+}
+
+// withKnown appends the known-finding note to a result's line.
+func withKnown(line, known string) string {
+	if known == "" {
+		return line
+	}
+	return line + " (" + known + ")"
 }
 
 func conformVerdict(rep *conform.Report) string {

@@ -15,12 +15,14 @@ import (
 
 	"github.com/rmacheck/rmacheck/conform"
 	"github.com/rmacheck/rmacheck/conform/cgen"
+	"github.com/rmacheck/rmacheck/evidence"
 	"github.com/rmacheck/rmacheck/explorer"
 	"github.com/rmacheck/rmacheck/internal/atomicfile"
 	"github.com/rmacheck/rmacheck/litmus"
 	"github.com/rmacheck/rmacheck/output"
 	"github.com/rmacheck/rmacheck/record"
 	"github.com/rmacheck/rmacheck/reference"
+	"github.com/rmacheck/rmacheck/reports/upstream"
 	"github.com/rmacheck/rmacheck/spec"
 )
 
@@ -57,7 +59,9 @@ func newConformCmd() *cobra.Command {
 				`spin barrier in shared memory. A window whose MPI_WIN_MODEL differs from the declared model skips the test. `+
 				`Any other MPICH or Open MPI install is a target too: --mpi PREFIX (PREFIX/bin/mpicc and PREFIX/bin/mpiexec), `+
 				`or --mpicc and --mpiexec; --mpiexec-args and --env K=V set its run. The library and version every record `+
-				`names are what the library itself says (MPI_Get_library_version).`, 80) + "\n" + exitStatusHelp("conforming: every observed outcome is allowed (tests skipped as erroneous or by the library, and runs that hang only for want of the target's progress, which MPI-4.1 allows, included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states",
+				`names are what the library itself says (MPI_Get_library_version). A NON-CONFORMING result or a failed `+
+				`run that is a recorded library finding (reports/upstream/status.json, built in: the family, the test, `+
+				`a release before the fix) says so on its line: "known: pmodels/mpich#6140, fixed in MPICH 4.0.3".`, 80) + "\n" + exitStatusHelp("conforming: every observed outcome is allowed (tests skipped as erroneous or by the library, and runs that hang only for want of the target's progress, which MPI-4.1 allows, included)", "NON-CONFORMING: some run showed an outcome the model forbids, or a search stopped at --max-states",
 			"3 the library could not run a test: it refuses the ranks (more than the cores under --oversubscribe=false), times out (--timeout raises the bound), crashes, stops with an MPI error, or stops at its spin limit (SPIN-LIMIT) where the model finds no LIVELOCK with or without weak_progress (a hang the standard does not allow); each says what happened and what to do. A run that hangs only for want of the target's progress (LIVELOCK under weak_progress=on alone: MPI-4.1 allows it) is counted in a last line and is no failure unless --strict-progress. 2 wins over 3, and 3 over 1",
 			"130/143 interrupted by SIGINT/SIGTERM; the MPI processes are stopped and the temporary files removed"),
 		Example: `  rmacheck conform --target reference litmus/ticket435/SB+fence.lit
@@ -117,7 +121,7 @@ func runConform(cmd *cobra.Command, args []string, f conformFlags) error {
 			return exitError{code: exitBadInput, err: fmt.Errorf("--keep-c: %w", err)}
 		}
 	}
-	run := &conformRun{f: f, info: target.Info(), search: search, out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), bad: bad}
+	run := &conformRun{f: f, info: target.Info(), search: search, out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), bad: bad, known: knownFindings()}
 	if run.info.Kind == conform.KindMPI { // MPI processes to stop on an interrupt
 		var stop func()
 		run.ctx, stop = interruptible()
@@ -164,7 +168,27 @@ type conformRun struct {
 	ctx                    context.Context
 	out, errw              io.Writer
 	bad, cannotRun, failed bool
-	hangs                  hangCount // runs that did not finish, judged on the hw model they are compared with
+	hangs                  hangCount          // runs that did not finish, judged on the hw model they are compared with
+	known                  *evidence.Upstream // the recorded library findings (reports/upstream/status.json)
+}
+
+// knownFindings are the recorded library findings embedded in the binary, or none
+// when they do not read (a test of the build catches that: TestKnownFindingsRead).
+func knownFindings() *evidence.Upstream {
+	u, err := evidence.ParseUpstream("reports/upstream/status.json", upstream.Status)
+	if err != nil {
+		return nil
+	}
+	return u
+}
+
+// knownNote is what conform says beside a result of a kind that is a recorded
+// finding on this target ("known: pmodels/mpich#6140, fixed in MPICH 4.0.3"), or "".
+func (c *conformRun) knownNote(kind evidence.UpstreamKind, t *litmus.Test) string {
+	if e := c.known.Known(c.info, kind, t.Name); e != nil {
+		return e.KnownNote()
+	}
+	return ""
 }
 
 // noteOversubscribed says when a test's ranks will share this machine's cores on a
@@ -184,6 +208,9 @@ func (c *conformRun) failure(t *litmus.Test, sem spec.Semantics, hw spec.HW, err
 		allowed, _ = c.hangs.judge(c.errw, t, sem, hw, c.search, err.Error(), c.f.strictProgress)
 	} else {
 		fmt.Fprintf(c.errw, "rmacheck: %s (%s): %v\n", t.File, sem.Name, err)
+	}
+	if note := c.knownNote(evidence.KindFailed, t); note != "" {
+		fmt.Fprintf(c.errw, "rmacheck: %s (%s): %s\n", t.File, sem.Name, note)
 	}
 	if c.f.json { // a record for every run: reports read the failed ones from it
 		record.WriteLine(c.out, record.FailedConform(t, sem, c.info, hw, c.f.seed, err))
@@ -222,10 +249,17 @@ func (c *conformRun) report(rep *conform.Report) {
 		fmt.Fprintf(c.errw, "rmacheck: %s (%s): the ranks waited for a CPU %.0f%% of the time (the machine is loaded): outcomes that need them side by side may be unseen\n",
 			t.File, sem.Name, 100*rep.Starvation)
 	}
+	known := ""
+	if rep.NonConforming > 0 {
+		known = c.knownNote(evidence.KindNonConforming, t)
+	}
 	if c.f.json {
 		record.WriteLine(c.out, record.NewConform(rep))
+		if known != "" { // standard output holds records only
+			fmt.Fprintf(c.errw, "rmacheck: %s (%s): NON-CONFORMING, %s\n", t.File, sem.Name, known)
+		}
 	} else {
-		output.Histogram(c.out, rep, hang)
+		output.Histogram(c.out, rep, hang, known)
 	}
 }
 
