@@ -55,14 +55,14 @@ type UpstreamEntry struct {
 	Links   []UpstreamRef `json:"links,omitempty"` // upstream issues and pull requests
 	// Fix: the upstream change that fixed it, named in a draft's Versions table beside
 	// the first release of the matrix where the finding stops.
-	Fix     *UpstreamRef `json:"fix,omitempty"`
+	Fix *UpstreamRef `json:"fix,omitempty"`
 	// FixedIn: the first release with the fix ("MPICH 4.0.3", as the library names
 	// itself), from upstream's history; conform calls a result on an older release of
 	// the family known, and one on this release or later not (a regression is news).
 	FixedIn string `json:"fixed_in,omitempty"`
-	Draft   string       `json:"draft,omitempty"` // reports/upstream/NAME.md, relative to reports/
-	Details string       `json:"details,omitempty"`
-	Note    string       `json:"note,omitempty"`
+	Draft   string `json:"draft,omitempty"` // reports/upstream/NAME.md, relative to reports/
+	Details string `json:"details,omitempty"`
+	Note    string `json:"note,omitempty"`
 }
 
 // UpstreamKind is what an upstream entry is about: a kind of conformance result

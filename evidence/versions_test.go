@@ -161,7 +161,9 @@ func TestKnown(t *testing.T) {
 			Links: []UpstreamRef{{Text: "pmodels/mpich#6140"}}},
 		{ID: "sync", Target: conform.MPICH, Kind: KindNonConforming, Tests: []string{"SB+sync"}, Draft: "../upstream/sync.md"},
 	}}
-	mpich := func(v string) conform.TargetInfo { return conform.TargetInfo{Kind: conform.KindMPI, Family: conform.MPICH, Version: v} }
+	mpich := func(v string) conform.TargetInfo {
+		return conform.TargetInfo{Kind: conform.KindMPI, Family: conform.MPICH, Version: v}
+	}
 	tests := []struct {
 		target conform.TargetInfo
 		kind   UpstreamKind
