@@ -406,7 +406,7 @@ func (p *Program) describeConflict(rule spec.RuleID, a, b *access) Diagnostic {
 	var why string
 	switch rule {
 	case spec.Race:
-		why = fmt.Sprintf("%s races with %s: no MB-sync-MB chain orders them", sb, sa)
+		why = fmt.Sprintf("%s races with %s: no synchronization orders them (docs/semantics.md#concurrency)", sb, sa)
 	case spec.U1:
 		why = fmt.Sprintf("%s stores to the cell that %s updated, before that update completed at the target", sb, sa)
 	case spec.U5:
