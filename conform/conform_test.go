@@ -1,6 +1,7 @@
 package conform_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -51,6 +52,14 @@ func checkRuntimeWithinModel(t *rapid.T, cfg gen.Config) {
 	lt := gen.Program(cfg).Draw(t, "program")
 	sem := rapid.SampledFrom(spec.AllPresets()).Draw(t, "sem")
 	rep, err := conform.Check(conform.Reference{}, lt, sem, conform.Options{Runs: propertyRuns(), Seed: 7, Search: explorer.Options{MaxStates: 1_000_000}})
+	var tooBig *explorer.ErrStateLimit
+	if errors.As(err, &tooBig) {
+		// The property compares the runtime with every outcome the model allows, which a
+		// search stopped at its bound does not give. gen's range calls perform element by
+		// element in any order, so a rare draw has millions of states (2,224,813 for one
+		// with four two-element calls a process under relaxed): not a program to judge here.
+		t.Skipf("the model's search passed %d states: too big a draw to compare", tooBig.Limit)
+	}
 	if err != nil {
 		t.Fatalf("%v\n%s", err, litmus.Format(lt))
 	}
