@@ -1,8 +1,6 @@
 package evidence
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -114,19 +112,7 @@ func TestMatrixChanges(t *testing.T) {
 // TestMatrixGolden: the page of versionsMatrix, with its Columns, Changes, rows
 // (NON-CONFORMING first) and the generated family's table (go test -update rewrites it).
 func TestMatrixGolden(t *testing.T) {
-	got := string(Matrix("Versions", versionsMatrix()))
-	path := filepath.Join("testdata", "matrix.md.golden")
-	if *update {
-		os.WriteFile(path, []byte(got), 0o644)
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if d := gocmp.Diff(string(want), got); d != "" {
-		t.Errorf("the matrix differs (-want +got):\n%s", d)
-	}
+	checkGolden(t, "matrix.md.golden", string(Matrix("Versions", versionsMatrix())))
 }
 
 // TestLibraryNamesEscaped: a library's name (its MPI_Get_library_version, any text)

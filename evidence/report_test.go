@@ -109,8 +109,13 @@ func build(r *Report, tests []*litmus.Test) error {
 }
 
 func TestMarkdownGolden(t *testing.T) {
-	got := string(smallReport(t).Markdown())
-	path := filepath.Join("testdata", "small.md.golden")
+	checkGolden(t, "small.md.golden", string(smallReport(t).Markdown()))
+}
+
+// checkGolden compares got with testdata/NAME (go test -update rewrites it).
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
 	if *update {
 		os.WriteFile(path, []byte(got), 0o644)
 		return
@@ -120,7 +125,7 @@ func TestMarkdownGolden(t *testing.T) {
 		t.Fatalf("%v (go test -update creates it)", err)
 	}
 	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("Markdown differs (-want +got):\n%s", d)
+		t.Errorf("%s differs (-want +got):\n%s", name, d)
 	}
 }
 

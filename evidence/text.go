@@ -110,16 +110,20 @@ func splitProgress(pairs []PairFinding) (readings, progress []PairFinding) {
 // progressItem is one semantics with and without asynchronous progress, in words.
 func (r *Report) progressItem(p PairFinding) FindingItem {
 	base := p.X.With(spec.WeakProgress, false)
-	var links []Prose
-	for _, n := range p.Tests {
-		links = append(links, P(Link{Text: P(n), URL: "#" + anchor(n)}))
-	}
-	verb := "tell"
-	if len(p.Tests) == 1 {
-		verb = "tells"
-	}
+	links, verb := testLinks(p.Tests)
 	return FindingItem{Text: P(Strong{Pf("%s with and without asynchronous progress", base.Name)},
 		Pf(": %d of the %d tests %s them apart (most hang, LIVELOCK, when the target's progress waits for its MPI calls): ", len(p.Tests), len(r.Tests), verb), listProse(links, 8), ".")}
+}
+
+// testLinks links each test to its section, with the verb that agrees with their number.
+func testLinks(tests []string) (links []Prose, verb string) {
+	for _, n := range tests {
+		links = append(links, P(Link{Text: P(n), URL: "#" + anchor(n)}))
+	}
+	if len(tests) == 1 {
+		return links, "tells"
+	}
+	return links, "tell"
 }
 
 func (r *Report) pairItem(p PairFinding) FindingItem {
@@ -129,14 +133,7 @@ func (r *Report) pairItem(p PairFinding) FindingItem {
 	case 0:
 		it.Text = P(pair, Pf(": none of the %d tests tells them apart.", len(r.Tests)))
 	default:
-		var links []Prose
-		for _, n := range p.Tests {
-			links = append(links, P(Link{Text: P(n), URL: "#" + anchor(n)}))
-		}
-		verb := "tell"
-		if len(p.Tests) == 1 {
-			verb = "tells"
-		}
+		links, verb := testLinks(p.Tests)
 		it.Text = P(pair, Pf(": %d of the %d tests %s them apart: ", len(p.Tests), len(r.Tests), verb), listProse(links, 8), ".")
 	}
 	s := p.Smallest
