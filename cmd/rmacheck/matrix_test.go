@@ -7,11 +7,12 @@ import (
 	"testing"
 )
 
-// TestReportMatrix: the records of two conform runs of the fake MPI install, one per
-// transport, make a matrix whose row is the test a forbidden outcome showed on in one
-// of them, a column per transport, each naming the install.
-func TestReportMatrix(t *testing.T) {
-	dir := t.TempDir()
+// fakeMatrixRecords writes DIR/shm.json and DIR/net.json: conform --json records of
+// the fake MPI install over each transport, SB forbidden-outcome-free over shm and with
+// a forbidden outcome (2,2) over net.
+func fakeMatrixRecords(t *testing.T) (dir string) {
+	t.Helper()
+	dir = t.TempDir()
 	for tr, outcomes := range map[string]string{"shm": "0,1", "net": "0,1;2,2"} {
 		code, stdout, stderr := runCLI("conform", "--mpi", fakeMPI, "--transport", tr, "--env", "FAKE_OUTCOMES="+outcomes, "--runs", "40", "--json", "testdata/sb.lit")
 		if code != 0 && code != exitFailed {
@@ -19,6 +20,14 @@ func TestReportMatrix(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(dir, tr+".json"), []byte(stdout), 0o644)
 	}
+	return dir
+}
+
+// TestReportMatrix: the records of two conform runs of the fake MPI install, one per
+// transport, make a matrix whose row is the test a forbidden outcome showed on in one
+// of them, a column per transport, each naming the install.
+func TestReportMatrix(t *testing.T) {
+	dir := fakeMatrixRecords(t)
 	out := filepath.Join(dir, "matrix")
 	code, _, stderr := runCLI("report", "--matrix", "--out", out, "--conform", filepath.Join(dir, "shm.json"), "--conform", filepath.Join(dir, "net.json"))
 	if code != 0 {
@@ -43,14 +52,7 @@ func TestReportMatrix(t *testing.T) {
 // only, on the one release), keeps the draft's own text, and refuses a block that names
 // no finding.
 func TestReportMatrixVersions(t *testing.T) {
-	dir := t.TempDir()
-	for tr, outcomes := range map[string]string{"shm": "0,1", "net": "0,1;2,2"} {
-		code, stdout, stderr := runCLI("conform", "--mpi", fakeMPI, "--transport", tr, "--env", "FAKE_OUTCOMES="+outcomes, "--runs", "40", "--json", "testdata/sb.lit")
-		if code != 0 && code != exitFailed {
-			t.Fatalf("conform over %s: exit %d\n%s", tr, code, stderr)
-		}
-		os.WriteFile(filepath.Join(dir, tr+".json"), []byte(stdout), 0o644)
-	}
+	dir := fakeMatrixRecords(t)
 	status := filepath.Join(dir, "upstream", "status.json")
 	os.MkdirAll(filepath.Dir(status), 0o755)
 	os.WriteFile(status, []byte(`{"read": "2026-12-06", "findings": [{"id": "sb-net", "target": "mpich", "kind": "nonconforming",
