@@ -140,14 +140,7 @@ func TestInstallReuses(t *testing.T) {
 // A package pip cannot find is refused with pip's own ERROR lines (offline: no
 // index, an empty directory of wheels).
 func TestInstallRefused(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
-	}
-	if out, err := exec.Command("python3", "-m", "venv", "--help").CombinedOutput(); err != nil {
-		t.Skipf("python3 has no venv module: %s", out)
-	}
-	t.Setenv("PIP_NO_INDEX", "1")
-	t.Setenv("PIP_FIND_LINKS", t.TempDir())
+	offlinePip(t)
 	b := Build{Name: "nompi-0.1", Family: "mpich", Version: "0.1", Pip: []string{"rmacheck-no-such-mpi==0.1"}, Transports: []Transport{{Name: "shm"}}}
 	r := Install(context.Background(), b, t.TempDir())
 	if r.Status != "refused" || !strings.Contains(r.Why, "ERROR: No matching distribution found for rmacheck-no-such-mpi==0.1") {
@@ -158,14 +151,7 @@ func TestInstallRefused(t *testing.T) {
 // make mpi-builds: a refused build among others is reported and skipped, the builds
 // after it still install, and the command succeeds; naming the refused build fails it.
 func TestInstallAllSkipsRefused(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
-	}
-	if out, err := exec.Command("python3", "-m", "venv", "--help").CombinedOutput(); err != nil {
-		t.Skipf("python3 has no venv module: %s", out)
-	}
-	t.Setenv("PIP_NO_INDEX", "1")
-	t.Setenv("PIP_FIND_LINKS", t.TempDir())
+	offlinePip(t)
 	t.Setenv("FAKE_LIBRARY", "Fake MPI 1.0")
 	cache := t.TempDir()
 	ok := func(name string) Build {
@@ -208,4 +194,18 @@ func TestCommand(t *testing.T) {
 			t.Errorf("%q: exit %d, want 2", args, code)
 		}
 	}
+}
+
+// offlinePip skips without python3 and its venv module, and points pip at no index and
+// an empty directory of wheels, so every package it is asked for is refused at once.
+func offlinePip(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	if out, err := exec.Command("python3", "-m", "venv", "--help").CombinedOutput(); err != nil {
+		t.Skipf("python3 has no venv module: %s", out)
+	}
+	t.Setenv("PIP_NO_INDEX", "1")
+	t.Setenv("PIP_FIND_LINKS", t.TempDir())
 }
