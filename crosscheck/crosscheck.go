@@ -127,9 +127,8 @@ func Compare(mr *explorer.Result, ar *axiom.Result) []Difference {
 	}
 	for _, k := range sortedKeys(mOut) {
 		if _, ok := aOut[k]; !ok {
-			o := mr.Outcomes[mOut[k]]
-			tr := o.Witness.Replay()
-			diffs = append(diffs, Difference{Only: "model", What: "outcome", Detail: k, Witness: output.TraceText(&tr)})
+			tr := mr.Outcomes[mOut[k]].Trace() // the result's own replay, made once
+			diffs = append(diffs, Difference{Only: "model", What: "outcome", Detail: k, Witness: output.TraceText(tr)})
 		}
 	}
 	for _, k := range sortedKeys(aOut) {
@@ -155,8 +154,7 @@ func Compare(mr *explorer.Result, ar *axiom.Result) []Difference {
 		if _, ok := aRules[f.Rule]; ok || mRules[f.Rule] != f {
 			continue
 		}
-		tr := f.Witness.Replay()
-		w := append([]string{f.Message}, output.TraceText(&tr)...)
+		w := append([]string{f.Message}, output.TraceText(f.Trace())...)
 		diffs = append(diffs, Difference{Only: "model", What: "rule", Detail: f.Rule.String(), Witness: w})
 	}
 	for _, f := range ar.Flags {
